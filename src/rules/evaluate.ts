@@ -1,0 +1,359 @@
+import type { ParsedRequest } from "../spec/request.ts";
+import type { Spec } from "../spec/spec.ts";
+import type { Operation } from "../spec/types.ts";
+import { collect, get, has, join } from "./pointer.ts";
+import type { Condition, EachExpectation, Expectation, Mirror, Operand, Predicate, Rule } from "./types.ts";
+import { windowRange } from "./windows.ts";
+import { containsWord, splitWords } from "./words.ts";
+
+/** What one request/response pair looked like, as the rule engine needs it. */
+export interface RuleExchange {
+  operation: Operation;
+  request: ParsedRequest;
+  credentials?: "valid" | "invalid";
+  status: number;
+  /** Media type without parameters, lower-case. */
+  mediaType?: string;
+  /** Parsed JSON body, or the text when it is not JSON. */
+  body: unknown;
+  /** Unix seconds when the request left and when the answer came back (rank windows). */
+  sentAt: number;
+  receivedAt: number;
+}
+
+export interface RuleFailure {
+  ruleId: string;
+  message: string;
+  pointer?: string;
+  received?: unknown;
+  documented?: unknown;
+}
+
+export interface RuleOptions {
+  /** Clock skew allowed between client and server when judging rank windows. */
+  toleranceSeconds?: number;
+  /** At most this many failures are reported per rule and exchange. */
+  maxFailures?: number;
+}
+
+interface PredicateContext {
+  spec: Spec;
+  operation: Operation;
+  request: ParsedRequest;
+  exchange?: RuleExchange;
+  toleranceSeconds: number;
+}
+
+/** True when a rule's `when` holds for a request (no `when` always holds). */
+export function conditionHolds(
+  spec: Spec,
+  operation: Operation,
+  condition: Condition | undefined,
+  request: ParsedRequest,
+  credentials?: "valid" | "invalid",
+): boolean {
+  if (!condition) return true;
+  const ctx: PredicateContext = { spec, operation, request, toleranceSeconds: 0 };
+  if (condition.credentials !== undefined && condition.credentials !== credentials) return false;
+  for (const [name, predicate] of Object.entries(condition.query ?? {})) {
+    if (!queryPredicateHolds(ctx, name, predicate)) return false;
+  }
+  if (
+    condition.anyOf &&
+    !condition.anyOf.some((c) => conditionHolds(spec, operation, c, request, credentials))
+  ) {
+    return false;
+  }
+  return true;
+}
+
+/**
+ * The rules that refuse this request before any data is read: those whose `then` demands a
+ * 4xx and whose `when` holds on the query alone. Servers and mocks answer with the first.
+ */
+export function refusingRules(spec: Spec, operation: Operation, request: ParsedRequest): Rule[] {
+  return operation.rules.filter(
+    (rule) =>
+      rule.then.status !== undefined &&
+      rule.then.status >= 400 &&
+      rule.when?.credentials === undefined &&
+      conditionHolds(spec, operation, rule.when, request),
+  );
+}
+
+/** Judges one exchange against one rule. Rules whose `when` does not hold give no failure. */
+export function checkRule(
+  spec: Spec,
+  rule: Rule,
+  exchange: RuleExchange,
+  options: RuleOptions = {},
+): RuleFailure[] {
+  const { operation, request } = exchange;
+  if (!conditionHolds(spec, operation, rule.when, request, exchange.credentials)) return [];
+  const then = rule.then;
+  const fail = (message: string, extra: Partial<RuleFailure> = {}): RuleFailure => ({
+    ruleId: rule.id,
+    message,
+    ...extra,
+  });
+  if (then.status !== undefined) {
+    if (exchange.status !== then.status) {
+      return [fail(`expected status ${then.status}`, { received: exchange.status, documented: then.status })];
+    }
+  } else if (exchange.status < 200 || exchange.status > 299) {
+    return [];
+  }
+  const ctx: PredicateContext = {
+    spec,
+    operation,
+    request,
+    exchange,
+    toleranceSeconds: options.toleranceSeconds ?? 5,
+  };
+  const failures = [
+    ...checkProblem(then, exchange, fail),
+    ...checkPointers(then, exchange.body, fail),
+    ...checkCount(ctx, then, fail),
+    ...(then.each ? checkEach(ctx, then.each, fail) : []),
+    ...checkOrder(then, exchange.body, fail),
+    ...(then.mirrors ?? []).flatMap((m) => checkMirror(spec, m, exchange.body, fail)),
+  ];
+  return failures.slice(0, options.maxFailures ?? 5);
+}
+
+type Fail = (message: string, extra?: Partial<RuleFailure>) => RuleFailure;
+
+function checkProblem(then: Expectation, exchange: RuleExchange, fail: Fail): RuleFailure[] {
+  if (!then.problem) return [];
+  const out: RuleFailure[] = [];
+  if (exchange.mediaType !== "application/problem+json") {
+    out.push(fail("expected an application/problem+json body", { received: exchange.mediaType }));
+  }
+  const body = exchange.body as { type?: unknown; errors?: { name?: unknown }[] } | undefined;
+  if (then.problem.type !== undefined) {
+    const documented = `/problems/${then.problem.type}`;
+    if (body?.type !== documented) out.push(fail("wrong problem type", { received: body?.type, documented }));
+  }
+  const named = Array.isArray(body?.errors) ? body.errors.map((e) => e?.name) : [];
+  if (!then.problem.params.some((p) => named.includes(p))) {
+    out.push(
+      fail(`the problem must name one of ${then.problem.params.join(", ")} in errors[].name`, {
+        pointer: "/errors",
+        received: named,
+        documented: then.problem.params,
+      }),
+    );
+  }
+  return out;
+}
+
+function checkPointers(then: Expectation, body: unknown, fail: Fail): RuleFailure[] {
+  const out: RuleFailure[] = [];
+  for (const p of then.present ?? [])
+    if (!has(body, p)) out.push(fail(`${p} must be present`, { pointer: p }));
+  for (const p of then.absent ?? []) {
+    if (has(body, p)) out.push(fail(`${p} must be absent`, { pointer: p, received: get(body, p) }));
+  }
+  if (then.empty !== undefined) {
+    const value = get(body, then.empty);
+    if (!Array.isArray(value) || value.length > 0) {
+      out.push(fail(`${then.empty} must be an empty array`, { pointer: then.empty, received: value }));
+    }
+  }
+  return out;
+}
+
+function checkCount(ctx: PredicateContext, then: Expectation, fail: Fail): RuleFailure[] {
+  if (!then.count) return [];
+  const value = get(ctx.exchange?.body, then.count.at);
+  if (!Array.isArray(value)) return [fail(`${then.count.at || "the body"} must be an array`)];
+  const max = resolve(ctx, then.count.max);
+  if (typeof max === "number" && value.length > max) {
+    return [
+      fail(`at most ${max} items allowed`, {
+        pointer: then.count.at,
+        received: value.length,
+        documented: max,
+      }),
+    ];
+  }
+  return [];
+}
+
+function checkEach(ctx: PredicateContext, each: EachExpectation, fail: Fail): RuleFailure[] {
+  const items = get(ctx.exchange?.body, each.at);
+  if (!Array.isArray(items)) return [fail(`${each.at || "the body"} must be an array`, { pointer: each.at })];
+  const out: RuleFailure[] = [];
+  items.forEach((item, i) => {
+    if (item === null || typeof item !== "object") return;
+    const record = item as Record<string, unknown>;
+    const at = join(each.at, i);
+    if (each.where && !Object.entries(each.where).every(([f, p]) => predicateHolds(ctx, record[f], p)))
+      return;
+    for (const f of each.present ?? []) {
+      if (!Object.hasOwn(record, f)) out.push(fail(`item must carry ${f}`, { pointer: at }));
+    }
+    for (const f of each.absent ?? []) {
+      if (Object.hasOwn(record, f))
+        out.push(fail(`item must not carry ${f}`, { pointer: join(at, f), received: record[f] }));
+    }
+    for (const [f, p] of Object.entries(each.fields ?? {})) {
+      if (!predicateHolds(ctx, record[f], p)) {
+        out.push(
+          fail(`${f} breaks ${describePredicate(ctx, p)}`, { pointer: join(at, f), received: record[f] }),
+        );
+      }
+    }
+    if (each.matches && !matchesHold(ctx, record, each.matches)) {
+      const { param, mode, fields } = each.matches;
+      const verb = mode === "any" ? "must contain a word of" : "must contain no word of";
+      out.push(
+        fail(`${fields.join("/")} ${verb} ${param}`, {
+          pointer: at,
+          received: fields.map((f) => record[f]),
+          documented: ctx.request.raw[param],
+        }),
+      );
+    }
+  });
+  return out;
+}
+
+function checkOrder(then: Expectation, body: unknown, fail: Fail): RuleFailure[] {
+  if (!then.order) return [];
+  const items = get(body, then.order.at);
+  if (!Array.isArray(items)) return [];
+  for (let i = 1; i < items.length; i++) {
+    const a = items[i - 1] as Record<string, unknown>;
+    const b = items[i] as Record<string, unknown>;
+    for (const { field, direction } of then.order.by) {
+      const x = Number(a?.[field]);
+      const y = Number(b?.[field]);
+      if (x === y) continue;
+      if (direction === "desc" ? x < y : x > y) {
+        const by = then.order.by.map((o) => `${o.field} ${o.direction}`).join(", ");
+        return [
+          fail(`items must be ordered by ${by}`, { pointer: join(then.order.at, i), received: [x, y] }),
+        ];
+      }
+      break;
+    }
+  }
+  return [];
+}
+
+function checkMirror(spec: Spec, mirror: Mirror, body: unknown, fail: Fail): RuleFailure[] {
+  const received = flatten(collect(body, mirror.at));
+  const documented = "set" in mirror ? [...spec.set(mirror.set)] : flatten(collect(spec.doc, mirror.spec));
+  const a = new Set(received.map(String));
+  const b = new Set(documented.map(String));
+  const same = a.size === b.size && [...a].every((v) => b.has(v)) && received.length === documented.length;
+  return same
+    ? []
+    : [fail(`${mirror.at} must mirror the spec`, { pointer: mirror.at, received, documented })];
+}
+
+/** A pointer that lands on an array stands for its items. */
+function flatten(values: unknown[]): unknown[] {
+  return values.length === 1 && Array.isArray(values[0]) ? values[0] : values;
+}
+
+function matchesHold(
+  ctx: PredicateContext,
+  record: Record<string, unknown>,
+  matches: NonNullable<EachExpectation["matches"]>,
+): boolean {
+  const raw = ctx.request.raw[matches.param];
+  const syntax = ctx.operation.parameters.find((p) => p.name === matches.param)?.words;
+  if (raw === undefined || !syntax) return true;
+  const words = splitWords(raw, syntax);
+  if (words.length === 0) return true;
+  const texts = matches.fields.map((f) => record[f]).filter((t): t is string => typeof t === "string");
+  const hit = words.some((w) => texts.some((t) => containsWord(t, w)));
+  return matches.mode === "any" ? hit : !hit;
+}
+
+const UNRESOLVED = Symbol("unresolved");
+
+/** A literal, or another parameter's effective value; UNRESOLVED when that parameter is absent. */
+function resolve(ctx: PredicateContext, operand: Operand): unknown {
+  if (typeof operand === "object" && operand !== null) {
+    const v = ctx.request.values[operand.param];
+    return v === undefined ? UNRESOLVED : v;
+  }
+  return operand;
+}
+
+function queryPredicateHolds(ctx: PredicateContext, name: string, p: Predicate): boolean {
+  const raw = ctx.request.raw[name];
+  if (p.present !== undefined && (raw !== undefined) !== p.present) return false;
+  if (p.blank !== undefined && isBlank(ctx, name, raw) !== p.blank) return false;
+  return predicateHolds(ctx, ctx.request.values[name], { ...p, present: undefined, blank: undefined });
+}
+
+function isBlank(ctx: PredicateContext, name: string, raw: string | undefined): boolean {
+  if (raw === undefined) return true;
+  const syntax = ctx.operation.parameters.find((p) => p.name === name)?.words;
+  return syntax ? splitWords(raw, syntax).length === 0 : raw.trim() === "";
+}
+
+/**
+ * A comparison against an absent parameter holds vacuously (no bound); a missing value fails
+ * every comparison except `ne` and `notInSet`.
+ */
+function predicateHolds(ctx: PredicateContext, value: unknown, p: Predicate): boolean {
+  const cmp = (operand: Operand | undefined, test: (a: number, b: number) => boolean): boolean => {
+    if (operand === undefined) return true;
+    const b = resolve(ctx, operand);
+    if (b === UNRESOLVED) return true;
+    return typeof value === "number" && test(value, Number(b));
+  };
+  const same = (operand: Operand): boolean => {
+    const b = resolve(ctx, operand);
+    return b === UNRESOLVED || (value !== undefined && String(value) === String(b));
+  };
+  if (p.present !== undefined && (value !== undefined) !== p.present) return false;
+  if (p.eq !== undefined && !same(p.eq)) return false;
+  if (p.ne !== undefined && value !== undefined && same(p.ne)) return false;
+  if (!cmp(p.lt, (a, b) => a < b) || !cmp(p.lte, (a, b) => a <= b)) return false;
+  if (!cmp(p.gt, (a, b) => a > b) || !cmp(p.gte, (a, b) => a >= b)) return false;
+  if (p.in && !p.in.map(String).includes(String(value))) return false;
+  if (p.inSet && (value === undefined || !ctx.spec.set(p.inSet).has(String(value)))) return false;
+  if (p.notInSet && value !== undefined && ctx.spec.set(p.notInSet).has(String(value))) return false;
+  if (p.sameCategory) {
+    const ref = ctx.request.values[p.sameCategory.param];
+    if (ref !== undefined && ref !== ctx.spec.categories.all_alias) {
+      if (String(value) !== ctx.spec.category(String(ref))?.id) return false;
+    }
+  }
+  if (p.inWindow && !inWindow(ctx, value, p.inWindow.param)) return false;
+  return true;
+}
+
+function inWindow(ctx: PredicateContext, value: unknown, param: string): boolean {
+  const act = ctx.request.values[param];
+  const exchange = ctx.exchange;
+  if (typeof act !== "string" || !exchange) return true;
+  if (typeof value !== "number") return false;
+  const tol = ctx.toleranceSeconds;
+  return [exchange.sentAt, exchange.receivedAt].some((now) => {
+    const { from, to } = windowRange(ctx.spec.rankWindows, act, now);
+    return value >= from - tol && value <= to + tol;
+  });
+}
+
+function describePredicate(ctx: PredicateContext, p: Predicate): string {
+  const show = (o: Operand) =>
+    typeof o === "object" ? `${o.param}=${String(ctx.request.values[o.param])}` : String(o);
+  const parts: string[] = [];
+  if (p.eq !== undefined) parts.push(`= ${show(p.eq)}`);
+  if (p.ne !== undefined) parts.push(`≠ ${show(p.ne)}`);
+  if (p.gte !== undefined) parts.push(`>= ${show(p.gte)}`);
+  if (p.gt !== undefined) parts.push(`> ${show(p.gt)}`);
+  if (p.lte !== undefined) parts.push(`<= ${show(p.lte)}`);
+  if (p.lt !== undefined) parts.push(`< ${show(p.lt)}`);
+  if (p.inWindow) parts.push(`inside the window of ${show(p.inWindow)}`);
+  if (p.sameCategory) parts.push(`the category ${show(p.sameCategory)}`);
+  if (p.inSet) parts.push(`in ${p.inSet}`);
+  return parts.join(" and ") || "the predicate";
+}

@@ -1,0 +1,79 @@
+/**
+ * The x-conformance vocabulary: rules JSON Schema cannot state, as data.
+ * A rule says: when the request matches `when`, the response must satisfy `then`.
+ * Semantics are documented in openapi/README.md.
+ */
+
+/** A value in a predicate: a literal, or the effective value of another query parameter. */
+export type Operand = string | number | boolean | { param: string };
+
+export type SetName = "priced-categories" | "unpriced-categories";
+
+export interface Predicate {
+  eq?: Operand;
+  ne?: Operand;
+  lt?: Operand;
+  lte?: Operand;
+  gt?: Operand;
+  gte?: Operand;
+  in?: (string | number)[];
+  inSet?: SetName;
+  notInSet?: SetName;
+  /** true: the parameter was given with a non-empty value; false: absent or empty. */
+  present?: boolean;
+  /** true: absent, empty, or (for word parameters) no word left after splitting and trimming. */
+  blank?: boolean;
+  /** Unix seconds inside the rank window named by a parameter (x-rank-windows). */
+  inWindow?: { param: string };
+  /** A category ID equal to the category (alias or ID) named by a parameter. */
+  sameCategory?: { param: string };
+}
+
+export interface Condition {
+  query?: Record<string, Predicate>;
+  anyOf?: Condition[];
+  /** Which credentials the request carried (personal streams). */
+  credentials?: "valid" | "invalid";
+}
+
+export interface EachExpectation {
+  /** JSON pointer of the array ("" is the body itself). */
+  at: string;
+  /** Only items whose fields satisfy these predicates are checked. */
+  where?: Record<string, Predicate>;
+  present?: string[];
+  absent?: string[];
+  fields?: Record<string, Predicate>;
+  matches?: { param: string; mode: "any" | "none"; fields: string[] };
+}
+
+export interface Expectation {
+  /** When given, the response must have this status; when absent, the rule judges 2xx responses only. */
+  status?: number;
+  each?: EachExpectation;
+  count?: { at: string; max: number | { param: string } };
+  order?: { at: string; by: { field: string; direction: "asc" | "desc" }[] };
+  /** JSON pointers that must exist / must not exist in the body. */
+  present?: string[];
+  absent?: string[];
+  /** JSON pointer of an array that must be empty. */
+  empty?: string;
+  /** 4xx problem+json naming at least one of `params` in `errors[].name`; `type` is an x-problem-types code. */
+  problem?: { type?: string; params: string[] };
+  /** Adding these parameters must not change the response body (needs a paired request). */
+  ignores?: string[];
+  /** Every response matching this rule has the same body (needs several requests). */
+  uniformBody?: boolean;
+  /** Values in the body that must equal values of this document. */
+  mirrors?: Mirror[];
+}
+
+export type Mirror = { at: string; spec: string } | { at: string; set: string };
+
+export interface Rule {
+  id: string;
+  summary: string;
+  source: string;
+  when?: Condition;
+  then: Expectation;
+}

@@ -1,0 +1,43 @@
+import type { RankWindows } from "../spec/types.ts";
+
+export interface TimeRange {
+  /** Unix seconds, inclusive. */
+  from: number;
+  /** Unix seconds, inclusive. */
+  to: number;
+}
+
+const DAY = 86_400;
+
+/** Seconds to add to UTC to get the wall-clock time of `timeZone` at `unixSeconds`. */
+export function zoneOffsetSeconds(unixSeconds: number, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  }).formatToParts(new Date(unixSeconds * 1000));
+  const n = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  const wall = Date.UTC(n("year"), n("month") - 1, n("day"), n("hour"), n("minute"), n("second")) / 1000;
+  return wall - unixSeconds;
+}
+
+/** Unix seconds of local midnight `daysAgo` days before the local date of `now`. */
+export function localMidnight(now: number, timeZone: string, daysAgo: number): number {
+  const offset = zoneOffsetSeconds(now, timeZone);
+  const todayStart = Math.floor((now + offset) / DAY) * DAY - offset;
+  return todayStart - daysAgo * DAY;
+}
+
+/** The span of a rank window (x-rank-windows) at instant `now` (Unix seconds). */
+export function windowRange(windows: RankWindows, act: string, now: number): TimeRange {
+  const w = windows.windows[act];
+  if (!w) throw new Error(`unknown rank window ${act}`);
+  if (w.kind === "rolling") return { from: now - w.hours * 3600, to: now };
+  const from = localMidnight(now, windows.timezone, w.days_ago);
+  return { from, to: w.days_ago === 0 ? now : from + DAY - 1 };
+}
