@@ -9,7 +9,7 @@ const OPENAPI_SCHEMA_KEYWORDS = ["example", "discriminator", "xml", "externalDoc
 
 /** One ajv 2020-12 instance configured for OpenAPI 3.1 schemas (strict, all errors). */
 export function createAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ strict: true, allErrors: true, validateFormats: true });
+  const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true, validateFormats: true });
   addFormats(ajv);
   ajv.addVocabulary(OPENAPI_SCHEMA_KEYWORDS);
   return ajv;
