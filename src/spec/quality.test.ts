@@ -48,8 +48,11 @@ describe("spec quality gates", () => {
     const schema = JSON.parse(await readFile(VOCABULARY_SCHEMA_PATH, "utf8"));
     const validate = createAjv().compile(schema);
     const spec = await loadSpec();
-    const broken = structuredClone(spec.raw) as Record<string, any>;
-    broken.paths["/api/v1/rank"].get["x-conformance"][0].then = {
+    const broken = structuredClone(spec.raw) as {
+      paths: Record<string, { get: { "x-conformance": { then: unknown }[] } }>;
+    };
+    const rankRules = broken.paths["/api/v1/rank"]?.get["x-conformance"] ?? [];
+    (rankRules[0] as { then: unknown }).then = {
       status: 200,
       each: { absent: ["content"] },
     };
