@@ -12,11 +12,20 @@ describe("parseRequest", () => {
   it.each([
     ["defaults applied", { given: ["getRank", "act=jintian"], want: { act: "jintian", limit: 20 } }],
     ["integers read", { given: ["getRank", "act=jintian&limit=300"], want: { act: "jintian", limit: 300 } }],
-    ["empty value is absent", { given: ["getRank", "act=jintian&limit="], want: { act: "jintian", limit: 20 } }],
-    ["decimal prices", { given: ["searchAlerts", "mip=0.5&mxp=99.99"], want: { mip: 0.5, mxp: 99.99, limit: 20 } }],
+    [
+      "empty value is absent",
+      { given: ["getRank", "act=jintian&limit="], want: { act: "jintian", limit: 20 } },
+    ],
+    [
+      "decimal prices",
+      { given: ["searchAlerts", "mip=0.5&mxp=99.99"], want: { mip: 0.5, mxp: 99.99, limit: 20 } },
+    ],
     ["category alias", { given: ["getFeed", "cate=weibo"], want: { cate: "weibo" } }],
     ["category ID", { given: ["getFeed", "cate=10"], want: { cate: "10" } }],
-    ["unknown parameters ignored", { given: ["getFeed", "page=2&foo=bar"], want: { cate: "all", limit: 20 } }],
+    [
+      "unknown parameters ignored",
+      { given: ["getFeed", "page=2&foo=bar"], want: { cate: "all", limit: 20 } },
+    ],
   ] as const)("accepts: %s", (_name, { given: [opId, query], want }) => {
     const parsed = parse(opId, query);
     expect(parsed.errors).toEqual([]);
@@ -34,7 +43,12 @@ describe("parseRequest", () => {
     ["given twice", ["getFeed", "limit=1&limit=2"], "limit", "at most once"],
     ["negative price", ["searchAlerts", "mip=-1"], "mip", "must be >= 0"],
     ["price not a number", ["searchAlerts", "mip=1e3"], "mip", "must be a decimal number"],
-    ["too many words", ["searchAlerts", `q=${Array.from({ length: 11 }, (_, i) => `w${i}`).join("|")}`], "q", "at most 10 words"],
+    [
+      "too many words",
+      ["searchAlerts", `q=${Array.from({ length: 11 }, (_, i) => `w${i}`).join("|")}`],
+      "q",
+      "at most 10 words",
+    ],
     ["word too long", ["searchAlerts", `q=${"长".repeat(51)}`], "q", "at most 50 characters"],
     ["q too long", ["searchAlerts", `q=${"a|".repeat(101)}`], "q", "must NOT have more than 200 characters"],
     ["with_cates not 0/1", ["listActivities", "with_cates=yes"], "with_cates", "must be one of 0, 1"],
@@ -42,7 +56,9 @@ describe("parseRequest", () => {
     ["uid missing", ["getMyFollowHits", ""], "uid", "is required"],
   ] as const)("rejects: %s", (_name, [opId, query], name, reason) => {
     const parsed = parse(opId, query);
-    expect(parsed.errors).toEqual([expect.objectContaining({ in: "query", name, reason: expect.stringContaining(reason) })]);
+    expect(parsed.errors).toEqual([
+      expect.objectContaining({ in: "query", name, reason: expect.stringContaining(reason) }),
+    ]);
   });
 
   it("reads path parameters", () => {
