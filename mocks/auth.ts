@@ -1,0 +1,22 @@
+import { timingSafeEqual } from "node:crypto";
+
+/**
+ * The one account the mock knows, so the personal streams can be exercised both ways: these
+ * credentials get the example hits, anything else the single uniform 401 of the spec. The key
+ * has the documented format (32 lowercase hex characters); it protects nothing.
+ */
+export interface DemoAccount {
+  uid: number;
+  apiKey: string;
+}
+
+export const DEFAULT_DEMO_ACCOUNT: DemoAccount = { uid: 10001, apiKey: "0123456789abcdef0123456789abcdef" };
+
+/** Constant-time comparison, as the spec asks of real servers: the mock should not teach worse habits. */
+export function credentialsValid(account: DemoAccount, uid: unknown, apiKey: string | undefined): boolean {
+  if (apiKey === undefined) return false;
+  const a = Buffer.from(apiKey);
+  const b = Buffer.from(account.apiKey);
+  const keyOk = a.length === b.length && timingSafeEqual(a, b);
+  return keyOk && uid === account.uid;
+}

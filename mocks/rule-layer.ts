@@ -1,0 +1,191 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { refusingRules } from "../src/rules/evaluate.ts";
+import { type ParsedRequest, parseRequest } from "../src/spec/request.ts";
+import type { Spec } from "../src/spec/spec.ts";
+import type { Operation } from "../src/spec/types.ts";
+import { credentialsValid, DEFAULT_DEMO_ACCOUNT, type DemoAccount } from "./auth.ts";
+import type { ShapeContext } from "./enforce.ts";
+import { pickExample } from "./examples.ts";
+import { corsHeaders, isReplacedUpstreamHeader, preflightHeaders, rateLimitHeaders } from "./headers.ts";
+import { describeErrors, type ProblemBody, problem } from "./problem.ts";
+import { type RateDecision, SlidingWindowLimiter } from "./rate-limit.ts";
+import { shapeAnswer } from "./shape.ts";
+
+export interface RuleLayerOptions {
+  spec: Spec;
+  /** Base URL of the Prism mock behind the layer. */
+  upstream: string;
+  /** Prism runs with -d: no named examples to choose from. */
+  dynamic?: boolean;
+  account?: DemoAccount;
+  /** Milliseconds since the epoch; injectable so rate-limit tests need no real waiting. */
+  now?: () => number;
+}
+
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const PREFER_CODE = /(?:^|[\s,;])code=(\d{3})\b/;
+
+/**
+ * The rule layer: an HTTP front for Prism that does what a plain Prism mock cannot, all read
+ * from the spec: parameter validation and refusing rules with our problem+json shapes, the
+ * uniform 401 of the personal streams, answers shaped by the x-conformance rules, CORS on
+ * every answer, and the per-IP sliding-window limit. `Prefer: code=NNN` still reaches Prism,
+ * so developers can force any documented answer.
+ */
+export function createRuleLayer(options: RuleLayerOptions): Server {
+  const { spec, upstream } = options;
+  const now = options.now ?? Date.now;
+  const account = options.account ?? DEFAULT_DEMO_ACCOUNT;
+  const limiter = new SlidingWindowLimiter(spec.rateLimit, now);
+
+  async function answer(req: IncomingMessage): Promise<Answer> {
+    const url = new URL(req.url ?? "/", "http://mock.invalid");
+    const ip = req.socket.remoteAddress ?? "unknown";
+    if (req.method === "OPTIONS") {
+      return { status: spec.cors.preflight.status, headers: preflightHeaders(spec.cors), body: "" };
+    }
+    const forced = PREFER_CODE.exec(String(req.headers.prefer ?? ""))?.[1];
+    // A forced 429 is a refused answer: it must not eat into the client's real budget.
+    const rate = forced === "429" ? limiter.peek(ip) : limiter.take(ip);
+    const withRate = (a: Answer): Answer => ({
+      ...a,
+      headers: { ...a.headers, ...rateLimitHeaders(rate), ...corsHeaders(spec.cors) },
+    });
+    if (!rate.allowed) return withRate(rateLimited(rate));
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      return withRate({ ...problemAnswer(problem(spec, "method-not-allowed")), headers: allowHeader(spec) });
+    }
+    const route = spec.match(url.pathname);
+    if (!route) return withRate(problemAnswer(problem(spec, "not-found")));
+    if (forced && !forced.startsWith("2")) {
+      const relayed = await relay(req, url.pathname + url.search);
+      if (relayed.status === 429 && !relayed.headers["retry-after"]) {
+        relayed.headers["retry-after"] = String(rate.retryAfterSeconds);
+      }
+      return withRate(relayed);
+    }
+    return withRate(await serve(req, url, route.operation, route.pathParams));
+  }
+
+  async function serve(
+    req: IncomingMessage,
+    url: URL,
+    operation: Operation,
+    pathParams: Record<string, string>,
+  ): Promise<Answer> {
+    const apiKey = header(req, "x-api-key");
+    const unauthorized = () => problemAnswer(problem(spec, "unauthorized"));
+    // Credentials first, and one body for every failure: the answer must not reveal a uid.
+    if (operation.secured && apiKey === undefined) return unauthorized();
+    const parsed = parseRequest(spec, operation, url.searchParams, pathParams);
+    if (parsed.errors.length > 0) {
+      return problemAnswer(problem(spec, "invalid-parameter", parsed.errors, describeErrors(parsed.errors)));
+    }
+    if (operation.secured && !credentialsValid(account, parsed.values.uid, apiKey)) return unauthorized();
+    const refusal = refusal400(operation, parsed);
+    if (refusal) return problemAnswer(refusal);
+
+    const ctx: ShapeContext = { spec, operation, request: parsed, now: Math.floor(now() / 1000) };
+    const example = options.dynamic ? undefined : pickExample(ctx);
+    const prefer = [header(req, "prefer"), example && `example=${example}`].filter(Boolean).join(", ");
+    const upstreamAnswer = await relay(req, canonicalPath(operation, url.pathname, parsed), prefer);
+    if (upstreamAnswer.status !== 200 || !upstreamAnswer.headers["content-type"]?.includes("json")) {
+      return upstreamAnswer;
+    }
+    const body = shapeAnswer(ctx, JSON.parse(upstreamAnswer.body));
+    return { ...upstreamAnswer, body: JSON.stringify(body) };
+  }
+
+  /** The first refusing x-conformance rule as a problem naming the rule's parameters. */
+  function refusal400(operation: Operation, parsed: ParsedRequest): ProblemBody | undefined {
+    const rule = refusingRules(spec, operation, parsed)[0];
+    if (!rule) return undefined;
+    const code = rule.then.problem?.type ?? "invalid-parameter";
+    // A catalogued problem type has its own wording; a generic 400 quotes the rule it broke.
+    const reason = rule.then.problem?.type ? (spec.problemTypes[code]?.detail ?? rule.summary) : rule.summary;
+    const errors = (rule.then.problem?.params ?? []).map((name) => ({ in: "query" as const, name, reason }));
+    return problem(spec, code, errors, code === "invalid-parameter" ? rule.summary : undefined);
+  }
+
+  async function relay(req: IncomingMessage, pathAndQuery: string, prefer?: string): Promise<Answer> {
+    const headers: Record<string, string> = { accept: header(req, "accept") ?? "*/*" };
+    const apiKey = header(req, "x-api-key");
+    if (apiKey !== undefined) headers["x-api-key"] = apiKey;
+    const preferValue = prefer ?? header(req, "prefer");
+    if (preferValue) headers.prefer = preferValue;
+    const res = await fetch(new URL(pathAndQuery, upstream), { headers });
+    const out: Record<string, string> = {};
+    res.headers.forEach((value, name) => {
+      if (!isReplacedUpstreamHeader(name)) out[name] = value;
+    });
+    out["content-type"] = withCharset(res.headers.get("content-type") ?? "application/json");
+    return { status: res.status, headers: out, body: await res.text() };
+  }
+
+  function rateLimited(rate: RateDecision): Answer {
+    const { limit, window_seconds } = spec.rateLimit;
+    const detail = `More than ${limit} requests from this IP within ${window_seconds} seconds; retry after ${rate.retryAfterSeconds} seconds.`;
+    const a = problemAnswer(problem(spec, "rate-limited", undefined, detail));
+    return { ...a, headers: { ...a.headers, "retry-after": String(rate.retryAfterSeconds) } };
+  }
+
+  return createServer((req, res) => {
+    answer(req).then(
+      (a) => send(res, a),
+      (err: Error) => {
+        console.error(`mock rule layer: ${req.method} ${req.url}: ${err.message}`);
+        const a = problemAnswer(problem(spec, "internal"));
+        send(res, { ...a, headers: { ...a.headers, ...corsHeaders(spec.cors) } });
+      },
+    );
+  });
+}
+
+/**
+ * The query Prism sees: only the operation's own parameters, as the typed values the layer
+ * accepted (`limit=` is absent for us, an invalid integer for Prism; unknown extras are ignored
+ * by the spec but could trip Prism's validator).
+ */
+function canonicalPath(operation: Operation, pathname: string, parsed: ParsedRequest): string {
+  const query = new URLSearchParams();
+  for (const p of operation.parameters) {
+    if (p.in === "query" && parsed.raw[p.name] !== undefined)
+      query.set(p.name, String(parsed.values[p.name]));
+  }
+  const qs = query.toString();
+  return qs ? `${pathname}?${qs}` : pathname;
+}
+
+function problemAnswer(body: ProblemBody): Answer {
+  return {
+    status: body.status,
+    headers: { "content-type": "application/problem+json; charset=utf-8" },
+    body: JSON.stringify(body),
+  };
+}
+
+function allowHeader(spec: Spec): Record<string, string> {
+  return {
+    "content-type": "application/problem+json; charset=utf-8",
+    allow: spec.cors.preflight.allow_methods.join(", "),
+  };
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function withCharset(mediaType: string): string {
+  return /charset=/i.test(mediaType) ? mediaType : `${mediaType}; charset=utf-8`;
+}
+
+function send(res: ServerResponse, a: Answer): void {
+  res.writeHead(a.status, { ...a.headers, "content-length": Buffer.byteLength(a.body) });
+  res.end(a.body);
+}

@@ -1,0 +1,69 @@
+import type { AddressInfo } from "node:net";
+import { loadSpec } from "../src/spec/load.ts";
+import type { DemoAccount } from "./auth.ts";
+import { type PrismProcess, startPrism } from "./prism.ts";
+import { createRuleLayer } from "./rule-layer.ts";
+
+export interface MockOptions {
+  specPath?: string;
+  host?: string;
+  /** The port users call; 0 picks a free one. */
+  port?: number;
+  dynamic?: boolean;
+  seed?: string;
+  /** false: users talk to Prism directly, without the rule layer. */
+  rules?: boolean;
+  account?: DemoAccount;
+  now?: () => number;
+}
+
+export interface RunningMock {
+  /** Where clients connect. */
+  url: string;
+  /** Prism itself (the same as `url` without the rule layer). */
+  prismUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the mock: Prism on the spec and, unless `rules` is false, the rule layer in front of
+ * it. Prism then listens on a private free loopback port and only the layer faces the user.
+ */
+export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
+  const host = options.host ?? "127.0.0.1";
+  const rules = options.rules ?? true;
+  const prism: PrismProcess = await startPrism({
+    specPath: options.specPath,
+    host: rules ? "127.0.0.1" : host,
+    port: rules ? 0 : options.port,
+    dynamic: options.dynamic,
+    seed: options.seed,
+  });
+  if (!rules) return { url: prism.url, prismUrl: prism.url, close: prism.close };
+
+  try {
+    const spec = await loadSpec(options.specPath);
+    const server = createRuleLayer({
+      spec,
+      upstream: prism.url,
+      dynamic: options.dynamic,
+      account: options.account,
+      now: options.now,
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port ?? 0, host, () => resolve());
+    });
+    const { port } = server.address() as AddressInfo;
+    const close = async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await prism.close();
+    };
+    const urlHost = host.includes(":") ? `[${host}]` : host;
+    return { url: `http://${urlHost}:${port}`, prismUrl: prism.url, close };
+  } catch (err) {
+    await prism.close();
+    throw err;
+  }
+}

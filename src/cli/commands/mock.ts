@@ -1,0 +1,45 @@
+import { DEFAULT_DEMO_ACCOUNT } from "../../../mocks/auth.ts";
+import { startMock } from "../../../mocks/start.ts";
+import { intOption, parseOptions } from "../args.ts";
+
+export const summary = "serve the spec's examples with Prism, behind the rule layer";
+export const usage = `usage: dealkit mock [--port 4010] [--host 127.0.0.1] [--dynamic] [--seed S] [--no-rules] [--spec PATH]
+
+Starts Prism on the spec (its documented examples; generated bodies with --dynamic) and, in
+front of it, the rule layer: parameter validation with the API's problem+json, the x-conformance
+rules, CORS and the 60/min/IP limit. --no-rules serves plain Prism on the port instead.
+Force any documented answer with Prism's Prefer header, e.g.
+  curl -H 'Prefer: code=429' http://127.0.0.1:4010/api/v1/meta
+The personal streams accept uid ${DEFAULT_DEMO_ACCOUNT.uid} with X-API-Key ${DEFAULT_DEMO_ACCOUNT.apiKey}.
+See mocks/README.md.`;
+
+export async function run(args: string[]): Promise<number> {
+  const { values } = parseOptions(args, {
+    port: { type: "string" },
+    host: { type: "string" },
+    dynamic: { type: "boolean" },
+    seed: { type: "string" },
+    "no-rules": { type: "boolean" },
+    spec: { type: "string" },
+  });
+  const mock = await startMock({
+    port: intOption("port", values.port, 0, 65535) ?? 4010,
+    host: values.host ?? "127.0.0.1",
+    dynamic: values.dynamic ?? false,
+    seed: values.seed,
+    rules: !values["no-rules"],
+    specPath: values.spec,
+  });
+  const mode = values.dynamic ? "dynamic bodies" : "static examples";
+  const layer = values["no-rules"]
+    ? "plain Prism, no rule layer"
+    : `rule layer over Prism at ${mock.prismUrl}`;
+  console.log(`dealkit mock listening on ${mock.url} (${mode}; ${layer}). Ctrl-C stops it.`);
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+  await mock.close();
+  console.log(`dealkit mock: stopped on ${signal}`);
+  return 0;
+}
