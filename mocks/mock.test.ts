@@ -38,11 +38,8 @@ function expectProblem(res: Got, status: number, type?: string, param?: string) 
   expect(res.status).toBe(status);
   expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
   const body = res.json() as { type: string; errors?: { name: string }[] };
-  const validate =
-    spec.responseValidator("getRank", status, "application/problem+json") ??
-    spec.schemaValidator(
-      (spec.doc.components as { schemas: Record<string, Record<string, unknown>> }).schemas.Problem ?? {},
-    );
+  const schemas = (spec.doc.components as { schemas: Record<string, Record<string, unknown>> }).schemas;
+  const validate = spec.schemaValidator(schemas.Problem ?? {});
   expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
   if (type) expect(body.type).toBe(`/problems/${type}`);
   if (param) expect(body.errors?.map((e) => e.name)).toContain(param);
