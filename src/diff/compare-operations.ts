@@ -1,0 +1,176 @@
+import { compareParameters } from "./compare-parameters.ts";
+import { compareRequestBody, compareResponses } from "./compare-responses.ts";
+import { compareConformance } from "./compare-x-conformance.ts";
+import {
+  type At,
+  type Collector,
+  compareRest,
+  down,
+  isObject,
+  type Json,
+  obj,
+  same,
+  show,
+} from "./context.ts";
+
+const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+/** `/plus/json/rank/{act}.json` and `/plus/json/rank/{window}.json` are the same route. */
+export function routeKey(path: string): string {
+  return path.replace(/\{[^}]+\}/g, "{}");
+}
+
+export interface PathPolicy {
+  /** The head path a base path is expected at (identity within a major, /api/v1 → /api/v2 across). */
+  counterpart(basePath: string): string;
+  /** Classifies a base path with no counterpart in head. */
+  removed(c: Collector, basePath: string, at: At): void;
+}
+
+export function comparePaths(c: Collector, bDoc: Json, hDoc: Json, policy: PathPolicy): void {
+  const bPaths = obj(bDoc.paths);
+  const hPaths = obj(hDoc.paths);
+  const hByRoute = new Map(Object.keys(hPaths).map((p) => [routeKey(p), p]));
+  const matched = new Set<string>();
+  for (const bp of Object.keys(bPaths)) {
+    const hp = hByRoute.get(routeKey(policy.counterpart(bp)));
+    const at: At = { base: ["paths", bp], head: ["paths", hp ?? bp] };
+    if (hp === undefined) {
+      policy.removed(c, bp, at);
+      continue;
+    }
+    matched.add(hp);
+    comparePathItem(c, bDoc, hDoc, bp, hp, obj(bPaths[bp]), obj(hPaths[hp]), at);
+  }
+  for (const hp of Object.keys(hPaths)) {
+    if (!matched.has(hp))
+      c.add("path-added", { base: ["paths"], head: ["paths", hp], operation: hp }, `${hp} added`);
+  }
+}
+
+function comparePathItem(
+  c: Collector,
+  bDoc: Json,
+  hDoc: Json,
+  bp: string,
+  hp: string,
+  b: Json,
+  h: Json,
+  at: At,
+): void {
+  for (const m of METHODS) {
+    const label = `${m.toUpperCase()} ${bp}`;
+    const opAt: At = { ...down(at, m), operation: label };
+    if (isObject(b[m]) && !isObject(h[m])) c.add("operation-removed", opAt, `${label} removed`, "base");
+    else if (!isObject(b[m]) && isObject(h[m]))
+      c.add(
+        "operation-added",
+        { ...opAt, operation: `${m.toUpperCase()} ${hp}` },
+        `${m.toUpperCase()} ${hp} added`,
+      );
+    else if (isObject(b[m]) && isObject(h[m])) {
+      compareOperation(
+        c,
+        { doc: bDoc, item: b, op: b[m] as Json },
+        { doc: hDoc, item: h, op: h[m] as Json },
+        opAt,
+        m,
+      );
+    }
+  }
+  compareRest(c, b, h, at, new Set([...METHODS, "parameters"]));
+}
+
+interface Side {
+  doc: Json;
+  item: Json;
+  op: Json;
+}
+
+const HANDLED = new Set([
+  "operationId",
+  "deprecated",
+  "security",
+  "parameters",
+  "requestBody",
+  "responses",
+  "x-conformance",
+]);
+
+function compareOperation(c: Collector, b: Side, h: Side, at: At, method: string): void {
+  if (b.op.operationId !== h.op.operationId) {
+    c.add(
+      "operation-id-changed",
+      down(at, "operationId"),
+      `operationId ${show(b.op.operationId)} → ${show(h.op.operationId)}`,
+    );
+  }
+  if (b.op.deprecated !== true && h.op.deprecated === true)
+    c.add("operation-deprecated", down(at, "deprecated"), `${at.operation} is deprecated`);
+  if (b.op.deprecated === true && h.op.deprecated !== true)
+    c.add("documentation-changed", down(at, "deprecated"), `${at.operation} is no longer deprecated`);
+  compareSecurity(c, b, h, at);
+  compareParameters(c, b, h, at, method);
+  compareRequestBody(c, b.op.requestBody, h.op.requestBody, down(at, "requestBody"));
+  compareResponses(c, b.op.responses, h.op.responses, down(at, "responses"));
+  compareConformance(c, b.op["x-conformance"], h.op["x-conformance"], down(at, "x-conformance"));
+  compareRest(c, b.op, h.op, at, HANDLED);
+}
+
+/** Each alternative of a security requirement as a sorted `scheme[scopes]` string. */
+function requirements(side: Side): string[] {
+  const list = side.op.security ?? side.doc.security ?? [];
+  return (Array.isArray(list) ? list : []).map((req) =>
+    Object.entries(obj(req))
+      .map(([name, scopes]) => `${name}[${Array.isArray(scopes) ? [...scopes].sort().join(",") : ""}]`)
+      .sort()
+      .join("+"),
+  );
+}
+
+function compareSecurity(c: Collector, b: Side, h: Side, at: At): void {
+  const rb = requirements(b);
+  const rh = requirements(h);
+  // Public: no requirement, or an empty alternative ({}), which lets anonymous calls through.
+  const isPublic = (r: string[]) => r.length === 0 || r.includes("");
+  const where = down(at, "security");
+  if (isPublic(rb) && !isPublic(rh))
+    c.add("security-added", where, `${at.operation} now requires ${rh.join(" or ")}`);
+  else if (!isPublic(rb) && isPublic(rh))
+    c.add("security-removed", where, `${at.operation} no longer requires credentials`);
+  else if (!isPublic(rb) && !rb.some((r) => rh.includes(r))) {
+    c.add(
+      "security-changed",
+      where,
+      `${at.operation} requires ${rh.join(" or ")} instead of ${rb.join(" or ")}`,
+    );
+  } else if (!same(rb, rh))
+    c.add(
+      "documentation-changed",
+      where,
+      `${at.operation} security alternatives ${rb.join(" | ")} → ${rh.join(" | ")}`,
+    );
+  for (const name of new Set(rb.flatMap((r) => r.split("+")).map((r) => r.replace(/\[.*$/, "")))) {
+    if (name && rh.some((r) => r.split("+").some((x) => x.startsWith(`${name}[`))))
+      compareScheme(c, b.doc, h.doc, name, at);
+  }
+}
+
+/** A scheme both sides use: its type, location and name are how clients send credentials. */
+function compareScheme(c: Collector, bDoc: Json, hDoc: Json, name: string, at: At): void {
+  const sb = obj(obj(obj(bDoc.components).securitySchemes)[name]);
+  const sh = obj(obj(obj(hDoc.components).securitySchemes)[name]);
+  for (const key of ["type", "in", "name", "scheme", "bearerFormat", "flows", "openIdConnectUrl"]) {
+    if (same(sb[key], sh[key])) continue;
+    const where: At = {
+      ...at,
+      base: ["components", "securitySchemes", name, key],
+      head: ["components", "securitySchemes", name, key],
+    };
+    c.add(
+      "security-scheme-changed",
+      where,
+      `${at.operation}: scheme ${name} ${key} ${show(sb[key])} → ${show(sh[key])}`,
+    );
+  }
+}

@@ -1,0 +1,146 @@
+import { compareSchema } from "./compare-schema.ts";
+import {
+  type At,
+  type Collector,
+  compareRest,
+  down,
+  isObject,
+  type Json,
+  obj,
+  same,
+  show,
+} from "./context.ts";
+
+interface Located {
+  param: Json;
+  tokens: string[];
+}
+
+/** Path-item parameters overridden by operation parameters, keyed by `in name` (RFC 7230 headers are case-insensitive). */
+function parametersOf(pathItem: Json, op: Json, pathTokens: string[], method: string): Map<string, Located> {
+  const out = new Map<string, Located>();
+  const add = (list: unknown, tokens: string[]) => {
+    if (!Array.isArray(list)) return;
+    list.forEach((p, i) => {
+      if (!isObject(p)) return;
+      const name = p.in === "header" ? String(p.name).toLowerCase() : String(p.name);
+      out.set(`${String(p.in)} ${name}`, { param: p, tokens: [...tokens, "parameters", String(i)] });
+    });
+  };
+  add(pathItem.parameters, pathTokens);
+  add(op.parameters, [...pathTokens, method]);
+  return out;
+}
+
+const HANDLED = new Set([
+  "name",
+  "in",
+  "required",
+  "schema",
+  "style",
+  "explode",
+  "allowReserved",
+  "deprecated",
+  "x-words",
+]);
+
+export function compareParameters(
+  c: Collector,
+  base: { item: Json; op: Json },
+  head: { item: Json; op: Json },
+  at: At,
+  method: string,
+): void {
+  const pb = parametersOf(base.item, base.op, at.base.slice(0, 2), method);
+  const ph = parametersOf(head.item, head.op, at.head.slice(0, 2), method);
+  for (const [key, b] of pb) {
+    const h = ph.get(key);
+    const where: At = { ...at, base: b.tokens, head: h?.tokens ?? b.tokens, parameter: key };
+    if (!h) {
+      c.add("request-parameter-removed", where, `${key} removed`, "base");
+      continue;
+    }
+    compareParameter(c, b.param, h.param, { ...where, field: key });
+  }
+  for (const [key, h] of ph) {
+    if (pb.has(key)) continue;
+    const where: At = { ...at, base: at.base, head: h.tokens, parameter: key };
+    if (h.param.required === true)
+      c.add("request-parameter-added-required", where, `${key} added as required`);
+    else c.add("request-parameter-added", where, `${key} added`);
+  }
+}
+
+function compareParameter(c: Collector, b: Json, h: Json, at: At): void {
+  if (b.required !== true && h.required === true)
+    c.add("request-parameter-became-required", down(at, "required"), `${at.parameter} is now required`);
+  if (b.required === true && h.required !== true)
+    c.add("request-parameter-became-optional", down(at, "required"), `${at.parameter} is now optional`);
+  for (const key of ["style", "explode", "allowReserved"]) {
+    if (!same(b[key], h[key]))
+      c.add(
+        "request-parameter-style-changed",
+        down(at, key),
+        `${at.parameter} ${key} ${show(b[key])} → ${show(h[key])}`,
+      );
+  }
+  if (b.deprecated !== true && h.deprecated === true)
+    c.add("documentation-changed", down(at, "deprecated"), `${at.parameter} is now deprecated`);
+  compareSchema(c, b.schema, h.schema, down(at, "schema"), "request");
+  compareWords(c, b["x-words"], h["x-words"], down(at, "x-words"));
+  compareRest(c, b, h, at, HANDLED);
+}
+
+/**
+ * x-words is part of the request syntax: fewer separators or lower word bounds refuse or
+ * misread what clients send; a different match or combine mode changes what a query selects.
+ */
+function compareWords(c: Collector, bRaw: unknown, hRaw: unknown, at: At): void {
+  if (same(bRaw, hRaw)) return;
+  const b = obj(bRaw);
+  const h = obj(hRaw);
+  const p = at.parameter;
+  if (bRaw === undefined || hRaw === undefined) {
+    const msg = `${p} x-words ${bRaw === undefined ? "added" : "removed"}: words are split differently`;
+    c.add("request-words-semantics-changed", at, msg, hRaw === undefined ? "base" : "head");
+    return;
+  }
+  const sb = Array.isArray(b.separators) ? b.separators : [];
+  const sh = Array.isArray(h.separators) ? h.separators : [];
+  const lost = sb.filter((s) => !sh.includes(s));
+  const gained = sh.filter((s) => !sb.includes(s));
+  if (lost.length)
+    c.add(
+      "request-words-narrowed",
+      down(at, "separators"),
+      `${p} separator ${lost.map(show).join(", ")} removed`,
+    );
+  if (gained.length)
+    c.add(
+      "request-words-widened",
+      down(at, "separators"),
+      `${p} separator ${gained.map(show).join(", ")} added`,
+    );
+  for (const key of ["max_words", "max_word_length"]) {
+    const vb = Number(b[key] ?? Number.POSITIVE_INFINITY);
+    const vh = Number(h[key] ?? Number.POSITIVE_INFINITY);
+    if (vb === vh) continue;
+    const rule = vh < vb ? "request-words-narrowed" : "request-words-widened";
+    c.add(rule, down(at, key), `${p} ${key} ${show(b[key])} → ${show(h[key])}`);
+  }
+  for (const key of ["trim", "drop_empty", "match", "combine"]) {
+    if (!same(b[key], h[key]))
+      c.add(
+        "request-words-semantics-changed",
+        down(at, key),
+        `${p} ${key} ${show(b[key])} → ${show(h[key])}`,
+      );
+  }
+  compareRest(
+    c,
+    b,
+    h,
+    at,
+    new Set(["separators", "max_words", "max_word_length", "trim", "drop_empty", "match", "combine"]),
+  );
+}

@@ -1,0 +1,98 @@
+import { compareSchema } from "./compare-schema.ts";
+import { type At, type Collector, compareRest, type Direction, down, type Json, obj } from "./context.ts";
+
+/** Responses by status, then their headers and media types. */
+export function compareResponses(c: Collector, bRaw: unknown, hRaw: unknown, at: At): void {
+  const b = obj(bRaw);
+  const h = obj(hRaw);
+  for (const status of Object.keys(b)) {
+    const where = down(at, status);
+    if (!(status in h)) {
+      c.add("response-status-removed", where, `response ${status} removed`, "base");
+      continue;
+    }
+    compareResponse(c, obj(b[status]), obj(h[status]), { ...where, field: status });
+  }
+  for (const status of Object.keys(h)) {
+    if (!(status in b)) c.add("response-status-added", down(at, status), `response ${status} added`);
+  }
+}
+
+function compareResponse(c: Collector, b: Json, h: Json, at: At): void {
+  compareHeaders(c, obj(b.headers), obj(h.headers), down(at, "headers"));
+  compareContent(c, obj(b.content), obj(h.content), down(at, "content"), "response");
+  compareRest(c, b, h, at, new Set(["headers", "content"]));
+}
+
+function compareHeaders(c: Collector, b: Json, h: Json, at: At): void {
+  // Header names are case-insensitive: pair them so, report them as written.
+  const byLower = (o: Json) => new Map(Object.keys(o).map((k) => [k.toLowerCase(), k]));
+  const hb = byLower(b);
+  const hh = byLower(h);
+  for (const [lower, name] of hb) {
+    const headName = hh.get(lower);
+    const where: At = {
+      ...at,
+      base: [...at.base, name],
+      head: [...at.head, headName ?? name],
+      field: `${at.field} header ${name}`,
+    };
+    if (headName === undefined) {
+      c.add("response-header-removed", where, `${at.field} header ${name} removed`, "base");
+      continue;
+    }
+    const vb = obj(b[name]);
+    const vh = obj(h[headName]);
+    if (vb.required === true && vh.required !== true) {
+      c.add(
+        "response-header-became-optional",
+        down(where, "required"),
+        `${where.field} is no longer required`,
+      );
+    }
+    compareSchema(c, vb.schema, vh.schema, down(where, "schema"), "response");
+    compareRest(c, vb, vh, where, new Set(["required", "schema"]));
+  }
+  for (const [lower, name] of hh) {
+    if (!hb.has(lower)) c.add("response-header-added", down(at, name), `${at.field} header ${name} added`);
+  }
+}
+
+export function compareContent(c: Collector, b: Json, h: Json, at: At, dir: Direction): void {
+  for (const media of Object.keys(b)) {
+    const where: At = { ...down(at, media), field: `${at.field ?? dir} ${media} body` };
+    if (!(media in h)) {
+      c.add(
+        dir === "response" ? "response-media-type-removed" : "request-media-type-removed",
+        where,
+        `${at.field ?? dir} ${media} removed`,
+        "base",
+      );
+      continue;
+    }
+    const mb = obj(b[media]);
+    const mh = obj(h[media]);
+    compareSchema(c, mb.schema, mh.schema, down(where, "schema"), dir);
+    compareRest(c, mb, mh, where, new Set(["schema"]));
+  }
+  for (const media of Object.keys(h)) {
+    if (!(media in b)) {
+      c.add(
+        dir === "response" ? "response-media-type-added" : "request-media-type-added",
+        down(at, media),
+        `${at.field ?? dir} ${media} added`,
+      );
+    }
+  }
+}
+
+/** All dealkit operations are GET without a body; this covers a future body the same way. */
+export function compareRequestBody(c: Collector, bRaw: unknown, hRaw: unknown, at: At): void {
+  if (bRaw === undefined && hRaw === undefined) return;
+  const b = obj(bRaw);
+  const h = obj(hRaw);
+  if (b.required !== true && h.required === true)
+    c.add("request-body-became-required", down(at, "required"), "request body is now required");
+  compareContent(c, obj(b.content), obj(h.content), { ...down(at, "content"), field: "request" }, "request");
+  compareRest(c, b, h, at, new Set(["required", "content"]));
+}

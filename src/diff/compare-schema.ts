@@ -1,0 +1,320 @@
+import {
+  type At,
+  type Collector,
+  compareRest,
+  type Direction,
+  down,
+  isObject,
+  type Json,
+  same,
+  show,
+} from "./context.ts";
+import { writtenNode } from "./pointer.ts";
+
+/**
+ * Direction-aware comparison of two dereferenced JSON Schemas. A request schema constrains what
+ * clients send: narrowing it breaks them. A response schema constrains what clients read:
+ * widening it breaks them (like github/rest-api-description's breaking-change script and oasdiff).
+ */
+export function compareSchema(c: Collector, b: unknown, h: unknown, at: At, dir: Direction): void {
+  walk(c, b, h, at, dir, new Set());
+}
+
+const HANDLED = new Set([
+  "type",
+  "nullable",
+  "enum",
+  "const",
+  ...lowerBounds(),
+  ...upperBounds(),
+  "pattern",
+  "format",
+  "default",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "oneOf",
+  "anyOf",
+  "allOf",
+  "deprecated",
+]);
+
+function lowerBounds() {
+  return ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"];
+}
+function upperBounds() {
+  return ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"];
+}
+
+function walk(c: Collector, b: unknown, h: unknown, at: At, dir: Direction, seen: Set<unknown>): void {
+  if (!isObject(b) || !isObject(h) || seen.has(b)) return;
+  // Dereferenced schemas share objects and may be cyclic: compare each base node once per path.
+  const inner = new Set(seen).add(b);
+  compareTypes(c, b, h, at, dir);
+  compareEnums(c, b, h, at, dir);
+  compareBounds(c, b, h, at, dir);
+  compareStrings(c, b, h, at, dir);
+  if (!same(b.default, h.default)) {
+    c.add(
+      "default-changed",
+      down(at, "default"),
+      `${name(at)}default ${show(b.default)} → ${show(h.default)}`,
+    );
+  }
+  compareProperties(c, b, h, at, dir, inner);
+  if (isObject(b.additionalProperties) && isObject(h.additionalProperties)) {
+    walk(
+      c,
+      b.additionalProperties,
+      h.additionalProperties,
+      sub(at, ["additionalProperties"], ".*"),
+      dir,
+      inner,
+    );
+  } else if (!same(b.additionalProperties, h.additionalProperties)) {
+    const msg = `${name(at)}additionalProperties ${show(b.additionalProperties)} → ${show(h.additionalProperties)}`;
+    c.add("unclassified-change", down(at, "additionalProperties"), msg);
+  }
+  if (b.items !== undefined || h.items !== undefined)
+    walk(c, b.items, h.items, sub(at, ["items"], "[]"), dir, inner);
+  for (const key of ["oneOf", "anyOf"] as const) compareBranches(c, b, h, at, dir, key, inner);
+  const allB = Array.isArray(b.allOf) ? b.allOf : [];
+  const allH = Array.isArray(h.allOf) ? h.allOf : [];
+  if (allB.length === allH.length) {
+    for (const [i, s] of allB.entries()) walk(c, s, allH[i], down(at, "allOf", String(i)), dir, inner);
+  } else if (!same(allB, allH)) compareRest(c, { allOf: allB }, { allOf: allH }, at, new Set());
+  if (b.deprecated !== true && h.deprecated === true) {
+    c.add("documentation-changed", down(at, "deprecated"), `${name(at)}now deprecated`);
+  }
+  compareRest(c, b, h, at, HANDLED);
+}
+
+function name(at: At): string {
+  return at.field ? `${at.field}: ` : "";
+}
+
+function sub(at: At, tokens: string[], suffix: string): At {
+  return { ...down(at, ...tokens), field: `${at.field ?? ""}${suffix}` };
+}
+
+/** The types a schema allows, or undefined for "any". `nullable: true` (OAS 3.0) counts as null. */
+function typesOf(s: Json): Set<string> | undefined {
+  const t = s.type;
+  if (t === undefined) return undefined;
+  const set = new Set(Array.isArray(t) ? t.map(String) : [String(t)]);
+  if (s.nullable === true) set.add("null");
+  return set;
+}
+
+/** Whether type `t` is allowed by the set: integer is a subset of number. */
+function allows(set: Set<string>, t: string): boolean {
+  return set.has(t) || (t === "integer" && set.has("number"));
+}
+
+function compareTypes(c: Collector, b: Json, h: Json, at: At, dir: Direction): void {
+  const tb = typesOf(b);
+  const th = typesOf(h);
+  if (tb === undefined && th === undefined) return;
+  const label = (t: Set<string> | undefined) => (t ? [...t].join("|") : "any");
+  const where = down(at, "type");
+  const change = `${name(at)}type ${label(tb)} → ${label(th)}`;
+  // "Gained" are values head allows that base did not; "lost" the reverse.
+  const gained = th === undefined ? ["any"] : [...th].filter((t) => tb !== undefined && !allows(tb, t));
+  const lost = tb === undefined ? ["any"] : [...tb].filter((t) => th !== undefined && !allows(th, t));
+  if (dir === "response") {
+    if (gained.length === 1 && gained[0] === "null")
+      c.add("response-field-became-nullable", where, `${name(at)}may now be null`);
+    else if (gained.length > 0) c.add("response-type-changed", where, change);
+    else if (lost.length > 0) c.add("response-type-narrowed", where, change);
+  } else if (lost.length > 0) c.add("request-type-changed", where, change);
+  else if (gained.length > 0) c.add("request-type-widened", where, change);
+}
+
+function enumOf(s: Json): unknown[] | undefined {
+  if (Array.isArray(s.enum)) return s.enum;
+  if ("const" in s) return [s.const];
+  return undefined;
+}
+
+function compareEnums(c: Collector, b: Json, h: Json, at: At, dir: Direction): void {
+  const eb = enumOf(b);
+  const eh = enumOf(h);
+  if (same(eb, eh)) return;
+  const where = down(at, "enum" in h || "enum" in b ? "enum" : "const");
+  const minus = (x: unknown[], y: unknown[]) => x.filter((v) => !y.some((w) => same(v, w)));
+  if (eb !== undefined && eh !== undefined) {
+    const added = minus(eh, eb);
+    const removed = minus(eb, eh);
+    const list = (xs: unknown[]) => xs.map(show).join(", ");
+    if (dir === "request") {
+      if (removed.length)
+        c.add("request-enum-value-removed", where, `${name(at)}no longer accepts ${list(removed)}`);
+      if (added.length) c.add("request-enum-value-added", where, `${name(at)}now accepts ${list(added)}`);
+    } else {
+      if (added.length) c.add("response-enum-value-added", where, `${name(at)}may now be ${list(added)}`);
+      if (removed.length)
+        c.add("response-enum-value-removed", where, `${name(at)}is no longer ${list(removed)}`);
+    }
+  } else if (eh !== undefined) {
+    // An enum appears: the value is restricted to a list.
+    const msg = `${name(at)}now restricted to ${eh.map(show).join(", ")}`;
+    c.add(dir === "request" ? "request-enum-value-removed" : "response-enum-value-removed", where, msg);
+  } else {
+    const msg = `${name(at)}no longer restricted to ${(eb ?? []).map(show).join(", ")}`;
+    c.add(dir === "request" ? "request-enum-value-added" : "response-enum-value-added", where, msg, "base");
+  }
+}
+
+function compareBounds(c: Collector, b: Json, h: Json, at: At, dir: Direction): void {
+  for (const [keys, lower] of [
+    [lowerBounds(), true],
+    [upperBounds(), false],
+  ] as const) {
+    for (const key of keys) {
+      const vb = typeof b[key] === "number" ? (b[key] as number) : undefined;
+      const vh = typeof h[key] === "number" ? (h[key] as number) : undefined;
+      if (vb === vh) continue;
+      // A bound appearing narrows; disappearing widens; otherwise compare values by side.
+      const narrowed = vb === undefined || (vh !== undefined && (lower ? vh > vb : vh < vb));
+      const rule =
+        dir === "request"
+          ? narrowed
+            ? "request-bound-narrowed"
+            : "request-bound-widened"
+          : narrowed
+            ? "response-bound-narrowed"
+            : "response-bound-widened";
+      c.add(
+        rule,
+        down(at, key),
+        `${name(at)}${key} ${show(vb)} → ${show(vh)}`,
+        vh === undefined ? "base" : "head",
+      );
+    }
+  }
+}
+
+function compareStrings(c: Collector, b: Json, h: Json, at: At, dir: Direction): void {
+  if (b.pattern !== h.pattern) {
+    // Request: a new or changed pattern may refuse what clients send. Response: a removed or
+    // changed one may produce strings clients do not parse. The other way only loosens.
+    const looser = dir === "request" ? h.pattern === undefined : b.pattern === undefined;
+    const side = h.pattern === undefined ? "base" : "head";
+    const msg = `${name(at)}pattern ${show(b.pattern)} → ${show(h.pattern)}`;
+    c.add(looser ? "pattern-relaxed" : "pattern-changed", down(at, "pattern"), msg, side);
+  }
+  if (b.format !== h.format) {
+    const side = h.format === undefined ? "base" : "head";
+    c.add(
+      "format-changed",
+      down(at, "format"),
+      `${name(at)}format ${show(b.format)} → ${show(h.format)}`,
+      side,
+    );
+  }
+}
+
+function compareProperties(c: Collector, b: Json, h: Json, at: At, dir: Direction, seen: Set<unknown>): void {
+  const pb = isObject(b.properties) ? b.properties : {};
+  const ph = isObject(h.properties) ? h.properties : {};
+  const rb = new Set(Array.isArray(b.required) ? b.required.map(String) : []);
+  const rh = new Set(Array.isArray(h.required) ? h.required.map(String) : []);
+  // Under a body root the first property reads `200 application/json body data`, deeper ones `data.meta`.
+  const field = (p: string) =>
+    !at.field ? p : at.field.endsWith(" body") ? `${at.field} ${p}` : `${at.field}.${p}`;
+  for (const p of Object.keys(pb)) {
+    const where = { ...down(at, "properties", p), field: field(p) };
+    if (!(p in ph)) {
+      if (dir === "response") c.add("response-field-removed", where, `${field(p)} removed`, "base");
+      else c.add("request-property-removed", where, `${field(p)} removed`, "base");
+      continue;
+    }
+    walk(c, pb[p], ph[p], where, dir, seen);
+  }
+  for (const p of Object.keys(ph)) {
+    if (p in pb) continue;
+    const where = { ...down(at, "properties", p), field: field(p) };
+    if (dir === "response") c.add("response-field-added", where, `${field(p)} added`);
+    else if (rh.has(p)) c.add("request-property-added-required", where, `${field(p)} added as required`);
+    else c.add("request-property-added", where, `${field(p)} added`);
+  }
+  for (const p of rb) {
+    if (rh.has(p) || (dir === "response" && !(p in ph) && p in pb)) continue;
+    const where = down(at, "required");
+    if (dir === "response")
+      c.add("response-field-became-optional", where, `${field(p)} is no longer required`, "base");
+  }
+  for (const p of rh) {
+    if (rb.has(p) || !(p in pb)) continue;
+    const where = down(at, "required");
+    if (dir === "response") c.add("response-field-became-required", where, `${field(p)} is now required`);
+    else c.add("request-property-became-required", where, `${field(p)} is now required`);
+  }
+}
+
+/** `ref:#/components/schemas/Alert` reads `Alert` in messages. */
+function branchName(key: string): string {
+  return key.replace(/^ref:.*\//, "").replace(/^(title|index):/, "");
+}
+
+/** Pairs oneOf/anyOf branches by the $ref they were written with, then by title, then by position. */
+function compareBranches(
+  c: Collector,
+  b: Json,
+  h: Json,
+  at: At,
+  dir: Direction,
+  key: "oneOf" | "anyOf",
+  seen: Set<unknown>,
+): void {
+  const bb = Array.isArray(b[key]) ? (b[key] as unknown[]) : [];
+  const hh = Array.isArray(h[key]) ? (h[key] as unknown[]) : [];
+  if (bb.length === 0 && hh.length === 0) return;
+  const keyOf = (raw: unknown, tokens: string[], s: unknown, i: number): string => {
+    const written = writtenNode(raw, tokens);
+    if (isObject(written) && typeof written.$ref === "string") return `ref:${written.$ref}`;
+    if (isObject(s) && typeof s.title === "string") return `title:${s.title}`;
+    return `index:${i}`;
+  };
+  const bKeys = bb.map((s, i) => keyOf(c.baseRaw, [...at.base, key, String(i)], s, i));
+  const hKeys = hh.map((s, i) => keyOf(c.headRaw, [...at.head, key, String(i)], s, i));
+  const pairs: [number, number][] = [];
+  const freeB = new Set(bb.keys());
+  const freeH = new Set(hh.keys());
+  for (const i of freeB) {
+    const j = hKeys.findIndex((k, jj) => freeH.has(jj) && k === bKeys[i]);
+    if (j >= 0) {
+      pairs.push([i, j]);
+      freeB.delete(i);
+      freeH.delete(j);
+    }
+  }
+  // Unnamed leftovers pair by position when both sides have the same number left.
+  if (freeB.size === freeH.size) {
+    const fb = [...freeB];
+    const fh = [...freeH];
+    for (const [n, i] of fb.entries()) pairs.push([i, fh[n] as number]);
+    freeB.clear();
+    freeH.clear();
+  }
+  for (const [i, j] of pairs) {
+    const where: At = {
+      ...at,
+      base: [...at.base, key, String(i)],
+      head: [...at.head, key, String(j)],
+      field: `${at.field ?? ""}<${branchName(bKeys[i] as string)}>`,
+    };
+    walk(c, bb[i], hh[j], where, dir, seen);
+  }
+  for (const i of freeB) {
+    const where = down(at, key, String(i));
+    const rule = dir === "response" ? "response-schema-branch-removed" : "request-schema-branch-removed";
+    c.add(rule, where, `${name(at)}${key} branch ${branchName(bKeys[i] as string)} removed`, "base");
+  }
+  for (const j of freeH) {
+    const where: At = { ...at, base: [...at.base, key], head: [...at.head, key, String(j)] };
+    const rule = dir === "response" ? "response-schema-branch-added" : "request-schema-branch-added";
+    c.add(rule, where, `${name(at)}${key} branch ${branchName(hKeys[j] as string)} added`);
+  }
+}

@@ -1,0 +1,92 @@
+import { type At, type Collector, down, isObject, type Json, obj, same } from "./context.ts";
+
+/**
+ * The x-conformance rules of one operation, by id. A rule is a promise to clients: removing it
+ * or changing its condition or expectation is breaking, except for the two changes we can
+ * classify by direction (a fixed count.max, i.e. retention, going up; docs-only edits).
+ */
+export function compareConformance(c: Collector, bRaw: unknown, hRaw: unknown, at: At): void {
+  const index = (list: unknown) =>
+    new Map(
+      (Array.isArray(list) ? list : [])
+        .filter(isObject)
+        .map((r, i) => [String(r.id), { rule: r, i: String(i) }]),
+    );
+  const rb = index(bRaw);
+  const rh = index(hRaw);
+  for (const [id, b] of rb) {
+    const h = rh.get(id);
+    const where: At = { ...at, base: [...at.base, b.i], head: [...at.head, h?.i ?? b.i] };
+    if (!h) {
+      c.add("x-conformance-rule-removed", where, `rule ${id} removed`, "base");
+      continue;
+    }
+    compareRule(c, id, b.rule, h.rule, where);
+  }
+  for (const [id, h] of rh) {
+    if (!rb.has(id))
+      c.add("x-conformance-rule-added", { ...at, head: [...at.head, h.i] }, `rule ${id} added`);
+  }
+}
+
+const DOCS = ["summary", "source", "description"];
+
+function compareRule(c: Collector, id: string, b: Json, h: Json, at: At): void {
+  const docsOnly = (r: Json) => Object.fromEntries(Object.entries(r).filter(([k]) => DOCS.includes(k)));
+  const logic = (r: Json) => Object.fromEntries(Object.entries(r).filter(([k]) => !DOCS.includes(k)));
+  if (!same(docsOnly(b), docsOnly(h)))
+    c.add("documentation-changed", at, `rule ${id}: summary or source changed`);
+  if (same(logic(b), logic(h))) return;
+
+  const retention = retentionChange(b, h);
+  if (retention) {
+    const [from, to] = retention;
+    const rule = to < from ? "retention-lowered" : "retention-raised";
+    c.add(rule, down(at, "then", "count", "max"), `rule ${id}: count.max ${from} → ${to}`);
+    return;
+  }
+  if (isOmissionRule(b) && same(b.then, h.then) && !same(b.when, h.when) && sameShape(b.when, h.when)) {
+    c.add(
+      "omission-threshold-changed",
+      down(at, "when"),
+      `rule ${id}: when ${JSON.stringify(b.when)} → ${JSON.stringify(h.when)}`,
+    );
+    return;
+  }
+  const parts = ["when", "then"].filter((k) => !same(b[k], h[k]));
+  const what = parts.length ? parts.join(" and ") : "definition";
+  c.add("x-conformance-rule-changed", down(at, parts[0] ?? "then"), `rule ${id}: ${what} changed`);
+}
+
+/** [base, head] when the only logical change is a fixed number in then.count.max. */
+function retentionChange(b: Json, h: Json): [number, number] | undefined {
+  const mb = obj(obj(b.then).count).max;
+  const mh = obj(obj(h.then).count).max;
+  if (typeof mb !== "number" || typeof mh !== "number" || mb === mh) return undefined;
+  const strip = (r: Json) => ({
+    ...r,
+    then: { ...obj(r.then), count: { ...obj(obj(r.then).count), max: 0 } },
+    summary: 0,
+    source: 0,
+  });
+  return same(strip(b), strip(h)) ? [mb, mh] : undefined;
+}
+
+/** A rule that says a field is present or absent depending on a request condition. */
+function isOmissionRule(r: Json): boolean {
+  const each = obj(obj(r.then).each);
+  return r.when !== undefined && (Array.isArray(each.absent) || Array.isArray(each.present));
+}
+
+/** Same keys and strings, only numbers differ: a moved bound rather than a new condition. */
+function sameShape(a: unknown, b: unknown): boolean {
+  if (typeof a === "number" && typeof b === "number") return true;
+  if (isObject(a) && isObject(b)) {
+    const ka = Object.keys(a).sort();
+    const kb = Object.keys(b).sort();
+    return same(ka, kb) && ka.every((k) => sameShape(a[k], b[k]));
+  }
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length === b.length && a.every((x, i) => sameShape(x, b[i]));
+  return same(a, b);
+}

@@ -1,0 +1,7 @@
+/** The spec diff: findings as data (diffDocuments), inputs (loadInput), formatters and the rule catalogue. */
+export { type DiffInput, diffDocuments } from "./diff.ts";
+export { FORMATS, type Format, format } from "./format/index.ts";
+export { FAIL_ON, type FailOn, failsOn } from "./gate.ts";
+export { InputError, loadInput } from "./load-input.ts";
+export { RULE_IDS, RULES, type RuleId, ruleInfo } from "./rules.ts";
+export type { DiffOptions, DiffResult, Finding, Level, Location, Mode, Summary } from "./types.ts";

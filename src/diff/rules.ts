@@ -1,0 +1,318 @@
+import type { Level } from "./types.ts";
+
+/**
+ * The catalogue of diff rules: one fixed level per id, so a reviewer can learn what an id means
+ * once. README.md documents the same table (a test keeps the two in step). `advice` is the
+ * migration note a client developer reads when the change comes with a new major.
+ */
+export interface RuleInfo {
+  level: Level;
+  meaning: string;
+  advice: string;
+}
+
+const B = "breaking" as const;
+const W = "warning" as const;
+const I = "info" as const;
+
+export const RULES = {
+  // Paths and operations
+  "path-removed": [B, "A path is gone.", "Stop calling it; use the replacement named in the notes."],
+  "operation-removed": [B, "An operation (method) of a path is gone.", "Stop calling it."],
+  "v1-path-removed-before-support-ends": [
+    B,
+    "A v1 path is removed while its successor is younger than the support period (6 months).",
+    "Nothing yet: v1 must keep serving it.",
+  ],
+  "v1-path-retired": [
+    W,
+    "A v1 path is removed after the successor's support period: allowed by the policy, still breaks v1 clients.",
+    "Move to the successor path.",
+  ],
+  "path-added": [I, "A new path.", "Optional: use it."],
+  "operation-added": [I, "A new operation.", "Optional: use it."],
+  "operation-id-changed": [
+    W,
+    "The operationId changed: generated client method names change.",
+    "Regenerate the client and rename calls.",
+  ],
+  "operation-deprecated": [I, "An operation is now marked deprecated.", "Plan to move off it."],
+  "security-added": [B, "A public operation now needs credentials.", "Send the credentials it now requires."],
+  "security-changed": [
+    B,
+    "The credentials an operation accepts changed.",
+    "Send the credentials it now requires.",
+  ],
+  "security-removed": [I, "An operation no longer needs credentials.", "You may stop sending credentials."],
+  "security-scheme-changed": [
+    B,
+    "A security scheme changed its type, location or name, or was removed.",
+    "Send the key the way the scheme now says.",
+  ],
+  // Request parameters and bodies
+  "request-parameter-removed": [
+    B,
+    "A request parameter is gone: the server ignores it now.",
+    "Stop sending it; the filter it applied no longer exists.",
+  ],
+  "request-parameter-added-required": [B, "A new required request parameter.", "Send it on every call."],
+  "request-parameter-added": [I, "A new optional request parameter.", "Optional: use it."],
+  "request-parameter-became-required": [
+    B,
+    "An optional request parameter is now required.",
+    "Always send it.",
+  ],
+  "request-parameter-became-optional": [
+    I,
+    "A required request parameter is now optional.",
+    "Nothing to change.",
+  ],
+  "request-parameter-style-changed": [
+    B,
+    "A parameter's serialization (style/explode/location) changed.",
+    "Serialize it the new way.",
+  ],
+  "request-words-narrowed": [
+    B,
+    "x-words accepts less: a separator dropped or a word bound lowered.",
+    "Send fewer or shorter words, with the remaining separators.",
+  ],
+  "request-words-widened": [
+    I,
+    "x-words accepts more: a separator added or a word bound raised.",
+    "Nothing to change.",
+  ],
+  "request-words-semantics-changed": [
+    B,
+    "x-words matches or combines words differently.",
+    "Check that your queries still select what you mean.",
+  ],
+  "request-body-became-required": [B, "The request body is now required.", "Send a body."],
+  "request-media-type-removed": [
+    B,
+    "A request media type is no longer accepted.",
+    "Send one of the remaining media types.",
+  ],
+  "request-media-type-added": [I, "A new request media type is accepted.", "Nothing to change."],
+  // Schemas, direction-aware (request: what clients send; response: what clients read)
+  "request-type-changed": [B, "A request value accepts fewer types.", "Send the new type."],
+  "request-type-widened": [I, "A request value accepts more types.", "Nothing to change."],
+  "response-type-changed": [
+    B,
+    "A response value may now have a type it could not have before.",
+    "Read the new type.",
+  ],
+  "response-type-narrowed": [I, "A response value has fewer possible types.", "Nothing to change."],
+  "response-field-became-nullable": [B, "A response field may now be null.", "Handle null."],
+  "response-field-removed": [
+    B,
+    "A response field is gone (also in nested objects, array items and oneOf branches).",
+    "Stop reading it.",
+  ],
+  "response-field-added": [
+    I,
+    "A new response field.",
+    "Optional: read it (clients must ignore unknown fields).",
+  ],
+  "response-field-became-optional": [
+    B,
+    "A required response field may now be absent.",
+    "Handle its absence.",
+  ],
+  "response-field-became-required": [
+    I,
+    "An optional response field is now always present.",
+    "Nothing to change.",
+  ],
+  "request-property-added-required": [B, "A new required property in a request body.", "Send it."],
+  "request-property-added": [I, "A new optional property in a request body.", "Optional: send it."],
+  "request-property-removed": [
+    W,
+    "A request body property is gone: the server may ignore or refuse it.",
+    "Stop sending it.",
+  ],
+  "request-property-became-required": [B, "A request body property is now required.", "Always send it."],
+  "request-enum-value-removed": [
+    B,
+    "A request value is no longer accepted (enum value removed or enum introduced).",
+    "Stop sending the removed values.",
+  ],
+  "request-enum-value-added": [I, "A request value accepts a new enum value.", "Optional: use it."],
+  "response-enum-value-added": [
+    W,
+    "A response field may carry a value clients have not seen.",
+    "Handle the new value (or any unknown value).",
+  ],
+  "response-enum-value-removed": [I, "A response field no longer carries some value.", "Nothing to change."],
+  "request-bound-narrowed": [
+    B,
+    "A numeric, length or count bound of a request value is tighter.",
+    "Stay within the new bound.",
+  ],
+  "request-bound-widened": [I, "A bound of a request value is looser.", "Nothing to change."],
+  "response-bound-widened": [
+    B,
+    "A bound of a response value is looser: clients may see values they did not expect.",
+    "Accept the wider range.",
+  ],
+  "response-bound-narrowed": [I, "A bound of a response value is tighter.", "Nothing to change."],
+  "pattern-changed": [
+    W,
+    "A pattern was added or changed where it may reject or produce other strings.",
+    "Check values against the new pattern.",
+  ],
+  "pattern-relaxed": [
+    I,
+    "A pattern change that only loosens the contract for clients (removed from a request, added to a response).",
+    "Nothing to change.",
+  ],
+  "format-changed": [W, "A string format changed.", "Check values against the new format."],
+  "default-changed": [
+    W,
+    "A default changed: a call that omits the value now means something else.",
+    "Send the value explicitly if you relied on the old default.",
+  ],
+  "response-schema-branch-removed": [
+    B,
+    "A oneOf/anyOf branch of a response is gone (its shape is no longer returned).",
+    "Drop the code that reads that shape.",
+  ],
+  "response-schema-branch-added": [
+    W,
+    "A response may have a new oneOf/anyOf shape.",
+    "Handle the new shape.",
+  ],
+  "request-schema-branch-removed": [
+    B,
+    "A oneOf/anyOf branch of a request is no longer accepted.",
+    "Send one of the remaining shapes.",
+  ],
+  "request-schema-branch-added": [I, "A request accepts a new oneOf/anyOf shape.", "Nothing to change."],
+  // Responses
+  "response-status-removed": [B, "A documented response status is gone.", "Stop relying on that status."],
+  "response-status-added": [W, "A new documented response status.", "Handle the new status."],
+  "response-header-removed": [
+    B,
+    "A response header is gone (e.g. Retry-After, RateLimit-*).",
+    "Stop reading it.",
+  ],
+  "response-header-added": [I, "A new response header.", "Optional: read it."],
+  "response-header-became-optional": [
+    B,
+    "A required response header may now be absent.",
+    "Handle its absence.",
+  ],
+  "response-media-type-removed": [
+    B,
+    "A response media type is no longer served.",
+    "Accept one of the remaining media types.",
+  ],
+  "response-media-type-added": [I, "A new response media type.", "Nothing to change."],
+  // x-rules (the contract JSON Schema cannot state)
+  "rate-limit-tightened": [
+    B,
+    "x-rate-limit allows fewer requests (limit lowered, rate lowered, or more requests counted).",
+    "Pace requests under the new limit.",
+  ],
+  "rate-limit-loosened": [I, "x-rate-limit allows more requests.", "Nothing to change."],
+  "rate-limit-changed": [
+    W,
+    "x-rate-limit changed in a way that is neither tighter nor looser (algorithm, scope, signalling).",
+    "Re-read the rate-limit policy.",
+  ],
+  "cors-narrowed": [
+    B,
+    "x-cors allows browsers less (origin, exposed headers, preflight methods or headers, statuses).",
+    "Browser clients: check cross-origin calls still work.",
+  ],
+  "cors-widened": [I, "x-cors allows browsers more.", "Nothing to change."],
+  "category-removed": [B, "A category of x-categories is gone.", "Stop asking for it."],
+  "category-changed": [B, "A category's id or alias changed.", "Use the new id or alias."],
+  "category-added": [I, "A new category.", "Optional: use it."],
+  "priced-kind-dropped": [
+    B,
+    "A category or stream no longer carries prices (priced true→false, priced_streams shrunk).",
+    "Do not rely on prices or price filters there.",
+  ],
+  "priced-kind-added": [I, "A category or stream now carries prices.", "Optional: filter it by price."],
+  "rank-window-removed": [B, "A rank window of x-rank-windows is gone.", "Use another window."],
+  "rank-window-changed": [
+    B,
+    "A rank window covers a different span, or the rank order or timezone changed.",
+    "Check that the window still means what you use it for.",
+  ],
+  "rank-window-added": [I, "A new rank window.", "Optional: use it."],
+  "x-conformance-rule-removed": [
+    B,
+    "An x-conformance rule is gone: the behaviour it promised is no longer promised.",
+    "Do not rely on that behaviour.",
+  ],
+  "x-conformance-rule-changed": [
+    B,
+    "An x-conformance rule's condition or expectation changed.",
+    "Re-check the behaviour the rule describes.",
+  ],
+  "x-conformance-rule-added": [I, "A new x-conformance rule: a new promise.", "Nothing to change."],
+  "retention-lowered": [
+    B,
+    "A rule's fixed count.max (feed retention) is lower: fewer items are kept.",
+    "Expect fewer items; poll more often.",
+  ],
+  "retention-raised": [I, "A rule's fixed count.max is higher: more items are kept.", "Nothing to change."],
+  "omission-threshold-changed": [
+    B,
+    "The bound at which a field is omitted or present (e.g. rank content at limit 50) moved.",
+    "Pick limit by the new threshold.",
+  ],
+  "problem-type-removed": [B, "A problem type of x-problem-types is gone.", "Stop matching on it."],
+  "problem-type-changed": [B, "A problem type's status changed.", "Match the new status."],
+  "problem-type-added": [I, "A new problem type.", "Handle it (or any unknown type) generically."],
+  "support-period-shortened": [
+    B,
+    "x-versioning promises less: shorter support, no longer additive-only, or a different path prefix.",
+    "Plan for the shorter support.",
+  ],
+  // Versioning across majors
+  "v2-path-outside-prefix": [
+    B,
+    "A path of the new major's document is not under its prefix (/api/v2).",
+    "(For the spec authors: move it under the prefix.)",
+  ],
+  "deprecation-announced-too-early": [
+    B,
+    "v1 announces its end (Deprecation/Sunset) sooner than 6 months after the successor's publication.",
+    "(For the spec authors: announce later.)",
+  ],
+  "sunset-too-early": [
+    B,
+    "A Sunset date is less than 6 months after the successor's publication.",
+    "(For the spec authors: move the sunset date.)",
+  ],
+  "successor-date-unknown": [
+    W,
+    "The successor's publication date is unknown, so the 6-month rule cannot be checked.",
+    "(For the spec authors: state it.)",
+  ],
+  "operation-not-in-successor": [
+    I,
+    "A v1 operation has no counterpart in the new major.",
+    "Keep calling v1 until its sunset, or use the replacement.",
+  ],
+  // Anything else
+  "documentation-changed": [
+    I,
+    "Descriptions, summaries, examples, titles, tags or other documentation changed.",
+    "Nothing to change.",
+  ],
+  "servers-changed": [W, "The servers list changed.", "Check the base URL you use."],
+  "unclassified-change": [W, "A change no rule classifies: a reviewer should look.", "Read the change."],
+} as const satisfies Record<string, readonly [Level, string, string]>;
+
+export type RuleId = keyof typeof RULES;
+
+export function ruleInfo(id: RuleId): RuleInfo {
+  const [level, meaning, advice] = RULES[id];
+  return { level, meaning, advice };
+}
+
+export const RULE_IDS = Object.keys(RULES) as RuleId[];
