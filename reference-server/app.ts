@@ -1,0 +1,109 @@
+import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
+import type { Spec } from "../src/spec/spec.ts";
+import { clientIp, normalize } from "./http/client-ip.ts";
+import { corsHeaders, preflightHeaders } from "./http/cors.ts";
+import { dispatch, type Verifier } from "./http/dispatch.ts";
+import { PROBLEM_JSON, type Problem, problem } from "./http/problems.ts";
+import { type RateLimiter, rateLimitHeaders } from "./ratelimit/limiter.ts";
+import type { RouteContext } from "./routes/context.ts";
+import { handlers } from "./routes/index.ts";
+
+export interface AppParts {
+  spec: Spec;
+  context: RouteContext;
+  verify: Verifier;
+  /** Injectable clock, ms. */
+  now: () => number;
+  /** Absent: no limit and no RateLimit-* headers (benchmarks only). */
+  limiter?: RateLimiter;
+  trustedProxies: string[];
+  logger: boolean;
+}
+
+const HOST = /^[A-Za-z0-9.-]+(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$/;
+
+/**
+ * The HTTP shell around dispatch(): CORS on every response, the per-IP sliding-window limit
+ * before anything else (preflights uncounted), 405 for anything but GET/HEAD, and problem+json
+ * for every error, never a stack trace. One catch-all route: the spec is the router.
+ */
+export function createApp(parts: AppParts): FastifyInstance {
+  const { spec, limiter } = parts;
+  for (const op of spec.operations) {
+    if (!handlers[op.operationId]) throw new Error(`the spec's ${op.operationId} has no handler`);
+  }
+  const cors = corsHeaders(spec.cors);
+  const preflight = preflightHeaders(spec.cors);
+  const trusted = new Set(parts.trustedProxies.map(normalize));
+
+  const sendProblem = (reply: FastifyReply, body: Problem) =>
+    reply.code(body.status).type(PROBLEM_JSON).send(JSON.stringify(body));
+
+  const app = Fastify({
+    logger: parts.logger
+      ? {
+          level: "info",
+          redact: { paths: ['req.headers["x-api-key"]', "req.headers.authorization"], censor: "[redacted]" },
+        }
+      : false,
+    // Parameters are read from the raw URL by the spec library; bodies are never read.
+    bodyLimit: 1024,
+    return503OnClosing: true,
+    frameworkErrors: (err, _req, reply) => {
+      reply.headers(cors);
+      void sendProblem(
+        reply,
+        problem(spec, "invalid-parameter", { detail: `The request could not be read: ${err.code}` }),
+      );
+    },
+  });
+
+  app.addHook("onRequest", async (req, reply) => {
+    reply.headers(cors);
+    const ip = clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], trusted);
+    const nowMs = parts.now();
+    if (req.method === "OPTIONS") {
+      if (limiter) reply.headers(rateLimitHeaders(await limiter.peek(ip, nowMs)));
+      return reply.code(spec.cors.preflight.status).headers(preflight).send();
+    }
+    if (limiter) {
+      const decision = await limiter.hit(ip, nowMs);
+      reply.headers(rateLimitHeaders(decision));
+      if (!decision.allowed) {
+        const { limit, window_seconds } = spec.rateLimit;
+        const detail = `More than ${limit} requests from this IP within ${window_seconds} seconds; retry after ${Math.max(1, decision.resetSeconds)} seconds.`;
+        return sendProblem(reply, problem(spec, "rate-limited", { detail }));
+      }
+    }
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      reply.header("Allow", "GET, HEAD, OPTIONS");
+      return sendProblem(reply, problem(spec, "method-not-allowed"));
+    }
+  });
+
+  app.all("*", async (req, reply) => {
+    const host =
+      typeof req.headers.host === "string" && HOST.test(req.headers.host) ? req.headers.host : "localhost";
+    const answer = dispatch(parts.context, parts.verify, req.url, req.headers, `${req.protocol}://${host}`);
+    const type = answer.type ?? "application/json; charset=utf-8";
+    const body = typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body);
+    return reply.code(answer.status).type(type).send(body);
+  });
+
+  app.setNotFoundHandler((_req, reply) => sendProblem(reply.headers(cors), problem(spec, "not-found")));
+
+  app.setErrorHandler((err, req, reply) => {
+    reply.headers(cors);
+    const status = (err as { statusCode?: number }).statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return sendProblem(
+        reply,
+        problem(spec, "invalid-parameter", { detail: "The request could not be read." }),
+      );
+    }
+    req.log.error({ err }, "request failed");
+    return sendProblem(reply, problem(spec, "internal"));
+  });
+
+  return app;
+}

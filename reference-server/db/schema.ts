@@ -1,0 +1,94 @@
+import type { Database } from "better-sqlite3";
+
+/**
+ * Migrations, applied in order; `PRAGMA user_version` records how many ran. Append, never edit:
+ * a database created by an older server must upgrade by running only the new steps.
+ */
+const MIGRATIONS: string[] = [
+  `
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+  -- seq is the internal row id (the FTS rowid); id is the site's alert id.
+  CREATE TABLE alerts (
+    seq INTEGER PRIMARY KEY,
+    id INTEGER NOT NULL UNIQUE,
+    title TEXT NOT NULL,
+    content TEXT NOT NULL,
+    datetime TEXT NOT NULL,
+    shorttime TEXT NOT NULL,
+    shijianchuo INTEGER NOT NULL,
+    cateid TEXT NOT NULL,
+    catename TEXT NOT NULL,
+    comments INTEGER NOT NULL,
+    louzhu TEXT NOT NULL,
+    louzhuregtime TEXT,
+    url TEXT NOT NULL,
+    yuanurl TEXT,
+    price REAL,
+    tags TEXT NOT NULL DEFAULT '[]'
+  );
+  CREATE INDEX alerts_time ON alerts (shijianchuo DESC, id DESC);
+  CREATE INDEX alerts_cate_time ON alerts (cateid, shijianchuo DESC, id DESC);
+  CREATE INDEX alerts_price ON alerts (price) WHERE price IS NOT NULL;
+
+  CREATE TABLE alert_tags (tag TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (tag, seq)) WITHOUT ROWID;
+
+  -- Position bigrams of title and content (see grams.ts); contentless: the text lives in alerts.
+  CREATE VIRTUAL TABLE alert_grams USING fts5(
+    title, content, tokenize = 'ascii', content = '', contentless_delete = 1
+  );
+
+  CREATE TABLE zdm_items (
+    id INTEGER PRIMARY KEY,
+    title TEXT NOT NULL,
+    price REAL NOT NULL,
+    mall_name TEXT NOT NULL,
+    brand TEXT,
+    category_name TEXT NOT NULL,
+    pic TEXT NOT NULL,
+    posttime INTEGER NOT NULL,
+    url TEXT NOT NULL,
+    content TEXT NOT NULL
+  );
+  CREATE INDEX zdm_time ON zdm_items (posttime DESC, id DESC);
+
+  CREATE TABLE activity_categories (id TEXT PRIMARY KEY, name TEXT NOT NULL);
+  CREATE TABLE activities (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    desc TEXT NOT NULL,
+    cate TEXT NOT NULL,
+    h5 TEXT NOT NULL,
+    pic TEXT NOT NULL,
+    start_time TEXT NOT NULL,
+    end_time TEXT
+  );
+  CREATE INDEX activities_cate ON activities (cate, id DESC);
+
+  -- Keys are never stored: only an HMAC-SHA256 of the key under a per-account salt.
+  CREATE TABLE accounts (
+    uid INTEGER PRIMARY KEY,
+    key_salt BLOB NOT NULL,
+    key_hash BLOB NOT NULL,
+    follow_words TEXT NOT NULL,
+    push_cates TEXT NOT NULL,
+    push_words TEXT NOT NULL
+  );
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Brings the database to the current schema; refuses one written by a newer server. */
+export function migrate(db: Database): void {
+  const current = db.pragma("user_version", { simple: true }) as number;
+  if (current > MIGRATIONS.length) {
+    throw new Error(`database schema ${current} is newer than this server's ${MIGRATIONS.length}`);
+  }
+  for (let v = current; v < MIGRATIONS.length; v++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v] as string);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+}

@@ -1,0 +1,57 @@
+import type { Database } from "better-sqlite3";
+import type { ActivityCategoryRow, ActivityRow, AlertRow, Dataset, ZdmRow } from "../data/records.ts";
+import { gramTokens } from "./grams.ts";
+
+/** Writes rows, replacing any row with the same id (imports may repeat items). One transaction. */
+export function writeDataset(db: Database, data: Partial<Dataset>): void {
+  const alert = alertWriter(db);
+  const zdm = db.prepare(
+    `INSERT OR REPLACE INTO zdm_items (id, title, price, mall_name, brand, category_name, pic, posttime, url, content)
+     VALUES (@id, @title, @price, @mall_name, @brand, @category_name, @pic, @posttime, @url, @content)`,
+  );
+  const activity = db.prepare(
+    `INSERT OR REPLACE INTO activities (id, name, desc, cate, h5, pic, start_time, end_time)
+     VALUES (@id, @name, @desc, @cate, @h5, @pic, @start_time, @end_time)`,
+  );
+  const category = db.prepare("INSERT OR IGNORE INTO activity_categories (id, name) VALUES (@id, @name)");
+  db.transaction(() => {
+    for (const row of data.alerts ?? []) alert(row);
+    for (const row of data.zdm ?? []) zdm.run(row satisfies ZdmRow);
+    for (const row of data.activityCategories ?? []) category.run(row satisfies ActivityCategoryRow);
+    for (const row of data.activities ?? []) activity.run(row satisfies ActivityRow);
+  })();
+}
+
+function alertWriter(db: Database): (row: AlertRow) => void {
+  const find = db.prepare<[number], { seq: number }>("SELECT seq FROM alerts WHERE id = ?");
+  const removeAlert = db.prepare("DELETE FROM alerts WHERE seq = ?");
+  const removeGrams = db.prepare("DELETE FROM alert_grams WHERE rowid = ?");
+  const removeTags = db.prepare("DELETE FROM alert_tags WHERE seq = ?");
+  const insert = db.prepare(
+    `INSERT INTO alerts (id, title, content, datetime, shorttime, shijianchuo, cateid, catename, comments,
+       louzhu, louzhuregtime, url, yuanurl, price, tags)
+     VALUES (@id, @title, @content, @datetime, @shorttime, @shijianchuo, @cateid, @catename, @comments,
+       @louzhu, @louzhuregtime, @url, @yuanurl, @price, @tags)`,
+  );
+  const grams = db.prepare("INSERT INTO alert_grams (rowid, title, content) VALUES (?, ?, ?)");
+  const tag = db.prepare("INSERT OR IGNORE INTO alert_tags (tag, seq) VALUES (?, ?)");
+  return (row) => {
+    const old = find.get(row.id);
+    if (old) {
+      removeAlert.run(old.seq);
+      removeGrams.run(old.seq);
+      removeTags.run(old.seq);
+    }
+    const seq = Number(insert.run(row).lastInsertRowid);
+    grams.run(seq, gramTokens(row.title), gramTokens(row.content));
+    for (const t of JSON.parse(row.tags) as string[]) tag.run(t, seq);
+  };
+}
+
+/** Removes every alert, zdm item and activity (before a regeneration); keeps accounts. */
+export function clearData(db: Database): void {
+  db.exec(`
+    DELETE FROM alerts; DELETE FROM alert_grams; DELETE FROM alert_tags;
+    DELETE FROM zdm_items; DELETE FROM activities; DELETE FROM activity_categories;
+  `);
+}

@@ -1,0 +1,73 @@
+import type { IncomingHttpHeaders } from "node:http";
+import { refusingRules } from "../../src/rules/evaluate.ts";
+import { parseRequest } from "../../src/spec/request.ts";
+import type { Account } from "../auth.ts";
+import type { Answer, RouteContext } from "../routes/context.ts";
+import { handlers } from "../routes/index.ts";
+import { invalidParameters, PROBLEM_JSON, problem } from "./problems.ts";
+
+/** Longer query strings are refused before any parsing (every documented value fits well inside). */
+export const MAX_QUERY_LENGTH = 4096;
+
+export type Verifier = (uid: string | undefined, key: string | undefined) => Account | undefined;
+
+const refuse = (status: number, body: unknown): Answer => ({ status, body, type: PROBLEM_JSON });
+
+/**
+ * Answers one GET from the spec: route by path, read the parameters as the spec says
+ * (parseRequest), check credentials on secured operations, refuse what an x-conformance rule
+ * refuses, and only then call the operation's handler.
+ */
+export function dispatch(
+  ctx: RouteContext,
+  verify: Verifier,
+  rawUrl: string,
+  headers: IncomingHttpHeaders,
+  baseUrl: string,
+): Answer {
+  const { spec } = ctx;
+  const q = rawUrl.indexOf("?");
+  const pathname = q === -1 ? rawUrl : rawUrl.slice(0, q);
+  const queryString = q === -1 ? "" : rawUrl.slice(q + 1);
+  if (queryString.length > MAX_QUERY_LENGTH) {
+    return refuse(
+      400,
+      invalidParameters(spec, [
+        {
+          in: "query",
+          name: "query",
+          reason: `the query string must be at most ${MAX_QUERY_LENGTH} characters`,
+        },
+      ]),
+    );
+  }
+  let match: ReturnType<typeof spec.match>;
+  try {
+    match = spec.match(pathname);
+  } catch {
+    match = undefined; // a malformed percent-escape in a path parameter: no such resource
+  }
+  if (!match) return refuse(404, problem(spec, "not-found"));
+  const { operation } = match;
+  const handler = handlers[operation.operationId];
+  if (!handler) throw new Error(`no handler for ${operation.operationId}`);
+  const parsed = parseRequest(spec, operation, new URLSearchParams(queryString), match.pathParams);
+
+  let account: Account | undefined;
+  if (operation.secured) {
+    const key = headers["x-api-key"];
+    account = verify(parsed.raw.uid, typeof key === "string" ? key : undefined);
+    // One body for a missing key, a wrong key and an unknown uid: nothing tells them apart.
+    if (!account) return refuse(401, problem(spec, "unauthorized"));
+  }
+  if (parsed.errors.length > 0) return refuse(400, invalidParameters(spec, parsed.errors));
+  const rule = refusingRules(spec, operation, parsed)[0];
+  if (rule) {
+    const code = rule.then.problem?.type ?? "invalid-parameter";
+    const reason = rule.summary;
+    const errors = (rule.then.problem?.params ?? []).map((name) => ({ in: "query" as const, name, reason }));
+    const detail = code === "invalid-parameter" ? reason : undefined;
+    return refuse(rule.then.status ?? 400, problem(spec, code, { errors, detail }));
+  }
+  return handler(ctx, { operation, parsed, headers, baseUrl, account });
+}

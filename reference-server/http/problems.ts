@@ -1,0 +1,41 @@
+import type { ParamError } from "../../src/spec/request.ts";
+import type { Spec } from "../../src/spec/spec.ts";
+
+export const PROBLEM_JSON = "application/problem+json";
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  errors?: ParamError[];
+}
+
+/**
+ * A problem body from the spec's one catalogue (x-problem-types): type, title, status and the
+ * default detail come from there, so every error the server sends is documented.
+ */
+export function problem(
+  spec: Spec,
+  code: string,
+  extra: { detail?: string; errors?: ParamError[] } = {},
+): Problem {
+  const entry = spec.problemTypes[code];
+  if (!entry) throw new Error(`problem type ${code} is not in x-problem-types`);
+  const body: Problem = {
+    type: `/problems/${code}`,
+    title: entry.title,
+    status: entry.status,
+    detail: extra.detail ?? entry.detail,
+  };
+  if (extra.errors?.length) body.errors = extra.errors;
+  return body;
+}
+
+/** The 400 for parameters that fail the spec: the detail lists each one. */
+export function invalidParameters(spec: Spec, errors: ParamError[]): Problem {
+  return problem(spec, "invalid-parameter", {
+    errors,
+    detail: errors.map((e) => `${e.name}: ${e.reason}`).join("; "),
+  });
+}

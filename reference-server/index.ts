@@ -1,0 +1,117 @@
+import type { FastifyInstance } from "fastify";
+import { loadSpec } from "../src/spec/load.ts";
+import type { Spec } from "../src/spec/spec.ts";
+import { createApp } from "./app.ts";
+import { accountVerifier } from "./auth.ts";
+import { offsetFor } from "./data/time.ts";
+import { shiftIfStale } from "./db/freshness.ts";
+import { openDatabase } from "./db/open.ts";
+import { Store } from "./db/store.ts";
+import { DEFAULTS, type ServerOptions } from "./options.ts";
+import { RateLimiter } from "./ratelimit/limiter.ts";
+import { MemoryStore } from "./ratelimit/memory.ts";
+import { RedisStore } from "./ratelimit/redis.ts";
+
+export type { ServerOptions } from "./options.ts";
+export { DEFAULTS } from "./options.ts";
+
+export interface BuiltApp {
+  /** The Fastify instance, not listening: use app.inject() in tests. */
+  app: FastifyInstance;
+  spec: Spec;
+  /** The demo account, when its key was created (or set) by this start: the only time the key is known. */
+  demo?: { uid: number; key: string };
+  /** How the data was prepared: generated, regenerated, shifted forward in time, or kept. */
+  data: "generated" | "regenerated" | "shifted" | "kept";
+  close(): Promise<void>;
+}
+
+export interface StartedServer {
+  url: string;
+  port: number;
+  demo?: { uid: number; key: string };
+  close(): Promise<void>;
+}
+
+/** Generated data older than this is moved forward while the server runs (see db/freshness.ts). */
+const REFRESH_EVERY_MS = 60_000;
+const REFRESH_MIN_AGE_SECONDS = 600;
+
+/** Builds the whole server in process, without a port: database, limiter, app. */
+export async function buildApp(options: ServerOptions = {}): Promise<BuiltApp> {
+  const spec = await loadSpec();
+  const now = options.now ?? Date.now;
+  const nowSeconds = () => Math.floor(now() / 1000);
+  const zoneOffset = offsetFor(spec.rankWindows.timezone, nowSeconds());
+  const opened = openDatabase({
+    dbPath: options.dbPath ?? DEFAULTS.dbPath,
+    size: options.size ?? DEFAULTS.size,
+    seed: options.seed ?? DEFAULTS.seed,
+    nowSeconds: nowSeconds(),
+    categories: spec.categories.items,
+    zoneOffset,
+    demoKey: options.demoKey ?? process.env.DEALKIT_DEMO_KEY,
+  });
+  const { db } = opened;
+  const limiter = await createLimiter(spec, options);
+  const app = createApp({
+    spec,
+    context: { spec, store: new Store(db), nowSeconds },
+    verify: accountVerifier(db),
+    now,
+    limiter,
+    trustedProxies: options.trustedProxies ?? [],
+    logger: options.logger ?? false,
+  });
+  const refresh = setInterval(() => {
+    try {
+      shiftIfStale(db, nowSeconds(), zoneOffset, REFRESH_MIN_AGE_SECONDS);
+    } catch (err) {
+      app.log.warn({ err }, "could not move generated data forward");
+    }
+  }, REFRESH_EVERY_MS);
+  refresh.unref();
+  return {
+    app,
+    spec,
+    demo: opened.demo,
+    data: opened.data,
+    async close() {
+      clearInterval(refresh);
+      await app.close();
+      await limiter?.close();
+      db.close();
+    },
+  };
+}
+
+async function createLimiter(spec: Spec, options: ServerOptions): Promise<RateLimiter | undefined> {
+  if (options.rateLimit === false) return undefined;
+  const policy = {
+    limit: options.rateLimit?.limit ?? spec.rateLimit.limit,
+    windowSeconds: options.rateLimit?.windowSeconds ?? spec.rateLimit.window_seconds,
+  };
+  const local = new MemoryStore(options.maxClients);
+  if (!options.redisUrl) return new RateLimiter(local, policy);
+  const redis = new RedisStore(options.redisUrl);
+  await redis.connect();
+  return new RateLimiter(redis, policy, local, (err) =>
+    console.error(`dealkit: rate-limit store unavailable, limiting per instance: ${(err as Error).message}`),
+  );
+}
+
+/** Starts the reference server on a port; `port: 0` picks a free one. */
+export async function startServer(options: ServerOptions = {}): Promise<StartedServer> {
+  const built = await buildApp(options);
+  const host = options.host ?? DEFAULTS.host;
+  try {
+    await built.app.listen({ port: options.port ?? DEFAULTS.port, host });
+  } catch (err) {
+    await built.close();
+    throw err;
+  }
+  const address = built.app.server.address();
+  const port = typeof address === "object" && address ? address.port : (options.port ?? DEFAULTS.port);
+  const shownHost = host.includes(":") ? `[${host}]` : host;
+  return { url: `http://${shownHost}:${port}`, port, demo: built.demo, close: built.close };
+}

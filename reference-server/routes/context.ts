@@ -1,0 +1,34 @@
+import type { IncomingHttpHeaders } from "node:http";
+import type { ParsedRequest } from "../../src/spec/request.ts";
+import type { Spec } from "../../src/spec/spec.ts";
+import type { Operation } from "../../src/spec/types.ts";
+import type { Account } from "../auth.ts";
+import type { Store } from "../db/store.ts";
+
+export interface RouteContext {
+  spec: Spec;
+  store: Store;
+  /** The injectable clock, in Unix seconds. */
+  nowSeconds(): number;
+}
+
+export interface RouteInput {
+  operation: Operation;
+  /** Parameters already validated against the spec (defaults applied). */
+  parsed: ParsedRequest;
+  headers: IncomingHttpHeaders;
+  /** Scheme, host and port the client used, for self links. */
+  baseUrl: string;
+  /** The authenticated account on secured operations. */
+  account?: Account;
+}
+
+export interface Answer {
+  status: number;
+  body: unknown;
+  /** Media type; application/json when not given. */
+  type?: string;
+}
+
+/** One operation of the spec. Handlers run only on valid requests: validation happened before. */
+export type Handler = (ctx: RouteContext, input: RouteInput) => Answer;

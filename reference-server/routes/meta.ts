@@ -1,0 +1,57 @@
+import type { Spec } from "../../src/spec/spec.ts";
+import type { RankWindow } from "../../src/spec/types.ts";
+import type { Handler } from "./context.ts";
+import { priceScope, ruleCountMax, streamName } from "./spec-values.ts";
+
+function describeWindow(w: RankWindow): string {
+  return w.kind === "rolling" ? `last ${w.hours} h` : `calendar day ${w.days_ago === 0 ? 0 : -w.days_ago}`;
+}
+
+/** Bounds and defaults of every bounded parameter, by operation and parameter name. */
+function limits(spec: Spec): Record<string, Record<string, Record<string, unknown>>> {
+  const out: Record<string, Record<string, Record<string, unknown>>> = {};
+  for (const op of spec.operations) {
+    for (const p of op.parameters) {
+      const s = p.schema;
+      const bound = Object.fromEntries(
+        (["minimum", "maximum", "maxLength", "default"] as const)
+          .filter((k) => s[k] !== undefined)
+          .map((k) => [k, s[k]]),
+      );
+      if (s.minimum === undefined && s.maximum === undefined && s.maxLength === undefined) continue;
+      out[op.operationId] ??= {};
+      (out[op.operationId] as Record<string, unknown>)[p.name] = bound;
+    }
+  }
+  return out;
+}
+
+/** GET /api/v1/meta: the capability manifest, built from the spec's x- extensions. */
+export const getMeta: Handler = (ctx) => {
+  const { spec } = ctx;
+  const feed = spec.operation("getFeed");
+  const data = {
+    api_version: spec.version,
+    rank_types: Object.entries(spec.rankWindows.windows).map(([act, w]) => ({
+      act,
+      label: w.label,
+      window: describeWindow(w),
+    })),
+    categories: spec.categories.items.map(({ id, alias, name, priced }) => ({ id, alias, name, priced })),
+    streams: spec.categories.priced_streams.map((type) => ({
+      type,
+      name: streamName(type),
+      priced: true,
+      retention: ruleCountMax(feed, `feed-${type}-retention`),
+    })),
+    price_filter: priceScope(spec),
+    rate_limit: {
+      limit: spec.rateLimit.limit,
+      window_seconds: spec.rateLimit.window_seconds,
+      scope: spec.rateLimit.scope,
+    },
+    limits: limits(spec),
+    not_provided: spec.notProvided.map(({ id, description }) => ({ id, description })),
+  };
+  return { status: 200, body: { data, meta: { generated_at: ctx.nowSeconds() } } };
+};

@@ -1,0 +1,51 @@
+import type { AlertFilter } from "../db/store.ts";
+import { alertRecord } from "../http/records.ts";
+import type { Handler } from "./context.ts";
+import { categoryId, priceScope, wordsOf } from "./spec-values.ts";
+
+/**
+ * GET /api/v1/search: OR words, block words, price range and category, newest first, paged,
+ * with the total. Results always carry content. A price filter on an unpriced category is
+ * answered empty without a query: no alert there carries a price (see meta.price_scope).
+ */
+export const searchAlerts: Handler = (ctx, { operation, parsed }) => {
+  const v = parsed.values;
+  const cate = v.cate as string;
+  const page = v.page as number;
+  const limit = v.limit as number;
+  const mip = v.mip as number | undefined;
+  const mxp = v.mxp as number | undefined;
+  const cateid = categoryId(ctx.spec, cate);
+  const filter: AlertFilter = {
+    anyWords: wordsOf(operation, parsed, "q"),
+    noWords: wordsOf(operation, parsed, "kp"),
+    minPrice: mip,
+    maxPrice: mxp,
+    cateid,
+  };
+  const priceFilter = mip !== undefined || mxp !== undefined;
+  const unpriced = cateid !== undefined && ctx.spec.category(cateid)?.priced === false;
+  const impossible = priceFilter && unpriced;
+  const total = impossible ? 0 : ctx.store.countAlerts(filter);
+  const offset = (page - 1) * limit;
+  const rows = impossible || offset >= total ? [] : ctx.store.alerts(filter, limit, offset);
+  const data = rows.map((row) => alertRecord(row, true));
+  return {
+    status: 200,
+    body: {
+      data,
+      meta: {
+        q: parsed.raw.q ?? null,
+        kp: parsed.raw.kp ?? null,
+        mip: mip ?? null,
+        mxp: mxp ?? null,
+        cate,
+        page,
+        limit,
+        count: data.length,
+        total,
+        price_scope: priceScope(ctx.spec),
+      },
+    },
+  };
+};

@@ -1,0 +1,59 @@
+import { DEFAULTS, startServer } from "../../../reference-server/index.ts";
+import { intOption, parseOptions } from "../args.ts";
+
+export const summary = "run the reference server (Fastify + embedded SQLite)";
+export const usage = `usage: dealkit serve [--port N] [--host ADDR] [--db PATH] [--size N] [--seed N]
+                    [--redis-url URL] [--trust-proxy IP,...] [--rate-limit N] [--quiet]
+
+Serves every endpoint of the v1 spec on ${DEFAULTS.host}:${DEFAULTS.port} from SQLite (${DEFAULTS.dbPath}).
+The database is created and filled with generated data on first start (--size alerts, --seed).
+  --redis-url URL      share the per-IP rate limit with other instances through Redis
+  --trust-proxy LIST   socket addresses whose X-Forwarded-For is believed (comma-separated)
+  --rate-limit N       requests per window per IP (default from the spec); 0 disables the limit
+  --quiet              no request logs
+The demo account's key is printed once, when it is created; DEALKIT_DEMO_KEY sets it.
+See reference-server/README.md.`;
+
+export async function run(args: string[]): Promise<number> {
+  const { values } = parseOptions(args, {
+    port: { type: "string" },
+    host: { type: "string" },
+    db: { type: "string" },
+    size: { type: "string" },
+    seed: { type: "string" },
+    "redis-url": { type: "string" },
+    "trust-proxy": { type: "string" },
+    "rate-limit": { type: "string" },
+    quiet: { type: "boolean" },
+  });
+  const rateLimit = intOption("rate-limit", values["rate-limit"], 0, 1_000_000);
+  const server = await startServer({
+    port: intOption("port", values.port, 0, 65_535),
+    host: values.host,
+    dbPath: values.db,
+    size: intOption("size", values.size, 0, 5_000_000),
+    seed: intOption("seed", values.seed, 0, 2 ** 32 - 1),
+    redisUrl: values["redis-url"],
+    trustedProxies: values["trust-proxy"]
+      ?.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+    rateLimit: rateLimit === 0 ? false : rateLimit === undefined ? undefined : { limit: rateLimit },
+    logger: !values.quiet,
+  });
+  // Human lines go to stderr: stdout carries the JSON request logs.
+  console.error(`dealkit: reference server on ${server.url}`);
+  if (server.demo) {
+    console.error(
+      `dealkit: demo account created: uid ${server.demo.uid}, X-API-Key ${server.demo.key}\n` +
+        "dealkit: the key is shown only now (only its hash is stored); set DEALKIT_DEMO_KEY to choose it.",
+    );
+  }
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+  console.error(`dealkit: ${signal}, closing`);
+  await server.close();
+  return 0;
+}
