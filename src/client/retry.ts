@@ -5,6 +5,8 @@ export interface RetryPolicy {
   maxRetries?: number;
   /** Total seconds the client may spend waiting on Retry-After for one call. Default 120. */
   maxWaitSeconds?: number;
+  /** Told before each wait (seconds, 1-based retry number), e.g. to log it. */
+  onWait?: (seconds: number, retry: number) => void;
 }
 
 /** The last 429 the retry loop gave up on, with the Retry-After it carried. */
@@ -49,6 +51,7 @@ export function retryingFetch(
       const wait = retryAfterSeconds(response.headers.get("retry-after"), clock.now());
       if (attempt >= maxRetries || waited + wait > maxWaitSeconds) return response;
       await response.body?.cancel();
+      policy.onWait?.(wait, attempt + 1);
       await clock.sleep(wait * 1000);
       waited += wait;
     }
