@@ -16,20 +16,31 @@ interface Located {
   tokens: string[];
 }
 
-/** Path-item parameters overridden by operation parameters, keyed by `in name` (RFC 7230 headers are case-insensitive). */
+/**
+ * Path-item parameters overridden by operation parameters, keyed by `in name`. Header names are
+ * case-insensitive; a path parameter is keyed by its place in the template, since renaming
+ * `{act}` leaves the URL clients call unchanged.
+ */
 function parametersOf(pathItem: Json, op: Json, pathTokens: string[], method: string): Map<string, Located> {
   const out = new Map<string, Located>();
+  const template = [...String(pathTokens[1]).matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
   const add = (list: unknown, tokens: string[]) => {
     if (!Array.isArray(list)) return;
-    list.forEach((p, i) => {
-      if (!isObject(p)) return;
+    for (const [i, p] of list.entries()) {
+      if (!isObject(p)) continue;
       const name = p.in === "header" ? String(p.name).toLowerCase() : String(p.name);
-      out.set(`${String(p.in)} ${name}`, { param: p, tokens: [...tokens, "parameters", String(i)] });
-    });
+      const place = template.indexOf(name);
+      const key = p.in === "path" && place >= 0 ? `path #${place + 1}` : `${String(p.in)} ${name}`;
+      out.set(key, { param: p, tokens: [...tokens, "parameters", String(i)] });
+    }
   };
   add(pathItem.parameters, pathTokens);
   add(op.parameters, [...pathTokens, method]);
   return out;
+}
+
+function label(p: Json): string {
+  return `${String(p.in)} ${String(p.name)}`;
 }
 
 const HANDLED = new Set([
@@ -55,12 +66,12 @@ export function compareParameters(
   const ph = parametersOf(head.item, head.op, at.head.slice(0, 2), method);
   for (const [key, b] of pb) {
     const h = ph.get(key);
-    const where: At = { ...at, base: b.tokens, head: h?.tokens ?? b.tokens, parameter: key };
+    const where: At = { ...at, base: b.tokens, head: h?.tokens ?? b.tokens, parameter: label(b.param) };
     if (!h) {
-      c.add("request-parameter-removed", where, `${key} removed`, "base");
+      c.add("request-parameter-removed", where, `${label(b.param)} removed`, "base");
       continue;
     }
-    compareParameter(c, b.param, h.param, { ...where, field: key });
+    compareParameter(c, b.param, h.param, { ...where, field: label(b.param) });
   }
   for (const [key, h] of ph) {
     if (pb.has(key)) continue;
@@ -72,6 +83,12 @@ export function compareParameters(
 }
 
 function compareParameter(c: Collector, b: Json, h: Json, at: At): void {
+  if (b.name !== h.name)
+    c.add(
+      "documentation-changed",
+      down(at, "name"),
+      `${at.parameter} renamed ${show(b.name)} → ${show(h.name)}`,
+    );
   if (b.required !== true && h.required === true)
     c.add("request-parameter-became-required", down(at, "required"), `${at.parameter} is now required`);
   if (b.required === true && h.required !== true)

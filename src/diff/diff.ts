@@ -69,13 +69,23 @@ export async function diffDocuments(
   };
 }
 
-async function dereference(raw: Json): Promise<Json> {
-  // Straight through swagger-parser rather than Spec: a v2 draft need not carry every x- extension Spec requires.
-  try {
-    return (await SwaggerParser.dereference(structuredClone(raw) as never)) as unknown as Json;
-  } catch (err) {
-    throw new InputError(`cannot resolve $refs: ${(err as Error).message.split("\n")[0]}`);
+// Inputs are treated as immutable: one dereferenced copy per raw document (the guard and the
+// tests diff the same base many times).
+const dereferenced = new WeakMap<Json, Promise<Json>>();
+
+function dereference(raw: Json): Promise<Json> {
+  let pending = dereferenced.get(raw);
+  if (!pending) {
+    // Straight through swagger-parser rather than Spec: a v2 draft need not carry every x- extension Spec requires.
+    pending = (SwaggerParser.dereference(structuredClone(raw) as never) as Promise<unknown>).then(
+      (doc) => doc as Json,
+      (err: Error) => {
+        throw new InputError(`cannot resolve $refs: ${err.message.split("\n")[0]}`);
+      },
+    );
+    dereferenced.set(raw, pending);
   }
+  return pending;
 }
 
 /** Root keys other than paths and the x-rules. Components are compared where they are used. */

@@ -1,0 +1,279 @@
+import { describe, expect, it } from "vitest";
+import { type Doc, diffEdit, rulesOf, schema, without } from "./testing.ts";
+
+type Case = [string, { given: (d: Doc) => void; want: string[] }];
+
+/** Response schemas: widening what clients read breaks them; narrowing it does not. */
+const responses: Case[] = [
+  [
+    "field removed",
+    {
+      given: (d) => {
+        delete schema(d, "Alert").properties.yuanurl;
+        schema(d, "Alert").required = without(schema(d, "Alert").required, "yuanurl");
+      },
+      want: ["response-field-removed"],
+    },
+  ],
+  [
+    "optional field removed",
+    { given: (d) => delete schema(d, "Alert").properties.content, want: ["response-field-removed"] },
+  ],
+  [
+    "field removed from a nested object",
+    {
+      given: (d) => {
+        const w = schema(d, "RankResponse").properties.meta.properties.window;
+        delete w.properties.timezone;
+        w.required = without(w.required, "timezone");
+      },
+      want: ["response-field-removed"],
+    },
+  ],
+  [
+    "field removed from array items",
+    {
+      given: (d) => {
+        delete schema(d, "Activity").properties.h5;
+        schema(d, "Activity").required = without(schema(d, "Activity").required, "h5");
+      },
+      want: ["response-field-removed"],
+    },
+  ],
+  [
+    "field removed inside a oneOf branch",
+    {
+      given: (d) => {
+        delete schema(d, "ZdmItem").properties.mall_name;
+        schema(d, "ZdmItem").required = without(schema(d, "ZdmItem").required, "mall_name");
+      },
+      want: ["response-field-removed"],
+    },
+  ],
+  [
+    "oneOf branch removed",
+    {
+      given: (d) => schema(d, "FeedResponse").properties.data.items.oneOf.pop(),
+      want: ["response-schema-branch-removed"],
+    },
+  ],
+  [
+    "oneOf branch added",
+    {
+      given: (d) =>
+        schema(d, "FeedResponse").properties.data.items.oneOf.push({ $ref: "#/components/schemas/Activity" }),
+      want: ["response-schema-branch-added"],
+    },
+  ],
+  [
+    "field became optional",
+    {
+      given: (d) => {
+        schema(d, "Alert").required = without(schema(d, "Alert").required, "title");
+      },
+      want: ["response-field-became-optional"],
+    },
+  ],
+  [
+    "field became nullable",
+    {
+      given: (d) => {
+        schema(d, "Alert").properties.catename.type = ["string", "null"];
+      },
+      want: ["response-field-became-nullable"],
+    },
+  ],
+  [
+    "type changed integer → string",
+    {
+      given: (d) => {
+        schema(d, "Alert").properties.comments.type = "string";
+      },
+      want: ["response-type-changed"],
+    },
+  ],
+  [
+    "type widened integer → number",
+    {
+      given: (d) => {
+        schema(d, "Alert").properties.comments.type = "number";
+      },
+      want: ["response-type-changed"],
+    },
+  ],
+  [
+    "type constraint dropped",
+    { given: (d) => delete schema(d, "Alert").properties.comments.type, want: ["response-type-changed"] },
+  ],
+  [
+    "type narrowed number → integer",
+    {
+      given: (d) => {
+        schema(d, "Alert").properties.price.type = "integer";
+      },
+      want: ["response-type-narrowed"],
+    },
+  ],
+  [
+    "nullable dropped",
+    {
+      given: (d) => {
+        schema(d, "Alert").properties.yuanurl.type = "string";
+      },
+      want: ["response-type-narrowed"],
+    },
+  ],
+  [
+    "optional field added",
+    {
+      given: (d) => {
+        schema(d, "Alert").properties.hot = { type: "boolean" };
+      },
+      want: ["response-field-added"],
+    },
+  ],
+  [
+    "required field added",
+    {
+      given: (d) => {
+        schema(d, "Activity").properties.city = { type: "string" };
+        schema(d, "Activity").required.push("city");
+      },
+      want: ["response-field-added"],
+    },
+  ],
+  [
+    "optional field became required",
+    { given: (d) => schema(d, "Alert").required.push("content"), want: ["response-field-became-required"] },
+  ],
+  [
+    "enum value added (const widened)",
+    {
+      given: (d) => {
+        schema(d, "PriceScope").properties.unit = { type: "string", enum: ["CNY", "USD"] };
+      },
+      want: ["response-enum-value-added"],
+    },
+  ],
+  [
+    "const dropped",
+    { given: (d) => delete schema(d, "ZdmItem").properties.type.const, want: ["response-enum-value-added"] },
+  ],
+  [
+    "enum value removed",
+    {
+      given: (d) => {
+        schema(d, "Problem").properties.errors.items.properties.in.enum = ["query", "path"];
+      },
+      want: ["response-enum-value-removed"],
+    },
+  ],
+  [
+    "maxItems raised",
+    {
+      given: (d) => {
+        schema(d, "RankResponse").properties.data.maxItems = 500;
+      },
+      want: ["response-bound-widened"],
+    },
+  ],
+  [
+    "minimum removed",
+    { given: (d) => delete schema(d, "Alert").properties.comments.minimum, want: ["response-bound-widened"] },
+  ],
+  [
+    "maxItems lowered",
+    {
+      given: (d) => {
+        schema(d, "RankResponse").properties.data.maxItems = 200;
+      },
+      want: ["response-bound-narrowed"],
+    },
+  ],
+  [
+    "minLength raised",
+    {
+      given: (d) => {
+        schema(d, "Alert").properties.title.minLength = 5;
+      },
+      want: ["response-bound-narrowed"],
+    },
+  ],
+  [
+    "pattern removed",
+    { given: (d) => delete schema(d, "Activity").properties.h5.pattern, want: ["pattern-changed"] },
+  ],
+  [
+    "pattern added",
+    {
+      given: (d) => {
+        schema(d, "Alert").properties.catename.pattern = "^.+$";
+      },
+      want: ["pattern-relaxed"],
+    },
+  ],
+  [
+    "format removed",
+    { given: (d) => delete schema(d, "Alert").properties.url.format, want: ["format-changed"] },
+  ],
+  [
+    "description changed",
+    {
+      given: (d) => {
+        schema(d, "Alert").properties.title.description = "The title.";
+      },
+      want: ["documentation-changed"],
+    },
+  ],
+  [
+    "example changed",
+    {
+      given: (d) => {
+        d.components.examples.RankOneHour.value.data[0].title = "另一个标题";
+      },
+      want: ["documentation-changed"],
+    },
+  ],
+  [
+    "schema moved behind a $ref (no change)",
+    {
+      given: (d) => {
+        d.components.schemas.Tag = { type: "string" };
+        schema(d, "Alert").properties.tags.items = { $ref: "#/components/schemas/Tag" };
+      },
+      want: [],
+    },
+  ],
+  ["nothing changed", { given: () => {}, want: [] }],
+];
+
+describe("response schemas", () => {
+  it.each(responses)("%s", async (_, { given, want }) => {
+    expect(rulesOf(await diffEdit(given))).toEqual([...want].sort());
+  });
+});
+
+describe("pointers", () => {
+  it("points into the document as written, at the component the change is in", async () => {
+    const r = await diffEdit((d) => delete schema(d, "Alert").properties.content);
+    const f = r.findings.find((x) => x.location.operation === "GET /api/v1/rank");
+    expect(f?.location).toEqual({
+      operation: "GET /api/v1/rank",
+      pointer: "/components/schemas/Alert/properties/content",
+      in: "base",
+    });
+    expect(f?.message).toBe("200 application/json body data[].content removed");
+  });
+
+  it("reports a change once per operation that uses the component", async () => {
+    const r = await diffEdit((d) => delete schema(d, "Alert").properties.content);
+    expect(r.findings.map((f) => f.location.operation)).toEqual([
+      "GET /api/v1/rank",
+      "GET /api/v1/feed",
+      "GET /api/v1/search",
+      "GET /api/v1/my/follow",
+      "GET /api/v1/my/push",
+      "GET /plus/json/rank/{act}.json",
+    ]);
+  });
+});
