@@ -1,0 +1,100 @@
+/**
+ * Keeps every source address under the advertised rate. A request occupies a slot of its
+ * address from the moment it leaves until `windowSeconds` (+ a margin) after its answer came
+ * back, so clock offsets and in-flight time can only make us slower than the server's window,
+ * never faster. An address that got a 429 or `RateLimit-Remaining: 0` rests until it may ask again.
+ */
+export class Pacer {
+  private readonly slots = new Map<string, number[]>();
+  private readonly restUntil = new Map<string, number>();
+  private readonly marginMs = 1000;
+
+  constructor(
+    private readonly addresses: (string | undefined)[],
+    private limit: number,
+    private windowSeconds: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The rate learnt from the target's meta, when stricter than the spec's. */
+  setRate(limit: number, windowSeconds: number): void {
+    this.limit = limit;
+    this.windowSeconds = windowSeconds;
+  }
+
+  private key(address: string | undefined): string {
+    return address ?? "";
+  }
+
+  /** Slots (end times, ms) still occupied for an address; Infinity while in flight. */
+  private occupied(address: string | undefined): number[] {
+    const t = this.now();
+    const list = (this.slots.get(this.key(address)) ?? []).filter((end) => end > t);
+    this.slots.set(this.key(address), list);
+    return list;
+  }
+
+  /** Milliseconds until `address` may send one more request (0 = now). */
+  waitFor(address: string | undefined): number {
+    const t = this.now();
+    const rest = Math.max(0, (this.restUntil.get(this.key(address)) ?? 0) - t);
+    const list = this.occupied(address);
+    if (list.length < this.limit) return rest;
+    const finite = list.filter(Number.isFinite).sort((a, b) => a - b);
+    const freeAt = finite[list.length - this.limit];
+    return Math.max(rest, freeAt === undefined ? 50 : freeAt - t);
+  }
+
+  /** Takes a slot on the first address that has one, waiting as little as possible. */
+  async acquire(
+    sleep: (ms: number) => Promise<void>,
+    only?: string,
+  ): Promise<{ address: string | undefined; release: (receivedAtMs: number) => void }> {
+    for (;;) {
+      const pool = only !== undefined ? [only] : this.addresses;
+      let best: string | undefined;
+      let bestWait = Number.POSITIVE_INFINITY;
+      for (const a of pool) {
+        const w = this.waitFor(a);
+        if (w < bestWait) {
+          best = a;
+          bestWait = w;
+        }
+        if (w === 0) break;
+      }
+      if (bestWait === 0) return this.take(best);
+      await sleep(Math.min(bestWait, 1000));
+    }
+  }
+
+  /** Records a request that bypassed `acquire` (the deliberate burst) so others stay clear of it. */
+  take(address: string | undefined): {
+    address: string | undefined;
+    release: (receivedAtMs: number) => void;
+  } {
+    const list = this.occupied(address);
+    const index = list.push(Number.POSITIVE_INFINITY) - 1;
+    return {
+      address,
+      release: (receivedAtMs) => {
+        list[index] = receivedAtMs + this.windowSeconds * 1000 + this.marginMs;
+      },
+    };
+  }
+
+  /** The server told us to wait (Retry-After, or no request left until RateLimit-Reset). */
+  rest(address: string | undefined, seconds: number): void {
+    const until = this.now() + seconds * 1000 + this.marginMs;
+    const k = this.key(address);
+    this.restUntil.set(k, Math.max(this.restUntil.get(k) ?? 0, until));
+  }
+
+  /** Milliseconds until nothing of this address is inside the window any more. */
+  idleIn(address: string | undefined): number {
+    const t = this.now();
+    const list = this.occupied(address);
+    const rest = Math.max(0, (this.restUntil.get(this.key(address)) ?? 0) - t);
+    if (list.length === 0) return rest;
+    return Math.max(rest, Math.max(...list.map((end) => (Number.isFinite(end) ? end - t : 100))));
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The registry of checks: the fixed checks of conformance/checks/ and one `rule:<id>` check per
+ * x-conformance rule of the spec. Names are unique; registering one twice is a programming error.
+ */
+import type { Spec } from "../src/spec/spec.ts";
+import { contentType } from "./checks/content-type.ts";
+import { cors } from "./checks/cors.ts";
+import { invalidInputsRejected } from "./checks/invalid-inputs-rejected.ts";
+import { noServerErrors } from "./checks/no-server-errors.ts";
+import { rateLimit } from "./checks/rate-limit.ts";
+import { responseHeaders } from "./checks/response-headers.ts";
+import { responseSchema } from "./checks/response-schema.ts";
+import { ruleChecks } from "./checks/rules.ts";
+import { statusCodeDocumented } from "./checks/status-code-documented.ts";
+import { validInputsAccepted } from "./checks/valid-inputs-accepted.ts";
+import { versioning } from "./checks/versioning.ts";
+import type { Check } from "./types.ts";
+
+export class Registry {
+  private readonly byName = new Map<string, Check>();
+
+  register(check: Check): this {
+    if (this.byName.has(check.name)) throw new Error(`a check named ${check.name} is already registered`);
+    if (!check.judge && !check.probe) throw new Error(`check ${check.name} neither judges nor probes`);
+    this.byName.set(check.name, check);
+    return this;
+  }
+
+  get(name: string): Check | undefined {
+    return this.byName.get(name);
+  }
+
+  all(): Check[] {
+    return [...this.byName.values()];
+  }
+}
+
+/** Fixed checks, in report order. */
+export const FIXED_CHECKS: Check[] = [
+  statusCodeDocumented,
+  contentType,
+  responseSchema,
+  responseHeaders,
+  validInputsAccepted,
+  invalidInputsRejected,
+  noServerErrors,
+  cors,
+  versioning,
+  rateLimit,
+];
+
+/** Every check for a spec: the fixed ones, then one per x-conformance rule. */
+export function defaultRegistry(spec: Spec): Registry {
+  const registry = new Registry();
+  for (const check of [...FIXED_CHECKS, ...ruleChecks(spec)]) registry.register(check);
+  return registry;
+}
+
+/**
+ * Resolves --only/--skip names: exact check names, `rules` for every rule check, or a prefix
+ * ending in `*` (`rule:search-*`). Unknown names are an error (a typo must not pass silently).
+ */
+export function selectChecks(registry: Registry, only: string[] | undefined, skip: string[] = []): Check[] {
+  const all = registry.all();
+  const resolve = (name: string): Check[] => {
+    const found =
+      name === "rules"
+        ? all.filter((c) => c.name.startsWith("rule:"))
+        : name.endsWith("*")
+          ? all.filter((c) => c.name.startsWith(name.slice(0, -1)))
+          : all.filter((c) => c.name === name);
+    if (found.length === 0) throw new UnknownCheckError(name);
+    return found;
+  };
+  const chosen = only ? new Set(only.flatMap(resolve)) : new Set(all);
+  for (const c of skip.flatMap(resolve)) chosen.delete(c);
+  return all.filter((c) => chosen.has(c));
+}
+
+export class UnknownCheckError extends Error {
+  constructor(readonly checkName: string) {
+    super(`no check named ${checkName}`);
+  }
+}

@@ -1,0 +1,50 @@
+import { parseRequest } from "../../src/spec/request.ts";
+import type { Spec } from "../../src/spec/spec.ts";
+import type { RawResponse } from "../http/client.ts";
+import type { Exchange, RequestCase } from "../types.ts";
+
+/** Reads a raw answer against the spec: which operation, what the request meant, the body. */
+export function readExchange(
+  spec: Spec,
+  request: RequestCase,
+  raw: RawResponse,
+  localAddress?: string,
+): Exchange {
+  const mediaType = raw.headers["content-type"]?.split(";")[0]?.trim().toLowerCase() || undefined;
+  let body: unknown = raw.text;
+  if (mediaType && /[/+]json$/.test(mediaType)) {
+    try {
+      body = JSON.parse(raw.text);
+    } catch {
+      body = raw.text;
+    }
+  }
+  const exchange: Exchange = {
+    request,
+    url: raw.url,
+    localAddress,
+    status: raw.status,
+    headers: raw.headers,
+    mediaType,
+    text: raw.text,
+    body,
+    sentAt: raw.sentAt,
+    receivedAt: raw.receivedAt,
+  };
+  const match = request.method === "GET" ? spec.match(request.pathname) : undefined;
+  if (match) {
+    exchange.operation = match.operation;
+    exchange.parsed = parseRequest(
+      spec,
+      match.operation,
+      new URLSearchParams(request.query),
+      match.pathParams,
+    );
+  }
+  return exchange;
+}
+
+/** The status the spec documents for an exchange's operation, or undefined (exact, `4XX`, default). */
+export function documentedResponse(spec: Spec, exchange: Exchange) {
+  return exchange.operation ? spec.response(exchange.operation.operationId, exchange.status) : undefined;
+}

@@ -1,0 +1,90 @@
+/**
+ * Sends requests for the runner: through the pacer (never above the advertised rate per source
+ * address), honouring Retry-After and RateLimit-Remaining: 0 (never retrying at once), counting
+ * every request, reading each answer against the spec.
+ */
+import type { Spec } from "../../src/spec/spec.ts";
+import { send as sendHttp } from "../http/client.ts";
+import type { Pacer } from "../http/pacer.ts";
+import type { Exchange, RequestCase } from "../types.ts";
+import { readExchange } from "./exchange.ts";
+
+/** Browsers send Origin on every cross-origin call; so does the suite, so CORS is judged as a browser sees it. */
+export const ORIGIN = "https://conformance.dealkit.example";
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export class Transport {
+  requests = 0;
+  unexpected429 = 0;
+  private readonly cache = new Map<string, Promise<Exchange>>();
+
+  constructor(
+    private readonly spec: Spec,
+    private readonly baseUrl: string,
+    private readonly pacer: Pacer,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  private withOrigin(request: RequestCase): RequestCase {
+    return { ...request, headers: { origin: ORIGIN, ...request.headers } };
+  }
+
+  /** One paced request; a 429 makes its address rest for Retry-After, and the request goes again (3 tries). */
+  async send(request: RequestCase, only?: string): Promise<Exchange> {
+    const req = this.withOrigin(request);
+    for (let attempt = 0; ; attempt++) {
+      const slot = await this.pacer.acquire(sleep, only);
+      let exchange: Exchange;
+      try {
+        exchange = readExchange(
+          this.spec,
+          req,
+          await sendHttp(this.baseUrl, req, slot.address),
+          slot.address,
+        );
+      } finally {
+        slot.release(Date.now());
+      }
+      this.requests++;
+      const limited = exchange.status === this.spec.rateLimit.status;
+      const retryAfter = Number(exchange.headers["retry-after"]);
+      if (limited) {
+        this.unexpected429++;
+        this.log(
+          `unexpected ${exchange.status} from ${slot.address ?? "default address"}; resting ${exchange.headers["retry-after"] ?? "?"} s`,
+        );
+        this.pacer.rest(slot.address, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 60);
+        if (attempt < 2) continue;
+      } else if (exchange.headers["ratelimit-remaining"] === "0") {
+        const reset = Number(exchange.headers["ratelimit-reset"]);
+        this.pacer.rest(slot.address, Number.isFinite(reset) ? reset : 60);
+      }
+      return exchange;
+    }
+  }
+
+  /** The deliberate burst: no pacing, from one address; still recorded so nobody else uses it meanwhile. */
+  async sendRaw(request: RequestCase, address: string | undefined): Promise<Exchange> {
+    const req = this.withOrigin(request);
+    const slot = this.pacer.take(address);
+    try {
+      return readExchange(this.spec, req, await sendHttp(this.baseUrl, req, address), address);
+    } finally {
+      slot.release(Date.now());
+      this.requests++;
+    }
+  }
+
+  /** Same request, same answer within a run (GET on read-only data): shrinking and reruns cost nothing twice. */
+  cached(request: RequestCase): Promise<Exchange> {
+    const key = JSON.stringify([request.method, request.pathname, request.query, request.headers]);
+    let pending = this.cache.get(key);
+    if (!pending) {
+      pending = this.send(request);
+      this.cache.set(key, pending);
+      pending.catch(() => this.cache.delete(key));
+    }
+    return pending;
+  }
+}

@@ -1,0 +1,75 @@
+import { conformanceCommand } from "../../../conformance/main.ts";
+import { UnknownCheckError } from "../../../conformance/registry.ts";
+import { intOption, parseOptions, UsageError } from "../args.ts";
+
+export const summary =
+  "check an implementation against the spec (property-based; the bundled server by default)";
+export const usage = `usage: dealkit conformance [--base-url URL] [--seed N] [--report junit=PATH] [--report json=PATH]
+                          [--only CHECK,...] [--skip CHECK,...] [--budget N] [--rate N/MIN] [--skip-slow]
+                          [--uid UID --api-key KEY]
+
+Without --base-url the bundled reference server is started in process on an ephemeral loopback
+port and checked. Exit 0 when every check passes, 1 when any fails, 2 for a usage error or an
+unreachable target. CHECK is a check name, "rules" (every rule check) or a prefix ending in *.
+--budget caps the requests of the exploration; --rate overrides the advertised rate (e.g. 30/MIN);
+--skip-slow does not wait for Retry-After after the 429 burst. --uid/--api-key give an account
+for the key-protected streams (the bundled server's demo account is used otherwise).`;
+
+const list = (v: string | undefined) =>
+  v
+    ?.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseOptions(args, {
+    "base-url": { type: "string" },
+    seed: { type: "string" },
+    report: { type: "string", multiple: true },
+    only: { type: "string" },
+    skip: { type: "string" },
+    budget: { type: "string" },
+    rate: { type: "string" },
+    "skip-slow": { type: "boolean" },
+    uid: { type: "string" },
+    "api-key": { type: "string" },
+    spec: { type: "string" },
+  });
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+  const baseUrl = values["base-url"];
+  if (baseUrl !== undefined && !/^https?:\/\/[^/]+/.test(baseUrl))
+    throw new UsageError(`--base-url must be an http(s) URL, got ${baseUrl}`);
+  const reports = (values.report ?? []).map((r) => {
+    const m = /^(junit|json)=(.+)$/.exec(r);
+    if (!m?.[1] || !m[2]) throw new UsageError(`--report must be junit=PATH or json=PATH, got ${r}`);
+    return { format: m[1] as "junit" | "json", path: m[2] };
+  });
+  let rate: { limit: number; windowSeconds: number } | undefined;
+  if (values.rate !== undefined) {
+    const m = /^([0-9]+)\/MIN$/i.exec(values.rate);
+    if (!m || Number(m[1]) < 1) throw new UsageError(`--rate must look like 60/MIN, got ${values.rate}`);
+    rate = { limit: Number(m[1]), windowSeconds: 60 };
+  }
+  if ((values.uid === undefined) !== (values["api-key"] === undefined))
+    throw new UsageError("--uid and --api-key go together");
+  const seed = intOption("seed", values.seed, 0, 2 ** 31 - 1) ?? Math.floor(Math.random() * 2 ** 31);
+  const budget = intOption("budget", values.budget, 1, 1_000_000);
+  try {
+    const { code } = await conformanceCommand({
+      seed,
+      reports,
+      ...(baseUrl ? { baseUrl } : {}),
+      ...(list(values.only) ? { only: list(values.only) } : {}),
+      ...(list(values.skip) ? { skip: list(values.skip) } : {}),
+      ...(budget !== undefined ? { budget } : {}),
+      ...(rate ? { rate } : {}),
+      skipSlow: values["skip-slow"] ?? false,
+      ...(values.uid && values["api-key"] ? { account: { uid: values.uid, key: values["api-key"] } } : {}),
+      ...(values.spec ? { specPath: values.spec } : {}),
+    });
+    return code;
+  } catch (err) {
+    if (err instanceof UnknownCheckError) throw new UsageError(err.message);
+    throw err;
+  }
+}
