@@ -1,0 +1,74 @@
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { REPO_ROOT, SPEC_PATH } from "../spec/paths.ts";
+
+const run = promisify(execFile);
+const require = createRequire(import.meta.url);
+
+/** Where `npm run docs` writes the page by default (built on demand, not checked in). */
+export const DOCS_PATH = join(REPO_ROOT, "docs", "index.html");
+
+export interface BuildDocsOptions {
+  specPath?: string;
+  /** The HTML file to write; default docs/index.html. */
+  out?: string;
+  title?: string;
+}
+
+function redoclyCli(): string {
+  const pkg = require.resolve("@redocly/cli/package.json");
+  return join(dirname(pkg), (require(pkg) as { bin: { redocly: string } }).bin.redocly);
+}
+
+/**
+ * Builds the API reference as one self-contained HTML file with Redocly `build-docs
+ * --inlineBundle`: the Redoc scripts are embedded, so the page works offline and from any
+ * static host. Telemetry is off; the repo's redocly.yaml applies (cwd is the repo root).
+ * Returns the path written.
+ */
+export async function buildDocs(options: BuildDocsOptions = {}): Promise<string> {
+  const out = resolve(options.out ?? DOCS_PATH);
+  await mkdir(dirname(out), { recursive: true });
+  const args = [redoclyCli(), "build-docs", options.specPath ?? SPEC_PATH, "--inlineBundle", "--output", out];
+  if (options.title) args.push("--title", options.title);
+  try {
+    await run(process.execPath, args, {
+      cwd: REPO_ROOT,
+      env: { ...process.env, REDOCLY_TELEMETRY: "off", NO_UPDATE_NOTIFIER: "1" },
+      timeout: 120_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+  } catch (err) {
+    const e = err as Error & { stderr?: string; stdout?: string };
+    throw new Error(`redocly build-docs failed: ${e.message}\n${e.stderr ?? ""}${e.stdout ?? ""}`);
+  }
+  return out;
+}
+
+const cache = new Map<string, { mtimeMs: number; html: Promise<string> }>();
+
+/**
+ * The reference page as an HTML string, for a server's `GET /docs`: built once per process
+ * into a temporary file, and rebuilt only when the spec file changes. The first call takes a
+ * few seconds (Redocly); call it at start-up to warm it.
+ */
+export async function docsHtml(specPath: string = SPEC_PATH): Promise<string> {
+  const { mtimeMs } = await stat(specPath);
+  const hit = cache.get(specPath);
+  if (hit && hit.mtimeMs === mtimeMs) return hit.html;
+  const html = (async () => {
+    const dir = await mkdtemp(join(tmpdir(), "dealkit-docs-"));
+    try {
+      return await readFile(await buildDocs({ specPath, out: join(dir, "index.html") }), "utf8");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  })();
+  cache.set(specPath, { mtimeMs, html });
+  html.catch(() => cache.delete(specPath));
+  return html;
+}

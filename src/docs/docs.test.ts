@@ -1,0 +1,77 @@
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadSpec } from "../spec/load.ts";
+import { REPO_ROOT } from "../spec/paths.ts";
+import type { Spec } from "../spec/spec.ts";
+import { chromiumAvailable, launchChromium } from "./browser.ts";
+import { buildDocs } from "./build.ts";
+
+const SCREENSHOT = join(REPO_ROOT, "artifacts", "docs.png");
+const present = chromiumAvailable();
+if (!present)
+  console.warn("skipping the docs page test: /usr/bin/chromium is absent (apt-get install -y chromium)");
+
+describe.skipIf(!present)("API reference page", () => {
+  let spec: Spec;
+  let dir: string;
+  let html: string;
+  let browser: Browser;
+  let page: Page;
+  const needed: string[] = [];
+
+  beforeAll(async () => {
+    spec = await loadSpec();
+    dir = await mkdtemp(join(tmpdir(), "dealkit-docs-test-"));
+    const out = await buildDocs({ out: join(dir, "index.html") });
+    html = await readFile(out, "utf8");
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    // Offline, as in CI: every network request is refused. The page must still render; the
+    // only thing it may try to load is the Redocly attribution logo (an <img> that hides itself
+    // on error), never a script, stylesheet, font or data request.
+    await page.route(/^https?:/, (route) => {
+      needed.push(`${route.request().resourceType()} ${route.request().url()}`);
+      return route.abort();
+    });
+    await page.goto(pathToFileURL(out).href);
+    await page.waitForSelector('[data-testid="menu-item-label"]', { timeout: 30_000 });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it("is one self-contained file: the Redoc scripts are inlined, nothing loads from a CDN", () => {
+    expect(html).not.toMatch(/<script[^>]+src=/);
+    expect(html).not.toMatch(/<link[^>]+href="https?:/);
+    expect(needed.filter((r) => !r.startsWith("image "))).toEqual([]);
+  });
+
+  it("lists every operation of the spec in the menu, under its tag, by summary", async () => {
+    const missing: string[] = [];
+    for (const tag of new Set(spec.operations.flatMap((op) => op.tags))) {
+      await page.locator(`a[href="/${tag}"]`).first().click();
+      for (const op of spec.operations.filter((o) => o.tags.includes(tag))) {
+        const link = page.locator(`a[href="#/${tag}/${op.operationId.toLowerCase()}"]`).first();
+        const visible = await link.isVisible({ timeout: 5_000 }).catch(() => false);
+        const text = visible ? ((await link.textContent()) ?? "") : "";
+        if (!text.includes(op.summary)) missing.push(`${op.operationId} (${op.summary})`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it("renders an operation with its parameters and a screenshot for review", async () => {
+    const op = spec.operation("getRank");
+    await page.locator(`a[href="#/rank/${op.operationId.toLowerCase()}"]`).first().click();
+    for (const p of op.parameters) {
+      await expect.poll(() => page.getByText(p.name, { exact: true }).first().isVisible()).toBe(true);
+    }
+    await mkdir(join(REPO_ROOT, "artifacts"), { recursive: true });
+    await page.screenshot({ path: SCREENSHOT });
+  });
+});
