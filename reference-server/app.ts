@@ -49,11 +49,19 @@ export function createApp(parts: AppParts): FastifyInstance {
     // Parameters are read from the raw URL by the spec library; bodies are never read.
     bodyLimit: 1024,
     return503OnClosing: true,
-    frameworkErrors: (err, _req, reply) => {
+    // A URL Fastify cannot route (a malformed escape) never reaches the hooks: count it here.
+    frameworkErrors: (err, req, reply) => {
       reply.headers(cors);
-      void sendProblem(
-        reply,
-        problem(spec, "invalid-parameter", { detail: `The request could not be read: ${err.code}` }),
+      const unreadable = () =>
+        problem(spec, "invalid-parameter", { detail: `The request could not be read: ${err.code}` });
+      if (!limiter) return void sendProblem(reply, unreadable());
+      const ip = clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], trusted);
+      limiter.hit(ip, parts.now()).then(
+        (decision) => {
+          reply.headers(rateLimitHeaders(decision));
+          void sendProblem(reply, decision.allowed ? unreadable() : problem(spec, "rate-limited"));
+        },
+        () => void sendProblem(reply, unreadable()),
       );
     },
   });

@@ -53,7 +53,7 @@ export function openDatabase(o: OpenOptions): OpenedDatabase {
     const dataset = generate({ ...o, nowSeconds: o.nowSeconds });
     db.transaction(() => {
       clearData(db);
-      writeDataset(db, dataset);
+      writeDataset(db, dataset, true);
       writeInfo(db, { source: "generated", seed: o.seed, size: o.size, referenceTime: o.nowSeconds });
     })();
     db.exec("ANALYZE");

@@ -3,8 +3,8 @@ import type { ActivityCategoryRow, ActivityRow, AlertRow, Dataset, ZdmRow } from
 import { gramTokens } from "./grams.ts";
 
 /** Writes rows, replacing any row with the same id (imports may repeat items). One transaction. */
-export function writeDataset(db: Database, data: Partial<Dataset>): void {
-  const alert = alertWriter(db);
+export function writeDataset(db: Database, data: Partial<Dataset>, fresh = false): void {
+  const alert = alertWriter(db, fresh);
   const zdm = db.prepare(
     `INSERT OR REPLACE INTO zdm_items (id, title, price, mall_name, brand, category_name, pic, posttime, url, content)
      VALUES (@id, @title, @price, @mall_name, @brand, @category_name, @pic, @posttime, @url, @content)`,
@@ -22,7 +22,8 @@ export function writeDataset(db: Database, data: Partial<Dataset>): void {
   })();
 }
 
-function alertWriter(db: Database): (row: AlertRow) => void {
+/** `fresh`: the table is known to be empty (a generation), so no row can need replacing. */
+function alertWriter(db: Database, fresh: boolean): (row: AlertRow) => void {
   const find = db.prepare<[number], { seq: number }>("SELECT seq FROM alerts WHERE id = ?");
   const removeAlert = db.prepare("DELETE FROM alerts WHERE seq = ?");
   const removeGrams = db.prepare("DELETE FROM alert_grams WHERE rowid = ?");
@@ -36,7 +37,7 @@ function alertWriter(db: Database): (row: AlertRow) => void {
   const grams = db.prepare("INSERT INTO alert_grams (rowid, title, content) VALUES (?, ?, ?)");
   const tag = db.prepare("INSERT OR IGNORE INTO alert_tags (tag, seq) VALUES (?, ?)");
   return (row) => {
-    const old = find.get(row.id);
+    const old = fresh ? undefined : find.get(row.id);
     if (old) {
       removeAlert.run(old.seq);
       removeGrams.run(old.seq);

@@ -16,7 +16,7 @@ const refuse = (status: number, body: unknown): Answer => ({ status, body, type:
 /**
  * Answers one GET from the spec: route by path, read the parameters as the spec says
  * (parseRequest), check credentials on secured operations, refuse what an x-conformance rule
- * refuses, and only then call the operation's handler.
+ * refuses or what breaks a parameter's schema, and only then call the operation's handler.
  */
 export function dispatch(
   ctx: RouteContext,
@@ -60,14 +60,22 @@ export function dispatch(
     // One body for a missing key, a wrong key and an unknown uid: nothing tells them apart.
     if (!account) return refuse(401, problem(spec, "unauthorized"));
   }
-  if (parsed.errors.length > 0) return refuse(400, invalidParameters(spec, parsed.errors));
+  // A refusing rule names the problem type (e.g. missing-search-criterion); parameter errors
+  // found on the way are listed with it, so nothing the client got wrong goes unmentioned.
   const rule = refusingRules(spec, operation, parsed)[0];
   if (rule) {
     const code = rule.then.problem?.type ?? "invalid-parameter";
-    const reason = rule.summary;
-    const errors = (rule.then.problem?.params ?? []).map((name) => ({ in: "query" as const, name, reason }));
-    const detail = code === "invalid-parameter" ? reason : undefined;
+    const named = new Set(parsed.errors.map((e) => e.name));
+    const errors = [
+      ...parsed.errors,
+      ...(rule.then.problem?.params ?? [])
+        .filter((name) => !named.has(name))
+        .map((name) => ({ in: "query" as const, name, reason: rule.summary })),
+    ];
+    const detail =
+      code === "invalid-parameter" ? errors.map((e) => `${e.name}: ${e.reason}`).join("; ") : undefined;
     return refuse(rule.then.status ?? 400, problem(spec, code, { errors, detail }));
   }
+  if (parsed.errors.length > 0) return refuse(400, invalidParameters(spec, parsed.errors));
   return handler(ctx, { operation, parsed, headers, baseUrl, account });
 }
