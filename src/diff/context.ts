@@ -38,8 +38,7 @@ export class Collector {
     if (at.operation) location.operation = at.operation;
     const [paths, path, method] = at.head;
     const successor = paths === "paths" && path && method ? `${method.toUpperCase()} ${path}` : undefined;
-    if (at.operation && successor && successor !== at.operation && side === "head")
-      location.successor = successor;
+    if (at.operation && successor && successor !== at.operation) location.successor = successor;
     if (at.parameter) location.parameter = at.parameter;
     this.findings.push({ rule, level: ruleInfo(rule).level, location, message });
   }

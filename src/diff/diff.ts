@@ -47,7 +47,7 @@ export async function diffDocuments(
     comparePaths(c, b, h, sameMajorPaths(b, published, options));
     checkAnnouncements(c, h, "head", published, options);
   } else {
-    comparePaths(c, b, h, crossMajorPaths(b, h));
+    comparePaths(c, b, h, crossMajorPaths(b));
     checkSuccessorPrefix(c, b, h);
     if (!published)
       c.add(

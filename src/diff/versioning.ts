@@ -99,9 +99,9 @@ export function sameMajorPaths(b: Json, published: string | undefined, options: 
 }
 
 /** Across majors: /api/v1/x pairs with /api/v2/x; a v1 operation without a counterpart is a migration note. */
-export function crossMajorPaths(b: Json, h: Json): PathPolicy {
+export function crossMajorPaths(b: Json): PathPolicy {
   const from = String(versioning(b).path_prefix ?? "/api/v1");
-  const to = successorPrefix(b, h);
+  const to = successorPrefix(b);
   return {
     counterpart: (p) => (under(p, from) ? to + p.slice(from.length) : p),
     removed(c, path, at) {
@@ -115,13 +115,14 @@ export function crossMajorPaths(b: Json, h: Json): PathPolicy {
   };
 }
 
-export function successorPrefix(b: Json, h: Json): string {
-  return String(versioning(h).path_prefix ?? versioning(b).successor_path_prefix ?? "/api/v2");
+/** Where v1 promised its successor would live (x-versioning.successor_path_prefix). */
+export function successorPrefix(b: Json): string {
+  return String(versioning(b).successor_path_prefix ?? "/api/v2");
 }
 
 /** Across majors: every path of the new document lives under its prefix. */
 export function checkSuccessorPrefix(c: Collector, b: Json, h: Json): void {
-  const prefix = successorPrefix(b, h);
+  const prefix = successorPrefix(b);
   for (const path of Object.keys(obj(h.paths))) {
     if (!under(path, prefix)) {
       c.add(

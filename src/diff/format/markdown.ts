@@ -54,8 +54,9 @@ function details(summary: string, body: string): string {
   return `<details><summary>${summary}</summary>\n\n${body}\n\n</details>`;
 }
 
+/** Table-cell safe: pipes escaped, and `<Alert>` (a oneOf branch) not swallowed as an HTML tag. */
 function cell(s: string): string {
-  return s.replace(/\|/g, "\\|").replace(/\n/g, " ");
+  return s.replace(/\|/g, "\\|").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\n/g, " ");
 }
 
 /** Across majors: what a client developer changes, grouped per operation, old → new. */
@@ -71,14 +72,14 @@ function migrationNotes(r: DiffResult): string {
   if (checks.length) out.push("", "### Versioning checks", "", findingTable(checks));
   const groups = new Map<string, Finding[]>();
   for (const f of notes) {
-    const key = f.location.operation ?? "Whole API";
+    const key = f.location.operation ?? "";
     groups.set(key, [...(groups.get(key) ?? []), f]);
   }
   const rank = (fs: Finding[]) =>
     Math.min(...fs.map((f) => ["breaking", "warning", "info"].indexOf(f.migration?.impact ?? "info")));
   for (const [op, fs] of [...groups].sort((a, b) => rank(a[1]) - rank(b[1]))) {
     const successor = fs.find((f) => f.location.successor)?.location.successor;
-    const heading = successor ? `\`${op}\` → \`${successor}\`` : `\`${op}\``;
+    const heading = !op ? "Whole API" : successor ? `\`${op}\` → \`${successor}\`` : `\`${op}\``;
     const rows = fs.map(
       (f) =>
         `| ${TITLE[f.migration?.impact ?? "info"]} | ${cell(f.message)} | ${cell(f.migration?.advice ?? ruleInfo(f.rule as RuleId).advice)} |`,

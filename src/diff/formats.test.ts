@@ -1,0 +1,108 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { SPEC_PATH } from "../spec/paths.ts";
+import { format } from "./format/index.ts";
+import { failsOn } from "./gate.ts";
+import { diffEdit, param, schema } from "./testing.ts";
+import { lineMapper } from "./yaml-lines.ts";
+
+const text = readFileSync(SPEC_PATH, "utf8");
+const lineOf = (needle: string, after = 0) =>
+  text.split("\n").findIndex((l, i) => i >= after && l.includes(needle)) + 1;
+
+/** One breaking, one warning and one info finding. */
+const mixed = () =>
+  diffEdit((d) => {
+    param(d, "RankLimit").schema.maximum = 200;
+    param(d, "RankLimit").schema.default = 30;
+    schema(d, "Alert").properties.hot = { type: "boolean" };
+  });
+
+describe("formats", () => {
+  it("text: one line per finding, then the summary line", async () => {
+    const lines = format(await mixed(), "text").split("\n");
+    expect(lines[0]).toBe(
+      "BREAKING request-bound-narrowed GET /api/v1/rank (query limit) #/components/parameters/RankLimit/schema/maximum: query limit: maximum 300 → 200",
+    );
+    expect(lines[1]).toMatch(/^WARNING default-changed GET \/api\/v1\/rank \(query limit\) /);
+    expect(lines.at(-1)).toBe("1 breaking, 1 warnings, 6 info (same-major: 1.0.0 → 1.0.0)");
+  });
+
+  it("json: stable and machine-readable", async () => {
+    const parsed = JSON.parse(format(await mixed(), "json"));
+    expect(Object.keys(parsed)).toEqual(["mode", "base", "head", "summary", "findings"]);
+    expect(parsed.summary).toEqual({ breaking: 1, warning: 1, info: 6 });
+    expect(parsed.findings[0]).toEqual({
+      rule: "request-bound-narrowed",
+      level: "breaking",
+      location: {
+        operation: "GET /api/v1/rank",
+        parameter: "query limit",
+        pointer: "/components/parameters/RankLimit/schema/maximum",
+        in: "head",
+      },
+      message: "query limit: maximum 300 → 200",
+    });
+  });
+
+  it("markdown: verdict, summary table, sections, info collapsed", async () => {
+    const md = format(await mixed(), "markdown");
+    expect(md).toContain("## dealkit diff: ❌ 1 breaking change\n");
+    expect(md).toContain("| 🔴 Breaking | 1 |");
+    expect(md).toContain("### 🔴 Breaking (1)");
+    expect(md).toContain("### 🟡 Warning (1)");
+    expect(md).toContain("<details><summary>🔵 Info (6)</summary>");
+    expect(md).toContain("data[]&lt;Alert&gt;.hot added");
+  });
+
+  it("github: workflow commands with file and line", async () => {
+    const out = format(await mixed(), "github", { path: "openapi/openapi.yaml", text }).split("\n");
+    const line = lineOf("schema: { type: integer, minimum: 1, maximum: 300", lineOf("RankLimit:"));
+    expect(out[0]).toBe(
+      `::error file=openapi/openapi.yaml,line=${line},title=request-bound-narrowed::GET /api/v1/rank (query limit): query limit: maximum 300 → 200`,
+    );
+    expect(out[1]).toMatch(/^::warning file=openapi\/openapi.yaml,line=\d+,title=default-changed::/);
+    expect(out[2]).toMatch(/^::notice /);
+    expect(out.at(-1)).toBe(
+      "::notice title=dealkit diff::1 breaking, 1 warnings, 6 info (same-major: 1.0.0 → 1.0.0)",
+    );
+  });
+});
+
+describe("line mapping", () => {
+  const line = lineMapper(text);
+  it.each([
+    ["/x-rate-limit/limit", "  limit: 60"],
+    ["/components/schemas/Alert", "    Alert:"],
+    ["/paths/~1api~1v1~1rank/get/x-conformance/0", "        - id: rank-content-omitted"],
+  ])("%s", (pointer, needle) => {
+    expect(line(pointer)).toBe(lineOf(needle));
+  });
+
+  it("maps a removed node to its nearest ancestor", () => {
+    expect(line("/components/schemas/Alert/properties/gone")).toBe(
+      lineOf("properties:", lineOf("    Alert:")),
+    );
+  });
+});
+
+describe("gate", () => {
+  it.each([
+    ["breaking", [true, false, false]],
+    ["warning", [true, true, false]],
+    ["never", [false, false, false]],
+  ] as const)("--fail-on %s", async (failOn, want) => {
+    const results = await Promise.all([
+      diffEdit((d) => {
+        param(d, "RankLimit").schema.maximum = 200;
+      }),
+      diffEdit((d) => {
+        param(d, "RankLimit").schema.default = 30;
+      }),
+      diffEdit((d) => {
+        param(d, "RankLimit").schema.maximum = 500;
+      }),
+    ]);
+    expect(results.map((r) => failsOn(r, failOn))).toEqual(want);
+  });
+});
