@@ -95,9 +95,13 @@ async function createLimiter(spec: Spec, options: ServerOptions): Promise<RateLi
   if (!options.redisUrl) return new RateLimiter(local, policy);
   const redis = new RedisStore(options.redisUrl);
   await redis.connect();
-  return new RateLimiter(redis, policy, local, (err) =>
-    console.error(`dealkit: rate-limit store unavailable, limiting per instance: ${(err as Error).message}`),
-  );
+  let lastWarning = 0;
+  return new RateLimiter(redis, policy, local, (err) => {
+    // At most one line a minute while Redis is down, not one per request.
+    if (Date.now() - lastWarning < 60_000) return;
+    lastWarning = Date.now();
+    console.error(`dealkit: rate-limit store unavailable, limiting per instance: ${(err as Error).message}`);
+  });
 }
 
 /** Starts the reference server on a port; `port: 0` picks a free one. */

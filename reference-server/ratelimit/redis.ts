@@ -42,6 +42,8 @@ export class RedisStore implements RateLimitStore {
   ) {
     // No offline queue: when Redis is down a call fails at once and the limiter falls back.
     this.redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    // Connection errors surface through the failing calls (the limiter falls back and logs).
+    this.redis.on("error", () => {});
   }
 
   async connect(): Promise<void> {
