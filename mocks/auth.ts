@@ -10,7 +10,8 @@ export interface DemoAccount {
   apiKey: string;
 }
 
-export const DEFAULT_DEMO_ACCOUNT: DemoAccount = { uid: 10001, apiKey: "0123456789abcdef0123456789abcdef" };
+// Not 0123…cdef: that one is what test suites (ours included) send as the obviously wrong key.
+export const DEFAULT_DEMO_ACCOUNT: DemoAccount = { uid: 10001, apiKey: "7e57ab1e0ddba11c0ffee0ddba11fee7" };
 
 /** Constant-time comparison, as the spec asks of real servers: the mock should not teach worse habits. */
 export function credentialsValid(account: DemoAccount, uid: unknown, apiKey: string | undefined): boolean {

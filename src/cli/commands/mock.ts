@@ -1,16 +1,18 @@
 import { DEFAULT_DEMO_ACCOUNT } from "../../../mocks/auth.ts";
 import { startMock } from "../../../mocks/start.ts";
-import { intOption, parseOptions } from "../args.ts";
+import { intOption, parseOptions, UsageError } from "../args.ts";
 
 export const summary = "serve the spec's examples with Prism, behind the rule layer";
 export const usage = `usage: dealkit mock [--port 4010] [--host 127.0.0.1] [--dynamic] [--seed S] [--no-rules] [--spec PATH]
+                   [--uid UID --api-key KEY]
 
 Starts Prism on the spec (its documented examples; generated bodies with --dynamic) and, in
 front of it, the rule layer: parameter validation with the API's problem+json, the x-conformance
 rules, CORS and the 60/min/IP limit. --no-rules serves plain Prism on the port instead.
 Force any documented answer with Prism's Prefer header, e.g.
   curl -H 'Prefer: code=429' http://127.0.0.1:4010/api/v1/meta
-The personal streams accept uid ${DEFAULT_DEMO_ACCOUNT.uid} with X-API-Key ${DEFAULT_DEMO_ACCOUNT.apiKey}.
+The personal streams accept one account: by default uid ${DEFAULT_DEMO_ACCOUNT.uid} with
+X-API-Key ${DEFAULT_DEMO_ACCOUNT.apiKey}; every other uid or key gets the uniform 401.
 See mocks/README.md.`;
 
 export async function run(args: string[]): Promise<number> {
@@ -21,7 +23,15 @@ export async function run(args: string[]): Promise<number> {
     seed: { type: "string" },
     "no-rules": { type: "boolean" },
     spec: { type: "string" },
+    uid: { type: "string" },
+    "api-key": { type: "string" },
   });
+  const apiKey = values["api-key"] ?? DEFAULT_DEMO_ACCOUNT.apiKey;
+  if (!/^[0-9a-f]{32}$/.test(apiKey)) throw new UsageError("--api-key must be 32 lowercase hex characters");
+  const account = {
+    uid: intOption("uid", values.uid, 1, 999_999_999) ?? DEFAULT_DEMO_ACCOUNT.uid,
+    apiKey,
+  };
   const mock = await startMock({
     port: intOption("port", values.port, 0, 65535) ?? 4010,
     host: values.host ?? "127.0.0.1",
@@ -29,12 +39,14 @@ export async function run(args: string[]): Promise<number> {
     seed: values.seed,
     rules: !values["no-rules"],
     specPath: values.spec,
+    account,
   });
   const mode = values.dynamic ? "dynamic bodies" : "static examples";
   const layer = values["no-rules"]
     ? "plain Prism, no rule layer"
     : `rule layer over Prism at ${mock.prismUrl}`;
   console.log(`dealkit mock listening on ${mock.url} (${mode}; ${layer}). Ctrl-C stops it.`);
+  if (!values["no-rules"]) console.log(`personal streams: uid ${account.uid}, X-API-Key ${account.apiKey}`);
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once("SIGINT", resolve);
     process.once("SIGTERM", resolve);
