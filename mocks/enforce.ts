@@ -139,6 +139,9 @@ function fixField(
   record: Record<string, unknown>,
   position: number,
 ): void {
+  // Only a field the item already has is edited: an item without it is of another shape (a
+  // zdm item among alerts in dynamic mode) and is dropped rather than turned into a hybrid.
+  if (!Object.hasOwn(record, field)) return;
   if (predicate.inWindow) {
     const act = ctx.request.values[predicate.inWindow.param];
     if (typeof act !== "string") return;

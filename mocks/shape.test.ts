@@ -205,4 +205,19 @@ describe("shapeAnswer over the spec's own examples", () => {
   it.each(table)("%s", (_, { op, query, want }) => {
     want(served(ctxFor(op, query)));
   });
+
+  it("drops an item of the other shape instead of relabelling it (dynamic mode mixes zdm items into category feeds)", () => {
+    const examples = (spec.doc.components as { examples: Record<string, { value: { data: unknown[] } }> })
+      .examples;
+    const [zdm] = structuredClone(examples.FeedZdm?.value.data ?? []);
+    const [alert] = structuredClone(examples.FeedCategory?.value.data ?? []);
+    const ctx = ctxFor("getFeed", { cate: "zuankeba" });
+    const body = shapeAnswer(ctx, {
+      data: [zdm, alert],
+      meta: { cate: "x", limit: 20, count: 2, retention: 20 },
+    });
+    expect((body as { data: { cateid?: string }[] }).data.map((i) => i.cateid)).toEqual(["16"]);
+    const validate = spec.responseValidator("getFeed", 200, "application/json");
+    expect(validate?.(body), JSON.stringify(validate?.errors)).toBe(true);
+  });
 });
