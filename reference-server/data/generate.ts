@@ -49,27 +49,45 @@ function ageSeconds(rng: Prng): number {
   return Math.floor(SPAN_SECONDS * rng.next() ** 1.5);
 }
 
+/** One draw per template: {n} and {m} share the amount (m is a multiple of n). */
+interface Draw {
+  rng: Prng;
+  n?: number;
+}
+
+function amount(d: Draw): number {
+  d.n ??= d.rng.pick([1, 2, 3, 5, 6, 8, 10, 12, 15, 18, 20, 25, 30, 50]);
+  return d.n;
+}
+
+// Module-level (not per call): closures created in the hot loop cost more than the work itself.
+const PICKERS: Record<string, (d: Draw) => string> = {
+  mall: (d) => d.rng.pick(V.MALLS),
+  bank: (d) => d.rng.pick(V.BANKS),
+  channel: (d) => d.rng.pick(V.BANK_CHANNELS),
+  carrier: (d) => d.rng.pick(V.CARRIERS),
+  perk: (d) => d.rng.pick(V.PERKS),
+  action: (d) => d.rng.pick(V.ACTIONS),
+  suffix: (d) => d.rng.pick(V.SUFFIXES),
+  weekday: (d) => d.rng.pick(V.WEEKDAYS),
+  n: (d) => String(amount(d)),
+  m: (d) => String(amount(d) * d.rng.pick([2, 3, 5, 10])),
+  d: (d) => String(d.rng.int(5, 9)),
+  product: (d) => d.rng.pick(V.PRODUCTS)[1],
+};
+
+/** Fills a template's {placeholders}; only the placeholders present draw random numbers. */
 function fill(template: string, rng: Prng, extra: Record<string, string> = {}): string {
-  const n = rng.pick([1, 2, 3, 5, 6, 8, 10, 12, 15, 18, 20, 25, 30, 50]);
-  const values: Record<string, string> = {
-    mall: rng.pick(V.MALLS),
-    bank: rng.pick(V.BANKS),
-    channel: rng.pick(V.BANK_CHANNELS),
-    carrier: rng.pick(V.CARRIERS),
-    perk: rng.pick(V.PERKS),
-    action: rng.pick(V.ACTIONS),
-    suffix: rng.pick(V.SUFFIXES),
-    weekday: rng.pick(V.WEEKDAYS),
-    n: String(n),
-    m: String(n * rng.pick([2, 3, 5, 10])),
-    d: String(rng.int(5, 9)),
-    product: rng.pick(V.PRODUCTS)[1],
-    ...extra,
-  };
-  return template
-    .replace(/\{(\w+)\}/g, (_, key: string) => values[key] ?? "")
-    .replace(/\s+/g, " ")
-    .trim();
+  const draw: Draw = { rng };
+  let out = "";
+  let last = 0;
+  for (let open = template.indexOf("{"); open !== -1; open = template.indexOf("{", last)) {
+    const close = template.indexOf("}", open);
+    const key = template.slice(open + 1, close);
+    out += template.slice(last, open) + (extra[key] ?? PICKERS[key]?.(draw) ?? "");
+    last = close + 1;
+  }
+  return (out + template.slice(last)).replace(/\s+/g, " ").trim();
 }
 
 function priceOf(rng: Prng): number {

@@ -18,10 +18,11 @@ import { foldLatin } from "../../src/rules/words.ts";
 const hex = (c: string) => (c.codePointAt(0) as number).toString(16);
 
 export function gramTokens(text: string): string {
-  const chars = [...foldLatin(text)];
-  return chars
-    .map((c, i) => `${hex(c)}x${i + 1 < chars.length ? hex(chars[i + 1] as string) : "z"}`)
-    .join(" ");
+  const codes = [...foldLatin(text)].map(hex);
+  codes.push("z");
+  let out = "";
+  for (let i = 0; i + 1 < codes.length; i++) out += `${i === 0 ? "" : " "}${codes[i]}x${codes[i + 1]}`;
+  return out;
 }
 
 /** The FTS5 expression matching one word as a substring of a column. */

@@ -33,10 +33,9 @@ const MIGRATIONS: string[] = [
 
   CREATE TABLE alert_tags (tag TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (tag, seq)) WITHOUT ROWID;
 
-  -- Position bigrams of title and content (see grams.ts); contentless: the text lives in alerts.
-  CREATE VIRTUAL TABLE alert_grams USING fts5(
-    title, content, tokenize = 'ascii', content = '', contentless_delete = 1
-  );
+  -- Position bigrams of title and content (see grams.ts); contentless: the text lives in alerts,
+  -- and a row is deleted with the 'delete' command and its original tokens (write.ts).
+  CREATE VIRTUAL TABLE alert_grams USING fts5(title, content, tokenize = 'ascii', content = '');
 
   CREATE TABLE zdm_items (
     id INTEGER PRIMARY KEY,

@@ -24,9 +24,14 @@ export function writeDataset(db: Database, data: Partial<Dataset>, fresh = false
 
 /** `fresh`: the table is known to be empty (a generation), so no row can need replacing. */
 function alertWriter(db: Database, fresh: boolean): (row: AlertRow) => void {
-  const find = db.prepare<[number], { seq: number }>("SELECT seq FROM alerts WHERE id = ?");
+  const find = db.prepare<[number], { seq: number; title: string; content: string }>(
+    "SELECT seq, title, content FROM alerts WHERE id = ?",
+  );
   const removeAlert = db.prepare("DELETE FROM alerts WHERE seq = ?");
-  const removeGrams = db.prepare("DELETE FROM alert_grams WHERE rowid = ?");
+  // A contentless FTS5 row is removed by replaying the tokens it was indexed with.
+  const removeGrams = db.prepare(
+    "INSERT INTO alert_grams (alert_grams, rowid, title, content) VALUES ('delete', ?, ?, ?)",
+  );
   const removeTags = db.prepare("DELETE FROM alert_tags WHERE seq = ?");
   const insert = db.prepare(
     `INSERT INTO alerts (id, title, content, datetime, shorttime, shijianchuo, cateid, catename, comments,
@@ -40,7 +45,7 @@ function alertWriter(db: Database, fresh: boolean): (row: AlertRow) => void {
     const old = fresh ? undefined : find.get(row.id);
     if (old) {
       removeAlert.run(old.seq);
-      removeGrams.run(old.seq);
+      removeGrams.run(old.seq, gramTokens(old.title), gramTokens(old.content));
       removeTags.run(old.seq);
     }
     const seq = Number(insert.run(row).lastInsertRowid);
@@ -52,7 +57,7 @@ function alertWriter(db: Database, fresh: boolean): (row: AlertRow) => void {
 /** Removes every alert, zdm item and activity (before a regeneration); keeps accounts. */
 export function clearData(db: Database): void {
   db.exec(`
-    DELETE FROM alerts; DELETE FROM alert_grams; DELETE FROM alert_tags;
+    DELETE FROM alerts; INSERT INTO alert_grams (alert_grams) VALUES ('delete-all'); DELETE FROM alert_tags;
     DELETE FROM zdm_items; DELETE FROM activities; DELETE FROM activity_categories;
   `);
 }
