@@ -9,6 +9,7 @@ import {
   same,
   show,
 } from "./context.ts";
+import { comparePatterns } from "./patterns.ts";
 import { writtenNode } from "./pointer.ts";
 
 /**
@@ -151,6 +152,9 @@ function compareEnums(c: Collector, b: Json, h: Json, at: At, dir: Direction): v
       if (removed.length)
         c.add("request-enum-value-removed", where, `${name(at)}no longer accepts ${list(removed)}`);
       if (added.length) c.add("request-enum-value-added", where, `${name(at)}now accepts ${list(added)}`);
+    } else if (added.length && removed.length) {
+      // A value renamed: clients that match the old value now meet one they do not know.
+      c.add("response-enum-value-changed", where, `${name(at)}${list(removed)} replaced by ${list(added)}`);
     } else {
       if (added.length) c.add("response-enum-value-added", where, `${name(at)}may now be ${list(added)}`);
       if (removed.length)
@@ -195,23 +199,46 @@ function compareBounds(c: Collector, b: Json, h: Json, at: At, dir: Direction): 
   }
 }
 
+/**
+ * A pattern or format on a request refuses what clients may send when it appears or changes; on
+ * a response, removing or changing one lets through strings clients may not parse. A changed
+ * pattern is judged by witness strings (patterns.ts); without one it is a warning.
+ */
 function compareStrings(c: Collector, b: Json, h: Json, at: At, dir: Direction): void {
   if (b.pattern !== h.pattern) {
-    // Request: a new or changed pattern may refuse what clients send. Response: a removed or
-    // changed one may produce strings clients do not parse. The other way only loosens.
-    const looser = dir === "request" ? h.pattern === undefined : b.pattern === undefined;
-    const side = h.pattern === undefined ? "base" : "head";
-    const msg = `${name(at)}pattern ${show(b.pattern)} → ${show(h.pattern)}`;
-    c.add(looser ? "pattern-relaxed" : "pattern-changed", down(at, "pattern"), msg, side);
+    const bp = typeof b.pattern === "string" ? b.pattern : undefined;
+    const hp = typeof h.pattern === "string" ? h.pattern : undefined;
+    const change = bp !== undefined && hp !== undefined ? comparePatterns(bp, hp) : undefined;
+    const narrower = hp !== undefined && (bp === undefined || change?.lost !== undefined);
+    const wider = bp !== undefined && (hp === undefined || change?.gained !== undefined);
+    const witness =
+      change?.lost !== undefined
+        ? `: ${show(change.lost)} no longer matches`
+        : change?.gained !== undefined
+          ? `: ${show(change.gained)} now matches`
+          : "";
+    const msg = `${name(at)}pattern ${show(bp)} → ${show(hp)}${witness}`;
+    const where = down(at, "pattern");
+    const side = hp === undefined ? "base" : "head";
+    if (dir === "request" && narrower) c.add("request-pattern-narrowed", where, msg, side);
+    else if (dir === "response" && wider) c.add("response-pattern-widened", where, msg, side);
+    else if (dir === "request" && wider) c.add("request-pattern-widened", where, msg, side);
+    else if (dir === "response" && narrower) c.add("response-pattern-narrowed", where, msg, side);
+    else c.add("pattern-changed", where, msg, side);
   }
   if (b.format !== h.format) {
     const side = h.format === undefined ? "base" : "head";
-    c.add(
-      "format-changed",
-      down(at, "format"),
-      `${name(at)}format ${show(b.format)} → ${show(h.format)}`,
-      side,
-    );
+    const msg = `${name(at)}format ${show(b.format)} → ${show(h.format)}`;
+    const breaks = dir === "request" ? h.format !== undefined : b.format !== undefined;
+    const rule =
+      dir === "request"
+        ? breaks
+          ? "request-format-narrowed"
+          : "request-format-widened"
+        : breaks
+          ? "response-format-widened"
+          : "response-format-narrowed";
+    c.add(rule, down(at, "format"), msg, side);
   }
 }
 

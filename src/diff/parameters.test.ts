@@ -176,7 +176,7 @@ const parameters: Case[] = [
       given: (d) => {
         param(d, "Uid").schema = { type: "string", pattern: "^[0-9]+$" };
       },
-      want: ["pattern-changed", "request-bound-widened", "request-type-changed"],
+      want: ["request-bound-widened", "request-pattern-narrowed", "request-type-changed"],
     },
   ],
   [
@@ -194,12 +194,57 @@ const parameters: Case[] = [
       given: (d) => {
         param(d, "ShenghuoCate").schema.pattern = "^[a-z]{1,16}$";
       },
+      want: ["request-pattern-narrowed"],
+    },
+  ],
+  [
+    "pattern character class narrowed",
+    {
+      given: (d) => {
+        param(d, "ShenghuoCate").schema.pattern = "^[a-z0-9]{1,32}$";
+      },
+      want: ["request-pattern-narrowed"],
+    },
+  ],
+  [
+    "pattern length widened",
+    {
+      given: (d) => {
+        param(d, "ShenghuoCate").schema.pattern = "^[a-z0-9_-]{1,64}$";
+      },
+      want: ["request-pattern-widened"],
+    },
+  ],
+  [
+    "pattern rewritten, same language",
+    {
+      given: (d) => {
+        param(d, "ShenghuoCate").schema.pattern = "^[-a-z0-9_]{1,32}$";
+      },
       want: ["pattern-changed"],
     },
   ],
   [
+    "pattern added",
+    {
+      given: (d) => {
+        param(d, "RssTag").schema.pattern = "^[^#|]+$";
+      },
+      want: ["request-pattern-narrowed"],
+    },
+  ],
+  [
+    "format added",
+    {
+      given: (d) => {
+        param(d, "RssTag").schema.format = "hostname";
+      },
+      want: ["request-format-narrowed"],
+    },
+  ],
+  [
     "pattern removed",
-    { given: (d) => delete param(d, "ShenghuoCate").schema.pattern, want: ["pattern-relaxed"] },
+    { given: (d) => delete param(d, "ShenghuoCate").schema.pattern, want: ["request-pattern-widened"] },
   ],
   [
     "style changed",

@@ -143,6 +143,11 @@ export const RULES = {
     "A response field may carry a value clients have not seen.",
     "Handle the new value (or any unknown value).",
   ],
+  "response-enum-value-changed": [
+    B,
+    "A response value was replaced by another (enum value renamed, const changed).",
+    "Match the new value.",
+  ],
   "response-enum-value-removed": [I, "A response field no longer carries some value.", "Nothing to change."],
   "request-bound-narrowed": [
     B,
@@ -156,17 +161,39 @@ export const RULES = {
     "Accept the wider range.",
   ],
   "response-bound-narrowed": [I, "A bound of a response value is tighter.", "Nothing to change."],
-  "pattern-changed": [
-    W,
-    "A pattern was added or changed where it may reject or produce other strings.",
-    "Check values against the new pattern.",
+  "request-pattern-narrowed": [
+    B,
+    "A request pattern was added, or changed so that a value it accepted is refused.",
+    "Send values that match the new pattern.",
   ],
-  "pattern-relaxed": [
+  "request-pattern-widened": [I, "A request pattern was removed or now accepts more.", "Nothing to change."],
+  "response-pattern-widened": [
+    B,
+    "A response pattern was removed, or changed so that it admits strings it did not.",
+    "Accept values outside the old pattern.",
+  ],
+  "response-pattern-narrowed": [
     I,
-    "A pattern change that only loosens the contract for clients (removed from a request, added to a response).",
+    "A response pattern was added or now admits fewer strings.",
     "Nothing to change.",
   ],
-  "format-changed": [W, "A string format changed.", "Check values against the new format."],
+  "pattern-changed": [
+    W,
+    "A pattern changed and no witness string shows which way: a reviewer should look.",
+    "Check values against the new pattern.",
+  ],
+  "request-format-narrowed": [
+    B,
+    "A request string format was added or changed.",
+    "Send values in the new format.",
+  ],
+  "request-format-widened": [I, "A request string format was removed.", "Nothing to change."],
+  "response-format-widened": [
+    B,
+    "A response string format was removed or changed.",
+    "Accept values in the new format.",
+  ],
+  "response-format-narrowed": [I, "A response string format was added.", "Nothing to change."],
   "default-changed": [
     W,
     "A default changed: a call that omits the value now means something else.",

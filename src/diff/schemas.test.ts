@@ -201,7 +201,61 @@ const responses: Case[] = [
   ],
   [
     "pattern removed",
-    { given: (d) => delete schema(d, "Activity").properties.h5.pattern, want: ["pattern-changed"] },
+    { given: (d) => delete schema(d, "Activity").properties.h5.pattern, want: ["response-pattern-widened"] },
+  ],
+  [
+    "pattern widened",
+    {
+      given: (d) => {
+        schema(d, "Activity").properties.h5.pattern = "^https?://";
+      },
+      want: ["response-pattern-widened"],
+    },
+  ],
+  [
+    "pattern narrowed",
+    {
+      given: (d) => {
+        schema(d, "Alert").properties.datetime.pattern = "^20[0-9]{2}-[0-9]{2}-[0-9]{2}$";
+      },
+      want: ["response-pattern-narrowed"],
+    },
+  ],
+  [
+    "const changed",
+    {
+      given: (d) => {
+        schema(d, "ZdmItem").properties.type.const = "zdm";
+      },
+      want: ["response-enum-value-changed"],
+    },
+  ],
+  [
+    "enum value renamed",
+    {
+      given: (d) => {
+        schema(d, "Problem").properties.errors.items.properties.in.enum = ["query", "path", "headers"];
+      },
+      want: ["response-enum-value-changed"],
+    },
+  ],
+  [
+    "format added",
+    {
+      given: (d) => {
+        schema(d, "Alert").properties.louzhuregtime.format = "date";
+      },
+      want: ["response-format-narrowed"],
+    },
+  ],
+  [
+    "format changed",
+    {
+      given: (d) => {
+        schema(d, "Alert").properties.url.format = "uri-reference";
+      },
+      want: ["response-format-widened"],
+    },
   ],
   [
     "pattern added",
@@ -209,12 +263,12 @@ const responses: Case[] = [
       given: (d) => {
         schema(d, "Alert").properties.catename.pattern = "^.+$";
       },
-      want: ["pattern-relaxed"],
+      want: ["response-pattern-narrowed"],
     },
   ],
   [
     "format removed",
-    { given: (d) => delete schema(d, "Alert").properties.url.format, want: ["format-changed"] },
+    { given: (d) => delete schema(d, "Alert").properties.url.format, want: ["response-format-widened"] },
   ],
   [
     "description changed",
