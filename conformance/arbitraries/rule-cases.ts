@@ -51,8 +51,11 @@ function valuesFor(
   const enumValues = (p?.schema.enum ?? []).map(String);
   const out: Value[] = [];
   if (pred.present !== undefined) out.push(pred.present === want ? example : undefined);
-  if (pred.blank !== undefined)
-    out.push(...(pred.blank === want ? ["", "|#", undefined] : [pl.vocab.words[0] ?? "京东"]));
+  if (pred.blank !== undefined) {
+    // Only word lists have a blank form beyond the empty value: separators alone.
+    const blanks: Value[] = p?.words ? ["", "|#", undefined] : ["", undefined];
+    out.push(...(pred.blank === want ? blanks : [p?.words ? (pl.vocab.words[0] ?? "京东") : example]));
+  }
   if (pred.eq !== undefined && literal(pred.eq)) {
     out.push(want ? String(pred.eq) : (enumValues.find((v) => v !== String(pred.eq)) ?? undefined));
   }

@@ -5,7 +5,7 @@ import type { Operation } from "../../src/spec/types.ts";
 import { probeIgnores } from "../rules/ignores.ts";
 import { probeUniformBody } from "../rules/uniform-body.ts";
 import type { Check, ProbeContext } from "../types.ts";
-import { isServerError, rateLimited, routed } from "./guards.ts";
+import { documentedContent, isServerError, rateLimited, routed } from "./guards.ts";
 
 /** The parameters a rule's condition talks about (all anyOf branches). */
 function conditionParams(rule: Rule): Set<string> {
@@ -40,6 +40,10 @@ export function ruleCheck(op: Operation, rule: Rule): Check {
     judge(ctx, exchange) {
       if (!routed(exchange) || exchange.operation.operationId !== op.operationId) return null;
       if (isServerError(exchange.status) || rateLimited(ctx.spec, exchange)) return null;
+      // Undocumented statuses and media types are status-code-documented's and content-type's findings.
+      const response = ctx.spec.response(op.operationId, exchange.status);
+      if (!response) return null;
+      if (Object.keys(response.content).length > 0 && !documentedContent(ctx.spec, exchange)) return null;
       // An invalid request is invalid-inputs-rejected's business, unless the rule is about refusing
       // exactly the parameters that are missing (a missing act). Two faults at once may be answered
       // either way, and a parameter given twice reads as absent to the condition though it was sent.

@@ -1,0 +1,59 @@
+/**
+ * The suite proves itself: each planted bug (a mutating proxy in front of the real reference
+ * server) makes exactly the intended checks fail. One upstream server serves every variant;
+ * each proxy has client IPs of its own upstream, so their rate windows do not mix.
+ */
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseDocument } from "../../src/spec/load.ts";
+import { SPEC_PATH } from "../../src/spec/paths.ts";
+import { runConformance } from "../runner/run.ts";
+import { startBundledServer, type Target } from "../runner/target.ts";
+import { startProxy } from "./proxy.ts";
+import { PLANTED } from "./variants.ts";
+
+let upstream: Target;
+let specWithoutLouzhu: string;
+
+beforeAll(async () => {
+  upstream = await startBundledServer();
+  const doc = parseDocument(await readFile(SPEC_PATH, "utf8")) as {
+    components: { schemas: { Alert: { required: string[] } } };
+  };
+  doc.components.schemas.Alert.required = doc.components.schemas.Alert.required.filter((f) => f !== "louzhu");
+  specWithoutLouzhu = join(await mkdtemp(join(tmpdir(), "dealkit-planted-")), "openapi.json");
+  await writeFile(specWithoutLouzhu, JSON.stringify(doc));
+});
+
+afterAll(async () => {
+  await upstream?.close();
+});
+
+describe("planted bugs", () => {
+  it.each(PLANTED.map((bug, i) => [bug.name, bug, i] as const))(
+    "%s fails exactly the intended checks",
+    async (_name, bug, i) => {
+      const proxy = await startProxy(upstream.baseUrl, bug.mutation, i + 1);
+      try {
+        const report = await runConformance({
+          baseUrl: proxy.url,
+          seed: 42,
+          skipSlow: true,
+          randomRuns: 0,
+          ...(upstream.account ? { account: upstream.account } : {}),
+          ...(bug.specWithoutLouzhu ? { specPath: specWithoutLouzhu } : {}),
+        });
+        const failed = report.checks.filter((c) => c.status === "fail").map((c) => c.name);
+        expect(
+          failed,
+          JSON.stringify(report.checks.flatMap((c) => c.violations.map((v) => v.title))),
+        ).toEqual(bug.expect);
+      } finally {
+        await proxy.close();
+      }
+    },
+    60_000,
+  );
+});

@@ -1,0 +1,113 @@
+/**
+ * A mutating proxy in front of a real implementation: each planted bug changes one documented
+ * behaviour of the answers (or of the request on its way) and nothing else, so the suite can be
+ * shown to catch it with the intended check. The upstream connection leaves from an address
+ * derived from the client's (127.0.0.N → 127.S.0.N), so per-IP rate limiting still sees
+ * distinct clients, and each proxy instance (S) has client IPs of its own upstream.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface ProxiedRequest {
+  pathname: string;
+  query: URLSearchParams;
+  headers: http.IncomingHttpHeaders;
+}
+
+export interface ProxiedResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface Mutation {
+  /** Rewrites the request before it goes upstream (or answers it directly). */
+  request?(req: ProxiedRequest): ProxiedRequest | ProxiedResponse;
+  /** Rewrites the upstream answer. */
+  response?(req: ProxiedRequest, res: ProxiedResponse): ProxiedResponse;
+  /** Upstream source address for a client address (default: same host part in the proxy's own subnet). */
+  upstreamAddress?(client: string, counter: number): string;
+}
+
+export interface Proxy {
+  url: string;
+  close(): Promise<void>;
+}
+
+function forward(
+  upstream: URL,
+  req: ProxiedRequest,
+  method: string,
+  localAddress: string,
+): Promise<ProxiedResponse> {
+  const url = new URL(req.pathname, upstream);
+  url.search = req.query.toString();
+  const headers = { ...req.headers, host: upstream.host };
+  return new Promise((resolve, reject) => {
+    const r = http.request(url, { method, headers, localAddress, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => {
+        const out: Record<string, string> = {};
+        for (const [k, v] of Object.entries(res.headers))
+          if (v !== undefined) out[k] = Array.isArray(v) ? v.join(", ") : v;
+        delete out["content-length"];
+        delete out["transfer-encoding"];
+        delete out.connection;
+        delete out["keep-alive"];
+        resolve({
+          status: res.statusCode ?? 502,
+          headers: out,
+          body: Buffer.concat(chunks).toString("utf8"),
+        });
+      });
+    });
+    r.on("error", reject);
+    r.end();
+  });
+}
+
+/** Starts a proxy on an ephemeral loopback port; `subnet` (1-250) keeps its client IPs apart upstream. */
+export function startProxy(upstreamUrl: string, mutation: Mutation, subnet: number): Promise<Proxy> {
+  const upstream = new URL(upstreamUrl);
+  let counter = 0;
+  const server = http.createServer(async (incoming, outgoing) => {
+    try {
+      const url = new URL(incoming.url ?? "/", "http://proxy");
+      let req: ProxiedRequest | ProxiedResponse = {
+        pathname: url.pathname,
+        query: url.searchParams,
+        headers: incoming.headers,
+      };
+      req = mutation.request ? mutation.request(req) : req;
+      let res: ProxiedResponse;
+      if ("status" in req) {
+        res = req;
+      } else {
+        const client = (incoming.socket.remoteAddress ?? "127.0.0.1").replace(/^::ffff:/, "");
+        const host = client.split(".").at(-1) ?? "1";
+        const local = mutation.upstreamAddress?.(client, counter++) ?? `127.${subnet}.0.${host}`;
+        res = await forward(upstream, req, incoming.method ?? "GET", local);
+        res = mutation.response ? mutation.response(req, res) : res;
+      }
+      outgoing.writeHead(res.status, res.headers);
+      outgoing.end(res.body);
+    } catch (err) {
+      outgoing.writeHead(502, { "content-type": "text/plain" });
+      outgoing.end(`proxy: ${(err as Error).message}`);
+    }
+  });
+  return new Promise((resolve) => {
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        close: () =>
+          new Promise<void>((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
+      });
+    });
+  });
+}

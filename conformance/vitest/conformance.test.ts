@@ -1,0 +1,42 @@
+/**
+ * The suite as a vitest suite, for teams that already run vitest in CI:
+ *
+ *   BASE_URL=https://api.example.com npx vitest run conformance/vitest
+ *
+ * One test per check. Without BASE_URL it is skipped (npm test checks the bundled server in
+ * conformance/self.test.ts). SEED, SKIP_SLOW=1, BUDGET, DEALKIT_UID and DEALKIT_API_KEY tune it.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadSpec } from "../../src/spec/load.ts";
+import { defaultRegistry } from "../registry.ts";
+import type { RunReport } from "../runner/results.ts";
+import { runConformance } from "../runner/run.ts";
+
+const baseUrl = process.env.BASE_URL;
+const seed = Number(process.env.SEED ?? 1);
+const checks = defaultRegistry(await loadSpec()).all();
+
+describe.skipIf(!baseUrl)(`conformance of ${baseUrl ?? "(BASE_URL unset)"} (seed ${seed})`, () => {
+  let report: RunReport;
+
+  beforeAll(async () => {
+    const uid = process.env.DEALKIT_UID;
+    const key = process.env.DEALKIT_API_KEY;
+    report = await runConformance({
+      baseUrl: baseUrl as string,
+      seed,
+      skipSlow: process.env.SKIP_SLOW === "1",
+      ...(process.env.BUDGET ? { budget: Number(process.env.BUDGET) } : {}),
+      ...(uid && key ? { account: { uid, key } } : {}),
+    });
+  }, 600_000);
+
+  it.each(checks.map((c) => [c.name]))("%s", (name) => {
+    const result = report.checks.find((c) => c.name === name);
+    const lines = (result?.violations ?? []).map(
+      (v) =>
+        `${v.title}\n  Received: ${JSON.stringify(v.received)}\n  Documented: ${JSON.stringify(v.documented)}\n  ${v.request}\n  Replay: ${v.replay}`,
+    );
+    expect(lines, lines.join("\n\n")).toEqual([]);
+  });
+});
