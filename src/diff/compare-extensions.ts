@@ -72,7 +72,12 @@ function compareRateLimit(c: Collector, b: Json, h: Json, at: At): void {
       `rate-limit header ${lost.join(", ")} no longer sent`,
       "base",
     );
-  for (const key of ["algorithm", "scope", "applies_to", "status", "retry_after"]) {
+  // The 429 status and the Retry-After format are how clients detect the limit and wait it out.
+  for (const key of ["status", "retry_after"]) {
+    if (!same(b[key], h[key]))
+      c.add("rate-limit-signal-changed", down(at, key), `${key} ${show(b[key])} → ${show(h[key])}`);
+  }
+  for (const key of ["algorithm", "scope", "applies_to"]) {
     if (!same(b[key], h[key]))
       c.add("rate-limit-changed", down(at, key), `${key} ${show(b[key])} → ${show(h[key])}`);
   }

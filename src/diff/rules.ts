@@ -242,9 +242,14 @@ export const RULES = {
     "Pace requests under the new limit.",
   ],
   "rate-limit-loosened": [I, "x-rate-limit allows more requests.", "Nothing to change."],
+  "rate-limit-signal-changed": [
+    B,
+    "How the rate limit is signalled changed (the 429 status, the Retry-After format).",
+    "Detect the limit and wait the way the policy now says.",
+  ],
   "rate-limit-changed": [
     W,
-    "x-rate-limit changed in a way that is neither tighter nor looser (algorithm, scope, signalling).",
+    "x-rate-limit changed in a way that is neither tighter nor looser (algorithm, scope, what it applies to).",
     "Re-read the rate-limit policy.",
   ],
   "cors-narrowed": [

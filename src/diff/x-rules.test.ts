@@ -86,6 +86,33 @@ const extensions: Case[] = [
     { given: (d) => d["x-rate-limit"].headers.pop(), want: ["response-header-removed"] },
   ],
   [
+    "429 status changed",
+    {
+      given: (d) => {
+        d["x-rate-limit"].status = 503;
+      },
+      want: ["rate-limit-signal-changed"],
+    },
+  ],
+  [
+    "Retry-After format changed",
+    {
+      given: (d) => {
+        d["x-rate-limit"].retry_after = "http-date";
+      },
+      want: ["rate-limit-signal-changed"],
+    },
+  ],
+  [
+    "rate-limit algorithm changed",
+    {
+      given: (d) => {
+        d["x-rate-limit"].algorithm = "token-bucket";
+      },
+      want: ["rate-limit-changed"],
+    },
+  ],
+  [
     "CORS origin narrowed",
     {
       given: (d) => {
