@@ -31,8 +31,25 @@ afterAll(async () => {
   await upstream?.close();
 });
 
+/**
+ * Two cores are shared: by default a spread of variants runs (one per kind of check);
+ * DEALKIT_PLANTED=all runs the whole matrix (each variant is a full run of the suite).
+ */
+const DEFAULT_SET = new Set([
+  "rank-content-at-small-limit",
+  "cors-dropped-on-errors",
+  "retry-after-missing",
+  "server-error-on-long-value",
+  "removed-field",
+  "limit-clamped-silently",
+  "401-bodies-differ",
+]);
+const chosen = PLANTED.map((bug, i) => [bug.name, bug, i] as const).filter(
+  ([name]) => process.env.DEALKIT_PLANTED === "all" || DEFAULT_SET.has(name),
+);
+
 describe("planted bugs", () => {
-  it.each(PLANTED.map((bug, i) => [bug.name, bug, i] as const))(
+  it.each(chosen)(
     "%s fails exactly the intended checks",
     async (_name, bug, i) => {
       const proxy = await startProxy(upstream.baseUrl, bug.mutation, i + 1);
