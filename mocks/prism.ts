@@ -18,6 +18,8 @@ export interface PrismOptions {
 export interface PrismProcess {
   url: string;
   child: ChildProcess;
+  /** Settles when Prism exits, for whatever reason, with its exit code (null on a signal). */
+  exited: Promise<number | null>;
   close(): Promise<void>;
 }
 
@@ -46,7 +48,7 @@ export async function startPrism(options: PrismOptions = {}): Promise<PrismProce
   };
   child.stdout?.on("data", keep);
   child.stderr?.on("data", keep);
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const close = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
     await exited;
@@ -59,5 +61,5 @@ export async function startPrism(options: PrismOptions = {}): Promise<PrismProce
     await close();
     throw err;
   }
-  return { url: `http://${host}:${port}`, child, close };
+  return { url: `http://${host}:${port}`, child, exited, close };
 }

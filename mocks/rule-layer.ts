@@ -91,12 +91,19 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
     if (refusal) return problemAnswer(refusal);
 
     const ctx: ShapeContext = { spec, operation, request: parsed, now: Math.floor(now() / 1000) };
-    const example = options.dynamic ? undefined : pickExample(ctx);
-    const prefer = [header(req, "prefer"), example && `example=${example}`].filter(Boolean).join(", ");
-    const upstreamAnswer = await relay(req, canonicalPath(operation, url.pathname, parsed), prefer);
-    if (upstreamAnswer.status !== 200 || !upstreamAnswer.headers["content-type"]?.includes("json")) {
+    // The caller's own choice of example (or of dynamic bodies) wins over the layer's.
+    const asked = header(req, "prefer");
+    const example = options.dynamic || /example=|dynamic=/.test(asked ?? "") ? undefined : pickExample(ctx);
+    const prefer = [asked, example && `example=${example}`].filter(Boolean).join(", ");
+    const path = canonicalPath(operation, url.pathname, parsed);
+    const upstreamAnswer = await relay(req, path, prefer);
+    if (upstreamAnswer.status !== 200) {
+      console.warn(
+        `mock rule layer: Prism answered ${upstreamAnswer.status} to ${path}, which the layer accepted`,
+      );
       return upstreamAnswer;
     }
+    if (!upstreamAnswer.headers["content-type"]?.includes("json")) return upstreamAnswer;
     const body = shapeAnswer(ctx, JSON.parse(upstreamAnswer.body));
     return { ...upstreamAnswer, body: JSON.stringify(body) };
   }

@@ -22,6 +22,8 @@ export interface RunningMock {
   url: string;
   /** Prism itself (the same as `url` without the rule layer). */
   prismUrl: string;
+  /** Settles if Prism exits before close(): the mock is then of no use. */
+  prismExited: Promise<number | null>;
   close(): Promise<void>;
 }
 
@@ -39,7 +41,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     dynamic: options.dynamic,
     seed: options.seed,
   });
-  if (!rules) return { url: prism.url, prismUrl: prism.url, close: prism.close };
+  if (!rules) return { url: prism.url, prismUrl: prism.url, prismExited: prism.exited, close: prism.close };
 
   try {
     const spec = await loadSpec(options.specPath);
@@ -61,7 +63,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       await prism.close();
     };
     const urlHost = host.includes(":") ? `[${host}]` : host;
-    return { url: `http://${urlHost}:${port}`, prismUrl: prism.url, close };
+    return { url: `http://${urlHost}:${port}`, prismUrl: prism.url, prismExited: prism.exited, close };
   } catch (err) {
     await prism.close();
     throw err;

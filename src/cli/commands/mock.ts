@@ -47,11 +47,14 @@ export async function run(args: string[]): Promise<number> {
     : `rule layer over Prism at ${mock.prismUrl}`;
   console.log(`dealkit mock listening on ${mock.url} (${mode}; ${layer}). Ctrl-C stops it.`);
   if (!values["no-rules"]) console.log(`personal streams: uid ${account.uid}, X-API-Key ${account.apiKey}`);
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    process.once("SIGINT", resolve);
-    process.once("SIGTERM", resolve);
-  });
+  const stopped = await Promise.race([
+    new Promise<string>((resolve) => {
+      process.once("SIGINT", resolve);
+      process.once("SIGTERM", resolve);
+    }),
+    mock.prismExited.then((code) => `prism exited (code ${code})`),
+  ]);
   await mock.close();
-  console.log(`dealkit mock: stopped on ${signal}`);
-  return 0;
+  console.log(`dealkit mock: stopped: ${stopped}`);
+  return stopped.startsWith("SIG") ? 0 : 1;
 }
