@@ -47,7 +47,7 @@ describe("formats", () => {
 
   it("markdown: verdict, summary table, sections, info collapsed", async () => {
     const md = format(await mixed(), "markdown");
-    expect(md).toContain("## dealkit diff: ❌ 1 breaking change\n");
+    expect(md).toContain("## dealkit diff: ❌ 1 breaking finding\n");
     expect(md).toContain("| 🔴 Breaking | 1 |");
     expect(md).toContain("### 🔴 Breaking (1)");
     expect(md).toContain("### 🟡 Warning (1)");

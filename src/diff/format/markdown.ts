@@ -12,7 +12,7 @@ export function formatMarkdown(r: DiffResult): string {
 function compatibilityReport(r: DiffResult): string {
   const verdict =
     r.summary.breaking > 0
-      ? `❌ ${r.summary.breaking} breaking change${r.summary.breaking === 1 ? "" : "s"}`
+      ? `❌ ${r.summary.breaking} breaking finding${r.summary.breaking === 1 ? "" : "s"}`
       : "✅ no breaking change";
   const out = [
     `## dealkit diff: ${verdict}`,
@@ -40,14 +40,33 @@ function summaryTable(r: DiffResult): string {
   ].join("\n");
 }
 
+/**
+ * One row per change: a shared component (Alert, Problem) changed once is reported by every
+ * operation that uses it; the comment lists those operations in one row instead of twenty.
+ */
 function findingTable(fs: Finding[]): string {
-  const rows = fs.map((f) => `| \`${f.rule}\` | ${where(f)} | ${cell(f.message)} |`);
+  const groups = new Map<string, Finding[]>();
+  for (const f of fs) {
+    const key = JSON.stringify([f.rule, f.location.pointer, f.location.in, f.location.parameter]);
+    groups.set(key, [...(groups.get(key) ?? []), f]);
+  }
+  const rows = [...groups.values()].map((g) => {
+    const first = g[0] as Finding;
+    const messages = [...new Set(g.map((f) => f.message))];
+    const shown =
+      messages.slice(0, 3).map(cell).join("<br>") +
+      (messages.length > 3 ? `<br>… ${messages.length - 3} more` : "");
+    return `| \`${first.rule}\` | ${where(g)} | ${shown} |`;
+  });
   return ["| Rule | Where | Change |", "|---|---|---|", ...rows].join("\n");
 }
 
-function where(f: Finding): string {
-  const op = f.location.operation ? `\`${cell(f.location.operation)}\`<br>` : "";
-  return `${op}<sub>\`#${cell(f.location.pointer)}\`${f.location.in === "base" ? " (base)" : ""}</sub>`;
+function where(g: Finding[]): string {
+  const first = g[0] as Finding;
+  const ops = [...new Set(g.map((f) => f.location.operation).filter((o) => o !== undefined))];
+  const opList = ops.map((o) => `\`${cell(o)}\``).join("<br>");
+  const pointer = `<sub>\`#${cell(first.location.pointer)}\`${first.location.in === "base" ? " (base)" : ""}</sub>`;
+  return opList ? `${opList}<br>${pointer}` : pointer;
 }
 
 function details(summary: string, body: string): string {
