@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -8,10 +8,24 @@ import { loadSpec } from "../spec/load.ts";
 import { REPO_ROOT } from "../spec/paths.ts";
 import type { Spec } from "../spec/spec.ts";
 import { chromiumAvailable, launchChromium } from "./browser.ts";
-import { buildDocs } from "./build.ts";
+import { docsHtml } from "./build.ts";
 
 const SCREENSHOT = join(REPO_ROOT, "artifacts", "docs.png");
 const present = chromiumAvailable();
+
+describe("docsHtml (what a server's /docs answers)", () => {
+  it("builds the page once and serves later calls from the cache", async () => {
+    const spec = await loadSpec();
+    const html = await docsHtml();
+    expect(html).toMatch(/^<!DOCTYPE html>/i);
+    for (const op of spec.operations) expect(html).toContain(op.summary);
+    const started = performance.now();
+    expect(await docsHtml()).toBe(html);
+    // A rebuild runs Redocly for seconds; a cache hit is a stat and a map lookup.
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+});
+
 if (!present)
   console.warn("skipping the docs page test: /usr/bin/chromium is absent (apt-get install -y chromium)");
 
@@ -26,8 +40,9 @@ describe.skipIf(!present)("API reference page", () => {
   beforeAll(async () => {
     spec = await loadSpec();
     dir = await mkdtemp(join(tmpdir(), "dealkit-docs-test-"));
-    const out = await buildDocs({ out: join(dir, "index.html") });
-    html = await readFile(out, "utf8");
+    const out = join(dir, "index.html");
+    html = await docsHtml();
+    await writeFile(out, html);
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     // Offline, as in CI: every network request is refused. The page must still render; the
