@@ -4,300 +4,44 @@ import { type Doc, diffEdit, rulesOf, schema, without } from "./testing.ts";
 type Case = [string, { given: (d: Doc) => void; want: string[] }];
 
 /** Response schemas: widening what clients read breaks them; narrowing it does not. */
+// biome-ignore format: a table reads best one case per line
 const responses: Case[] = [
-  [
-    "field removed",
-    {
-      given: (d) => {
-        delete schema(d, "Alert").properties.yuanurl;
-        schema(d, "Alert").required = without(schema(d, "Alert").required, "yuanurl");
-      },
-      want: ["response-field-removed"],
-    },
-  ],
-  [
-    "optional field removed",
-    { given: (d) => delete schema(d, "Alert").properties.content, want: ["response-field-removed"] },
-  ],
-  [
-    "field removed from a nested object",
-    {
-      given: (d) => {
-        const w = schema(d, "RankResponse").properties.meta.properties.window;
-        delete w.properties.timezone;
-        w.required = without(w.required, "timezone");
-      },
-      want: ["response-field-removed"],
-    },
-  ],
-  [
-    "field removed from array items",
-    {
-      given: (d) => {
-        delete schema(d, "Activity").properties.h5;
-        schema(d, "Activity").required = without(schema(d, "Activity").required, "h5");
-      },
-      want: ["response-field-removed"],
-    },
-  ],
-  [
-    "field removed inside a oneOf branch",
-    {
-      given: (d) => {
-        delete schema(d, "ZdmItem").properties.mall_name;
-        schema(d, "ZdmItem").required = without(schema(d, "ZdmItem").required, "mall_name");
-      },
-      want: ["response-field-removed"],
-    },
-  ],
-  [
-    "oneOf branch removed",
-    {
-      given: (d) => schema(d, "FeedResponse").properties.data.items.oneOf.pop(),
-      want: ["response-schema-branch-removed"],
-    },
-  ],
-  [
-    "oneOf branch added",
-    {
-      given: (d) =>
-        schema(d, "FeedResponse").properties.data.items.oneOf.push({ $ref: "#/components/schemas/Activity" }),
-      want: ["response-schema-branch-added"],
-    },
-  ],
-  [
-    "field became optional",
-    {
-      given: (d) => {
-        schema(d, "Alert").required = without(schema(d, "Alert").required, "title");
-      },
-      want: ["response-field-became-optional"],
-    },
-  ],
-  [
-    "field became nullable",
-    {
-      given: (d) => {
-        schema(d, "Alert").properties.catename.type = ["string", "null"];
-      },
-      want: ["response-field-became-nullable"],
-    },
-  ],
-  [
-    "type changed integer → string",
-    {
-      given: (d) => {
-        schema(d, "Alert").properties.comments.type = "string";
-      },
-      want: ["response-type-changed"],
-    },
-  ],
-  [
-    "type widened integer → number",
-    {
-      given: (d) => {
-        schema(d, "Alert").properties.comments.type = "number";
-      },
-      want: ["response-type-changed"],
-    },
-  ],
-  [
-    "type constraint dropped",
-    { given: (d) => delete schema(d, "Alert").properties.comments.type, want: ["response-type-changed"] },
-  ],
-  [
-    "type narrowed number → integer",
-    {
-      given: (d) => {
-        schema(d, "Alert").properties.price.type = "integer";
-      },
-      want: ["response-type-narrowed"],
-    },
-  ],
-  [
-    "nullable dropped",
-    {
-      given: (d) => {
-        schema(d, "Alert").properties.yuanurl.type = "string";
-      },
-      want: ["response-type-narrowed"],
-    },
-  ],
-  [
-    "optional field added",
-    {
-      given: (d) => {
-        schema(d, "Alert").properties.hot = { type: "boolean" };
-      },
-      want: ["response-field-added"],
-    },
-  ],
-  [
-    "required field added",
-    {
-      given: (d) => {
-        schema(d, "Activity").properties.city = { type: "string" };
-        schema(d, "Activity").required.push("city");
-      },
-      want: ["response-field-added"],
-    },
-  ],
-  [
-    "optional field became required",
-    { given: (d) => schema(d, "Alert").required.push("content"), want: ["response-field-became-required"] },
-  ],
-  [
-    "enum value added (const widened)",
-    {
-      given: (d) => {
-        schema(d, "PriceScope").properties.unit = { type: "string", enum: ["CNY", "USD"] };
-      },
-      want: ["response-enum-value-added"],
-    },
-  ],
-  [
-    "const dropped",
-    { given: (d) => delete schema(d, "ZdmItem").properties.type.const, want: ["response-enum-value-added"] },
-  ],
-  [
-    "enum value removed",
-    {
-      given: (d) => {
-        schema(d, "Problem").properties.errors.items.properties.in.enum = ["query", "path"];
-      },
-      want: ["response-enum-value-removed"],
-    },
-  ],
-  [
-    "maxItems raised",
-    {
-      given: (d) => {
-        schema(d, "RankResponse").properties.data.maxItems = 500;
-      },
-      want: ["response-bound-widened"],
-    },
-  ],
-  [
-    "minimum removed",
-    { given: (d) => delete schema(d, "Alert").properties.comments.minimum, want: ["response-bound-widened"] },
-  ],
-  [
-    "maxItems lowered",
-    {
-      given: (d) => {
-        schema(d, "RankResponse").properties.data.maxItems = 200;
-      },
-      want: ["response-bound-narrowed"],
-    },
-  ],
-  [
-    "minLength raised",
-    {
-      given: (d) => {
-        schema(d, "Alert").properties.title.minLength = 5;
-      },
-      want: ["response-bound-narrowed"],
-    },
-  ],
-  [
-    "pattern removed",
-    { given: (d) => delete schema(d, "Activity").properties.h5.pattern, want: ["response-pattern-widened"] },
-  ],
-  [
-    "pattern widened",
-    {
-      given: (d) => {
-        schema(d, "Activity").properties.h5.pattern = "^https?://";
-      },
-      want: ["response-pattern-widened"],
-    },
-  ],
-  [
-    "pattern narrowed",
-    {
-      given: (d) => {
-        schema(d, "Alert").properties.datetime.pattern = "^20[0-9]{2}-[0-9]{2}-[0-9]{2}$";
-      },
-      want: ["response-pattern-narrowed"],
-    },
-  ],
-  [
-    "const changed",
-    {
-      given: (d) => {
-        schema(d, "ZdmItem").properties.type.const = "zdm";
-      },
-      want: ["response-enum-value-changed"],
-    },
-  ],
-  [
-    "enum value renamed",
-    {
-      given: (d) => {
-        schema(d, "Problem").properties.errors.items.properties.in.enum = ["query", "path", "headers"];
-      },
-      want: ["response-enum-value-changed"],
-    },
-  ],
-  [
-    "format added",
-    {
-      given: (d) => {
-        schema(d, "Alert").properties.louzhuregtime.format = "date";
-      },
-      want: ["response-format-narrowed"],
-    },
-  ],
-  [
-    "format changed",
-    {
-      given: (d) => {
-        schema(d, "Alert").properties.url.format = "uri-reference";
-      },
-      want: ["response-format-widened"],
-    },
-  ],
-  [
-    "pattern added",
-    {
-      given: (d) => {
-        schema(d, "Alert").properties.catename.pattern = "^.+$";
-      },
-      want: ["response-pattern-narrowed"],
-    },
-  ],
-  [
-    "format removed",
-    { given: (d) => delete schema(d, "Alert").properties.url.format, want: ["response-format-widened"] },
-  ],
-  [
-    "description changed",
-    {
-      given: (d) => {
-        schema(d, "Alert").properties.title.description = "The title.";
-      },
-      want: ["documentation-changed"],
-    },
-  ],
-  [
-    "example changed",
-    {
-      given: (d) => {
-        d.components.examples.RankOneHour.value.data[0].title = "另一个标题";
-      },
-      want: ["documentation-changed"],
-    },
-  ],
-  [
-    "schema moved behind a $ref (no change)",
-    {
-      given: (d) => {
-        d.components.schemas.Tag = { type: "string" };
-        schema(d, "Alert").properties.tags.items = { $ref: "#/components/schemas/Tag" };
-      },
-      want: [],
-    },
-  ],
+  ["field removed", { given: (d) => { delete schema(d, "Alert").properties.yuanurl; schema(d, "Alert").required = without(schema(d, "Alert").required, "yuanurl"); }, want: ["response-field-removed"] }],
+  ["optional field removed", { given: (d) => delete schema(d, "Alert").properties.content, want: ["response-field-removed"] }],
+  ["field removed from a nested object", { given: (d) => { const w = schema(d, "RankResponse").properties.meta.properties.window; delete w.properties.timezone; w.required = without(w.required, "timezone"); }, want: ["response-field-removed"] }],
+  ["field removed from array items", { given: (d) => { delete schema(d, "Activity").properties.h5; schema(d, "Activity").required = without(schema(d, "Activity").required, "h5"); }, want: ["response-field-removed"] }],
+  ["field removed inside a oneOf branch", { given: (d) => { delete schema(d, "ZdmItem").properties.mall_name; schema(d, "ZdmItem").required = without(schema(d, "ZdmItem").required, "mall_name"); }, want: ["response-field-removed"] }],
+  ["oneOf branch removed", { given: (d) => schema(d, "FeedResponse").properties.data.items.oneOf.pop(), want: ["response-schema-branch-removed"] }],
+  ["oneOf branch added", { given: (d) => schema(d, "FeedResponse").properties.data.items.oneOf.push({ $ref: "#/components/schemas/Activity" }), want: ["response-schema-branch-added"] }],
+  ["field became optional", { given: (d) => { schema(d, "Alert").required = without(schema(d, "Alert").required, "title"); }, want: ["response-field-became-optional"] }],
+  ["field became nullable", { given: (d) => { schema(d, "Alert").properties.catename.type = ["string", "null"]; }, want: ["response-field-became-nullable"] }],
+  ["type changed integer → string", { given: (d) => { schema(d, "Alert").properties.comments.type = "string"; }, want: ["response-type-changed"] }],
+  ["type widened integer → number", { given: (d) => { schema(d, "Alert").properties.comments.type = "number"; }, want: ["response-type-changed"] }],
+  ["type constraint dropped", { given: (d) => delete schema(d, "Alert").properties.comments.type, want: ["response-type-changed"] }],
+  ["type narrowed number → integer", { given: (d) => { schema(d, "Alert").properties.price.type = "integer"; }, want: ["response-type-narrowed"] }],
+  ["nullable dropped", { given: (d) => { schema(d, "Alert").properties.yuanurl.type = "string"; }, want: ["response-type-narrowed"] }],
+  ["optional field added", { given: (d) => { schema(d, "Alert").properties.hot = { type: "boolean" }; }, want: ["response-field-added"] }],
+  ["required field added", { given: (d) => { schema(d, "Activity").properties.city = { type: "string" }; schema(d, "Activity").required.push("city"); }, want: ["response-field-added"] }],
+  ["optional field became required", { given: (d) => schema(d, "Alert").required.push("content"), want: ["response-field-became-required"] }],
+  ["enum value added (const widened)", { given: (d) => { schema(d, "PriceScope").properties.unit = { type: "string", enum: ["CNY", "USD"] }; }, want: ["response-enum-value-added"] }],
+  ["const dropped", { given: (d) => delete schema(d, "ZdmItem").properties.type.const, want: ["response-enum-value-added"] }],
+  ["enum value removed", { given: (d) => { schema(d, "Problem").properties.errors.items.properties.in.enum = ["query", "path"]; }, want: ["response-enum-value-removed"] }],
+  ["maxItems raised", { given: (d) => { schema(d, "RankResponse").properties.data.maxItems = 500; }, want: ["response-bound-widened"] }],
+  ["minimum removed", { given: (d) => delete schema(d, "Alert").properties.comments.minimum, want: ["response-bound-widened"] }],
+  ["maxItems lowered", { given: (d) => { schema(d, "RankResponse").properties.data.maxItems = 200; }, want: ["response-bound-narrowed"] }],
+  ["minLength raised", { given: (d) => { schema(d, "Alert").properties.title.minLength = 5; }, want: ["response-bound-narrowed"] }],
+  ["pattern removed", { given: (d) => delete schema(d, "Activity").properties.h5.pattern, want: ["response-pattern-widened"] }],
+  ["pattern widened", { given: (d) => { schema(d, "Activity").properties.h5.pattern = "^https?://"; }, want: ["response-pattern-widened"] }],
+  ["pattern narrowed", { given: (d) => { schema(d, "Alert").properties.datetime.pattern = "^20[0-9]{2}-[0-9]{2}-[0-9]{2}$"; }, want: ["response-pattern-narrowed"] }],
+  ["const changed", { given: (d) => { schema(d, "ZdmItem").properties.type.const = "zdm"; }, want: ["response-enum-value-changed"] }],
+  ["enum value renamed", { given: (d) => { schema(d, "Problem").properties.errors.items.properties.in.enum = ["query", "path", "headers"]; }, want: ["response-enum-value-changed"] }],
+  ["format added", { given: (d) => { schema(d, "Alert").properties.louzhuregtime.format = "date"; }, want: ["response-format-narrowed"] }],
+  ["format changed", { given: (d) => { schema(d, "Alert").properties.url.format = "uri-reference"; }, want: ["response-format-widened"] }],
+  ["pattern added", { given: (d) => { schema(d, "Alert").properties.catename.pattern = "^.+$"; }, want: ["response-pattern-narrowed"] }],
+  ["format removed", { given: (d) => delete schema(d, "Alert").properties.url.format, want: ["response-format-widened"] }],
+  ["description changed", { given: (d) => { schema(d, "Alert").properties.title.description = "The title."; }, want: ["documentation-changed"] }],
+  ["example changed", { given: (d) => { d.components.examples.RankOneHour.value.data[0].title = "另一个标题"; }, want: ["documentation-changed"] }],
+  ["schema moved behind a $ref (no change)", { given: (d) => { d.components.schemas.Tag = { type: "string" }; schema(d, "Alert").properties.tags.items = { $ref: "#/components/schemas/Tag" }; }, want: [] }],
   ["nothing changed", { given: () => {}, want: [] }],
 ];
 

@@ -6,98 +6,19 @@ import { addMonths, detectMode } from "./versioning.ts";
 type Case = [string, { given: (d: Doc) => void; successor?: string; want: string[] }];
 
 /** Within v1: removing a v1 path, or announcing v1's end, depends on v2's age (6 months). */
+// biome-ignore format: a table reads best one case per line
 const sameMajor: Case[] = [
   ["v1 path removed, no v2", { given: (d) => delete d.paths["/api/v1/rank"], want: ["path-removed"] }],
-  [
-    "v1 path removed, v2 less than 6 months old",
-    {
-      given: (d) => delete d.paths["/api/v1/rank"],
-      successor: "2026-10-01",
-      want: ["v1-path-removed-before-support-ends"],
-    },
-  ],
-  [
-    "v1 path removed, v2 6 months old",
-    { given: (d) => delete d.paths["/api/v1/rank"], successor: "2026-05-25", want: ["v1-path-retired"] },
-  ],
-  [
-    "v1 path removed, date recorded in x-versioning",
-    {
-      given: (d) => {
-        delete d.paths["/api/v1/rank"];
-        d["x-versioning"].successor_published = "2026-10-01";
-      },
-      want: ["documentation-changed", "v1-path-removed-before-support-ends"],
-    },
-  ],
-  [
-    "Deprecation header announced, v2 too young",
-    {
-      given: (d) => {
-        get(d, "/api/v1/rank").responses["200"].headers.Deprecation = { schema: { type: "string" } };
-      },
-      successor: "2026-10-01",
-      want: ["deprecation-announced-too-early", "response-header-added"],
-    },
-  ],
-  [
-    "Deprecation header announced, no v2",
-    {
-      given: (d) => {
-        get(d, "/api/v1/rank").responses["200"].headers.Sunset = { schema: { type: "string" } };
-      },
-      want: ["deprecation-announced-too-early", "response-header-added"],
-    },
-  ],
-  [
-    "Deprecation header announced after 6 months",
-    {
-      given: (d) => {
-        get(d, "/api/v1/rank").responses["200"].headers.Deprecation = { schema: { type: "string" } };
-      },
-      successor: "2026-04-01",
-      want: ["response-header-added"],
-    },
-  ],
-  [
-    "sunset date too early",
-    {
-      given: (d) => {
-        d["x-versioning"].sunset = "2027-01-01";
-      },
-      successor: "2026-10-01",
-      want: ["documentation-changed", "sunset-too-early"],
-    },
-  ],
-  [
-    "sunset date 6 months after v2",
-    {
-      given: (d) => {
-        d["x-versioning"].sunset = "2027-04-01";
-      },
-      successor: "2026-10-01",
-      want: ["documentation-changed"],
-    },
-  ],
-  [
-    "operation sunset too early",
-    {
-      given: (d) => {
-        get(d, "/plus/json/rank/{act}.json")["x-sunset"] = "2026-12-31";
-      },
-      successor: "2026-10-01",
-      want: ["sunset-too-early", "unclassified-change"],
-    },
-  ],
-  [
-    "operation deprecated only",
-    {
-      given: (d) => {
-        get(d, "/plus/json/rank/{act}.json").deprecated = true;
-      },
-      want: ["operation-deprecated"],
-    },
-  ],
+  ["v1 path removed, v2 less than 6 months old", { given: (d) => delete d.paths["/api/v1/rank"], successor: "2026-10-01", want: ["v1-path-removed-before-support-ends"] }],
+  ["v1 path removed, v2 6 months old", { given: (d) => delete d.paths["/api/v1/rank"], successor: "2026-05-25", want: ["v1-path-retired"] }],
+  ["v1 path removed, date recorded in x-versioning", { given: (d) => { delete d.paths["/api/v1/rank"]; d["x-versioning"].successor_published = "2026-10-01"; }, want: ["documentation-changed", "v1-path-removed-before-support-ends"] }],
+  ["Deprecation header announced, v2 too young", { given: (d) => { get(d, "/api/v1/rank").responses["200"].headers.Deprecation = { schema: { type: "string" } }; }, successor: "2026-10-01", want: ["deprecation-announced-too-early", "response-header-added"] }],
+  ["Deprecation header announced, no v2", { given: (d) => { get(d, "/api/v1/rank").responses["200"].headers.Sunset = { schema: { type: "string" } }; }, want: ["deprecation-announced-too-early", "response-header-added"] }],
+  ["Deprecation header announced after 6 months", { given: (d) => { get(d, "/api/v1/rank").responses["200"].headers.Deprecation = { schema: { type: "string" } }; }, successor: "2026-04-01", want: ["response-header-added"] }],
+  ["sunset date too early", { given: (d) => { d["x-versioning"].sunset = "2027-01-01"; }, successor: "2026-10-01", want: ["documentation-changed", "sunset-too-early"] }],
+  ["sunset date 6 months after v2", { given: (d) => { d["x-versioning"].sunset = "2027-04-01"; }, successor: "2026-10-01", want: ["documentation-changed"] }],
+  ["operation sunset too early", { given: (d) => { get(d, "/plus/json/rank/{act}.json")["x-sunset"] = "2026-12-31"; }, successor: "2026-10-01", want: ["sunset-too-early", "unclassified-change"] }],
+  ["operation deprecated only", { given: (d) => { get(d, "/plus/json/rank/{act}.json").deprecated = true; }, want: ["operation-deprecated"] }],
 ];
 
 describe("same major", () => {

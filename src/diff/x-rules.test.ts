@@ -6,412 +6,62 @@ type Case = [string, { given: (d: Doc) => void; want: string[] }];
 const category = (d: Doc, alias: string) => d["x-categories"].items.find((c: Doc) => c.alias === alias);
 
 /** The x-rules: what JSON Schema cannot state, judged by which way each moves for a client. */
+// biome-ignore format: a table reads best one case per line
 const extensions: Case[] = [
-  [
-    "rate limit lowered",
-    {
-      given: (d) => {
-        d["x-rate-limit"].limit = 30;
-      },
-      want: ["rate-limit-tightened"],
-    },
-  ],
-  [
-    "rate window raised",
-    {
-      given: (d) => {
-        d["x-rate-limit"].window_seconds = 120;
-      },
-      want: ["rate-limit-tightened"],
-    },
-  ],
-  [
-    "rate limit raised",
-    {
-      given: (d) => {
-        d["x-rate-limit"].limit = 120;
-      },
-      want: ["rate-limit-loosened"],
-    },
-  ],
-  [
-    "rate window lowered",
-    {
-      given: (d) => {
-        d["x-rate-limit"].window_seconds = 30;
-      },
-      want: ["rate-limit-loosened"],
-    },
-  ],
-  [
-    "bigger burst, lower rate",
-    {
-      given: (d) => {
-        d["x-rate-limit"].limit = 120;
-        d["x-rate-limit"].window_seconds = 300;
-      },
-      want: ["rate-limit-tightened"],
-    },
-  ],
-  [
-    "same rate, smaller burst",
-    {
-      given: (d) => {
-        d["x-rate-limit"].limit = 30;
-        d["x-rate-limit"].window_seconds = 30;
-      },
-      want: ["rate-limit-tightened"],
-    },
-  ],
-  [
-    "refused requests now counted",
-    {
-      given: (d) => {
-        d["x-rate-limit"].counts_refused = true;
-      },
-      want: ["rate-limit-tightened"],
-    },
-  ],
-  [
-    "preflights now counted",
-    {
-      given: (d) => {
-        d["x-rate-limit"].counts_preflight = true;
-      },
-      want: ["rate-limit-tightened"],
-    },
-  ],
-  [
-    "rate-limit header dropped",
-    { given: (d) => d["x-rate-limit"].headers.pop(), want: ["response-header-removed"] },
-  ],
-  [
-    "429 status changed",
-    {
-      given: (d) => {
-        d["x-rate-limit"].status = 503;
-      },
-      want: ["rate-limit-signal-changed"],
-    },
-  ],
-  [
-    "Retry-After format changed",
-    {
-      given: (d) => {
-        d["x-rate-limit"].retry_after = "http-date";
-      },
-      want: ["rate-limit-signal-changed"],
-    },
-  ],
-  [
-    "rate-limit algorithm changed",
-    {
-      given: (d) => {
-        d["x-rate-limit"].algorithm = "token-bucket";
-      },
-      want: ["rate-limit-changed"],
-    },
-  ],
-  [
-    "CORS origin narrowed",
-    {
-      given: (d) => {
-        d["x-cors"].allow_origin = "https://xianbao.fun";
-      },
-      want: ["cors-narrowed"],
-    },
-  ],
+  ["rate limit lowered", { given: (d) => { d["x-rate-limit"].limit = 30; }, want: ["rate-limit-tightened"] }],
+  ["rate window raised", { given: (d) => { d["x-rate-limit"].window_seconds = 120; }, want: ["rate-limit-tightened"] }],
+  ["rate limit raised", { given: (d) => { d["x-rate-limit"].limit = 120; }, want: ["rate-limit-loosened"] }],
+  ["rate window lowered", { given: (d) => { d["x-rate-limit"].window_seconds = 30; }, want: ["rate-limit-loosened"] }],
+  ["bigger burst, lower rate", { given: (d) => { d["x-rate-limit"].limit = 120; d["x-rate-limit"].window_seconds = 300; }, want: ["rate-limit-tightened"] }],
+  ["same rate, smaller burst", { given: (d) => { d["x-rate-limit"].limit = 30; d["x-rate-limit"].window_seconds = 30; }, want: ["rate-limit-tightened"] }],
+  ["refused requests now counted", { given: (d) => { d["x-rate-limit"].counts_refused = true; }, want: ["rate-limit-tightened"] }],
+  ["preflights now counted", { given: (d) => { d["x-rate-limit"].counts_preflight = true; }, want: ["rate-limit-tightened"] }],
+  ["rate-limit header dropped", { given: (d) => d["x-rate-limit"].headers.pop(), want: ["response-header-removed"] }],
+  ["429 status changed", { given: (d) => { d["x-rate-limit"].status = 503; }, want: ["rate-limit-signal-changed"] }],
+  ["Retry-After format changed", { given: (d) => { d["x-rate-limit"].retry_after = "http-date"; }, want: ["rate-limit-signal-changed"] }],
+  ["rate-limit algorithm changed", { given: (d) => { d["x-rate-limit"].algorithm = "token-bucket"; }, want: ["rate-limit-changed"] }],
+  ["CORS origin narrowed", { given: (d) => { d["x-cors"].allow_origin = "https://xianbao.fun"; }, want: ["cors-narrowed"] }],
   ["CORS exposed header lost", { given: (d) => d["x-cors"].expose_headers.shift(), want: ["cors-narrowed"] }],
-  [
-    "CORS preflight method lost",
-    {
-      given: (d) => {
-        d["x-cors"].preflight.allow_methods = ["GET"];
-      },
-      want: ["cors-narrowed"],
-    },
-  ],
-  [
-    "CORS preflight header lost",
-    {
-      given: (d) => {
-        d["x-cors"].preflight.allow_headers = ["Content-Type"];
-      },
-      want: ["cors-narrowed"],
-    },
-  ],
-  [
-    "CORS no longer on 429",
-    {
-      given: (d) => {
-        d["x-cors"].on = ["success", "client-error", "unauthorized"];
-      },
-      want: ["cors-narrowed"],
-    },
-  ],
-  [
-    "CORS exposed header added",
-    { given: (d) => d["x-cors"].expose_headers.push("X-Request-Id"), want: ["cors-widened"] },
-  ],
-  [
-    "CORS max-age lowered",
-    {
-      given: (d) => {
-        d["x-cors"].preflight.max_age_seconds = 600;
-      },
-      want: ["documentation-changed"],
-    },
-  ],
-  [
-    "priced category unpriced",
-    {
-      given: (d) => {
-        category(d, "weibo").priced = false;
-      },
-      want: ["priced-kind-dropped"],
-    },
-  ],
-  [
-    "priced stream dropped",
-    {
-      given: (d) => {
-        d["x-categories"].priced_streams = [];
-      },
-      want: ["priced-kind-dropped"],
-    },
-  ],
-  [
-    "category now priced",
-    {
-      given: (d) => {
-        category(d, "douban").priced = true;
-      },
-      want: ["priced-kind-added"],
-    },
-  ],
+  ["CORS preflight method lost", { given: (d) => { d["x-cors"].preflight.allow_methods = ["GET"]; }, want: ["cors-narrowed"] }],
+  ["CORS preflight header lost", { given: (d) => { d["x-cors"].preflight.allow_headers = ["Content-Type"]; }, want: ["cors-narrowed"] }],
+  ["CORS no longer on 429", { given: (d) => { d["x-cors"].on = ["success", "client-error", "unauthorized"]; }, want: ["cors-narrowed"] }],
+  ["CORS exposed header added", { given: (d) => d["x-cors"].expose_headers.push("X-Request-Id"), want: ["cors-widened"] }],
+  ["CORS max-age lowered", { given: (d) => { d["x-cors"].preflight.max_age_seconds = 600; }, want: ["documentation-changed"] }],
+  ["priced category unpriced", { given: (d) => { category(d, "weibo").priced = false; }, want: ["priced-kind-dropped"] }],
+  ["priced stream dropped", { given: (d) => { d["x-categories"].priced_streams = []; }, want: ["priced-kind-dropped"] }],
+  ["category now priced", { given: (d) => { category(d, "douban").priced = true; }, want: ["priced-kind-added"] }],
   ["category removed", { given: (d) => d["x-categories"].items.pop(), want: ["category-removed"] }],
-  [
-    "category alias changed",
-    {
-      given: (d) => {
-        category(d, "kuan").alias = "coolapk";
-      },
-      want: ["category-changed"],
-    },
-  ],
-  [
-    "category renamed",
-    {
-      given: (d) => {
-        category(d, "kuan").name = "酷安网";
-      },
-      want: ["documentation-changed"],
-    },
-  ],
-  [
-    "category added",
-    {
-      given: (d) =>
-        d["x-categories"].items.push({
-          id: "50",
-          alias: "tieba",
-          name: "贴吧",
-          kind: "forum",
-          priced: false,
-        }),
-      want: ["category-added"],
-    },
-  ],
-  [
-    "rank window span changed",
-    {
-      given: (d) => {
-        d["x-rank-windows"].windows.yixiaoshi.hours = 2;
-      },
-      want: ["rank-window-changed"],
-    },
-  ],
-  [
-    "rank window removed",
-    { given: (d) => delete d["x-rank-windows"].windows.shiwutian, want: ["rank-window-removed"] },
-  ],
-  [
-    "rank window added",
-    {
-      given: (d) => {
-        d["x-rank-windows"].windows.sanshitian = { label: "三十天", kind: "rolling", hours: 720 };
-      },
-      want: ["rank-window-added"],
-    },
-  ],
-  [
-    "rank order changed",
-    { given: (d) => d["x-rank-windows"].order.reverse(), want: ["rank-window-changed"] },
-  ],
-  [
-    "rank window relabelled",
-    {
-      given: (d) => {
-        d["x-rank-windows"].windows.jintian.label = "今日";
-      },
-      want: ["documentation-changed"],
-    },
-  ],
-  [
-    "problem type removed",
-    { given: (d) => delete d["x-problem-types"]["not-found"], want: ["problem-type-removed"] },
-  ],
-  [
-    "problem type status changed",
-    {
-      given: (d) => {
-        d["x-problem-types"]["invalid-parameter"].status = 422;
-      },
-      want: ["problem-type-changed"],
-    },
-  ],
-  [
-    "problem type added",
-    {
-      given: (d) => {
-        d["x-problem-types"].gone = { status: 410, title: "Gone", detail: "Retired." };
-      },
-      want: ["problem-type-added"],
-    },
-  ],
-  [
-    "support period shortened",
-    {
-      given: (d) => {
-        d["x-versioning"].min_support_months_after_successor = 3;
-      },
-      want: ["support-period-shortened"],
-    },
-  ],
-  [
-    "not-provided capability added",
-    {
-      given: (d) => d["x-not-provided"].push({ id: "export", description: "No bulk export." }),
-      want: ["documentation-changed"],
-    },
-  ],
+  ["category alias changed", { given: (d) => { category(d, "kuan").alias = "coolapk"; }, want: ["category-changed"] }],
+  ["category renamed", { given: (d) => { category(d, "kuan").name = "酷安网"; }, want: ["documentation-changed"] }],
+  ["category added", { given: (d) => d["x-categories"].items.push({ id: "50", alias: "tieba", name: "贴吧", kind: "forum", priced: false }), want: ["category-added"] }],
+  ["rank window span changed", { given: (d) => { d["x-rank-windows"].windows.yixiaoshi.hours = 2; }, want: ["rank-window-changed"] }],
+  ["rank window removed", { given: (d) => delete d["x-rank-windows"].windows.shiwutian, want: ["rank-window-removed"] }],
+  ["rank window added", { given: (d) => { d["x-rank-windows"].windows.sanshitian = { label: "三十天", kind: "rolling", hours: 720 }; }, want: ["rank-window-added"] }],
+  ["rank order changed", { given: (d) => d["x-rank-windows"].order.reverse(), want: ["rank-window-changed"] }],
+  ["rank window relabelled", { given: (d) => { d["x-rank-windows"].windows.jintian.label = "今日"; }, want: ["documentation-changed"] }],
+  ["problem type removed", { given: (d) => delete d["x-problem-types"]["not-found"], want: ["problem-type-removed"] }],
+  ["problem type status changed", { given: (d) => { d["x-problem-types"]["invalid-parameter"].status = 422; }, want: ["problem-type-changed"] }],
+  ["problem type added", { given: (d) => { d["x-problem-types"].gone = { status: 410, title: "Gone", detail: "Retired." }; }, want: ["problem-type-added"] }],
+  ["support period shortened", { given: (d) => { d["x-versioning"].min_support_months_after_successor = 3; }, want: ["support-period-shortened"] }],
+  ["not-provided capability added", { given: (d) => d["x-not-provided"].push({ id: "export", description: "No bulk export." }), want: ["documentation-changed"] }],
 ];
 
 /** x-conformance: each rule is a promise, named by its id in every finding. */
+// biome-ignore format: a table reads best one case per line
 const conformance: Case[] = [
-  [
-    "feed retention lowered",
-    {
-      given: (d) => {
-        rule(d, "/api/v1/feed", "feed-category-retention").then.count.max = 10;
-      },
-      want: ["retention-lowered"],
-    },
-  ],
-  [
-    "zdm retention lowered",
-    {
-      given: (d) => {
-        rule(d, "/api/v1/feed", "feed-zdm-retention").then.count.max = 20;
-      },
-      want: ["retention-lowered"],
-    },
-  ],
-  [
-    "zdm retention raised",
-    {
-      given: (d) => {
-        rule(d, "/api/v1/feed", "feed-zdm-retention").then.count.max = 40;
-      },
-      want: ["retention-raised"],
-    },
-  ],
-  [
-    "omission threshold lowered",
-    {
-      given: (d) => {
-        rule(d, "/api/v1/rank", "rank-content-omitted").when.query.limit.lte = 30;
-      },
-      want: ["omission-threshold-changed"],
-    },
-  ],
-  [
-    "presence threshold raised",
-    {
-      given: (d) => {
-        rule(d, "/api/v1/rank", "rank-content-present").when.query.limit.gt = 100;
-      },
-      want: ["omission-threshold-changed"],
-    },
-  ],
-  [
-    "omission operator changed",
-    {
-      given: (d) => {
-        rule(d, "/api/v1/rank", "rank-content-omitted").when.query.limit = { lt: 50 };
-      },
-      want: ["x-conformance-rule-changed"],
-    },
-  ],
-  [
-    "rule removed",
-    {
-      given: (d) => {
-        get(d, "/api/v1/rank")["x-conformance"] = get(d, "/api/v1/rank")["x-conformance"].filter(
-          (r: Doc) => r.id !== "rank-order",
-        );
-      },
-      want: ["x-conformance-rule-removed"],
-    },
-  ],
-  [
-    "expectation weakened",
-    {
-      given: (d) => delete rule(d, "/api/v1/search", "search-price-range").then.each.present,
-      want: ["x-conformance-rule-changed"],
-    },
-  ],
-  [
-    "expected status changed",
-    {
-      given: (d) => {
-        rule(d, "/api/v1/rank", "rank-act-required").then.status = 422;
-      },
-      want: ["x-conformance-rule-changed"],
-    },
-  ],
-  [
-    "condition changed",
-    {
-      given: (d) => {
-        rule(d, "/api/v1/shenghuo", "shenghuo-cates-when-asked").when.query.with_cates.eq = "true";
-      },
-      want: ["x-conformance-rule-changed"],
-    },
-  ],
-  [
-    "order rule changed",
-    {
-      given: (d) => rule(d, "/api/v1/rank", "rank-order").then.order.by.pop(),
-      want: ["x-conformance-rule-changed"],
-    },
-  ],
-  [
-    "rule summary changed",
-    {
-      given: (d) => {
-        rule(d, "/api/v1/rank", "rank-order").summary = "Ordered by comments.";
-      },
-      want: ["documentation-changed"],
-    },
-  ],
-  [
-    "rule added",
-    {
-      given: (d) => get(d, "/api/v1/meta")["x-conformance"].push({ id: "meta-fast", then: { status: 200 } }),
-      want: ["x-conformance-rule-added"],
-    },
-  ],
+  ["feed retention lowered", { given: (d) => { rule(d, "/api/v1/feed", "feed-category-retention").then.count.max = 10; }, want: ["retention-lowered"] }],
+  ["zdm retention lowered", { given: (d) => { rule(d, "/api/v1/feed", "feed-zdm-retention").then.count.max = 20; }, want: ["retention-lowered"] }],
+  ["zdm retention raised", { given: (d) => { rule(d, "/api/v1/feed", "feed-zdm-retention").then.count.max = 40; }, want: ["retention-raised"] }],
+  ["omission threshold lowered", { given: (d) => { rule(d, "/api/v1/rank", "rank-content-omitted").when.query.limit.lte = 30; }, want: ["omission-threshold-changed"] }],
+  ["presence threshold raised", { given: (d) => { rule(d, "/api/v1/rank", "rank-content-present").when.query.limit.gt = 100; }, want: ["omission-threshold-changed"] }],
+  ["omission operator changed", { given: (d) => { rule(d, "/api/v1/rank", "rank-content-omitted").when.query.limit = { lt: 50 }; }, want: ["x-conformance-rule-changed"] }],
+  ["rule removed", { given: (d) => { get(d, "/api/v1/rank")["x-conformance"] = get(d, "/api/v1/rank")["x-conformance"].filter( (r: Doc) => r.id !== "rank-order", ); }, want: ["x-conformance-rule-removed"] }],
+  ["expectation weakened", { given: (d) => delete rule(d, "/api/v1/search", "search-price-range").then.each.present, want: ["x-conformance-rule-changed"] }],
+  ["expected status changed", { given: (d) => { rule(d, "/api/v1/rank", "rank-act-required").then.status = 422; }, want: ["x-conformance-rule-changed"] }],
+  ["condition changed", { given: (d) => { rule(d, "/api/v1/shenghuo", "shenghuo-cates-when-asked").when.query.with_cates.eq = "true"; }, want: ["x-conformance-rule-changed"] }],
+  ["order rule changed", { given: (d) => rule(d, "/api/v1/rank", "rank-order").then.order.by.pop(), want: ["x-conformance-rule-changed"] }],
+  ["rule summary changed", { given: (d) => { rule(d, "/api/v1/rank", "rank-order").summary = "Ordered by comments."; }, want: ["documentation-changed"] }],
+  ["rule added", { given: (d) => get(d, "/api/v1/meta")["x-conformance"].push({ id: "meta-fast", then: { status: 200 } }), want: ["x-conformance-rule-added"] }],
   ["rules reordered", { given: (d) => get(d, "/api/v1/feed")["x-conformance"].reverse(), want: [] }],
 ];
 
