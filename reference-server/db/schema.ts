@@ -1,10 +1,12 @@
 import type { Database } from "better-sqlite3";
+import type { AlertRow } from "../data/records.ts";
+import { rewriteAlerts } from "./write.ts";
 
 /**
  * Migrations, applied in order; `PRAGMA user_version` records how many ran. Append, never edit:
  * a database created by an older server must upgrade by running only the new steps.
  */
-const MIGRATIONS: string[] = [
+const MIGRATIONS: (string | ((db: Database) => void))[] = [
   `
   CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
@@ -74,6 +76,48 @@ const MIGRATIONS: string[] = [
     push_words TEXT NOT NULL
   );
   `,
+  // 2: alerts keyed by publication time (write.ts timeKey), so that search walks the FTS index
+  // newest first without sorting; a facets column (all, c<cateid>) so that a category and
+  // block words are answered inside the index; rank indexes for small and large windows.
+  (db) => {
+    db.exec(`
+      ALTER TABLE alerts RENAME TO alerts_v1;
+      DROP INDEX alerts_time; DROP INDEX alerts_cate_time; DROP INDEX alerts_price;
+      DROP TABLE alert_grams;
+      DELETE FROM alert_tags;
+      CREATE TABLE alerts (
+        seq INTEGER PRIMARY KEY,
+        id INTEGER NOT NULL UNIQUE,
+        title TEXT NOT NULL,
+        content TEXT NOT NULL,
+        datetime TEXT NOT NULL,
+        shorttime TEXT NOT NULL,
+        shijianchuo INTEGER NOT NULL,
+        cateid TEXT NOT NULL,
+        catename TEXT NOT NULL,
+        comments INTEGER NOT NULL,
+        louzhu TEXT NOT NULL,
+        louzhuregtime TEXT,
+        url TEXT NOT NULL,
+        yuanurl TEXT,
+        price REAL,
+        tags TEXT NOT NULL DEFAULT '[]'
+      );
+      CREATE INDEX alerts_cate_seq ON alerts (cateid, seq);
+      CREATE INDEX alerts_window ON alerts (shijianchuo, comments, id);
+      CREATE INDEX alerts_rank ON alerts (comments, shijianchuo, id);
+      CREATE INDEX alerts_price ON alerts (price) WHERE price IS NOT NULL;
+      CREATE VIRTUAL TABLE alert_grams USING fts5(title, content, facets, tokenize = 'ascii', content = '');
+    `);
+    const old = db.prepare<[], AlertRow & { seq: number }>(
+      "SELECT * FROM alerts_v1 ORDER BY shijianchuo, id",
+    );
+    rewriteAlerts(
+      db,
+      [...old.all()].map(({ seq: _, ...row }) => row),
+    );
+    db.exec("DROP TABLE alerts_v1");
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -86,7 +130,9 @@ export function migrate(db: Database): void {
   }
   for (let v = current; v < MIGRATIONS.length; v++) {
     db.transaction(() => {
-      db.exec(MIGRATIONS[v] as string);
+      const step = MIGRATIONS[v];
+      if (typeof step === "function") step(db);
+      else db.exec(step as string);
       db.pragma(`user_version = ${v + 1}`);
     })();
   }

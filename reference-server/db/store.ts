@@ -15,7 +15,11 @@ export interface AlertFilter {
   tag?: string;
 }
 
-const NEWEST_FIRST = "ORDER BY a.shijianchuo DESC, a.id DESC";
+/** Alerts are keyed by publication time (write.ts timeKey): newest first is the key, descending. */
+const NEWEST_FIRST = "ORDER BY a.seq DESC";
+const RANK_ORDER = "ORDER BY a.comments DESC, a.shijianchuo DESC, a.id DESC";
+/** Windows at least this long are ranked by walking the rank index (most alerts fall inside). */
+const LARGE_WINDOW_SECONDS = 86_400;
 
 /**
  * Every read the routes need, as prepared, parameterised statements. Statements whose WHERE
@@ -26,7 +30,8 @@ export class Store {
   private readonly feedAll: Statement<[number], AlertRow>;
   private readonly feedCate: Statement<[string, number], AlertRow>;
   private readonly zdm: Statement<[number], ZdmRow>;
-  private readonly rankRows: Statement<[number, number, number], AlertRow>;
+  private readonly rankSmall: Statement<[number, number, number], AlertRow>;
+  private readonly rankLarge: Statement<[number, number, number], AlertRow>;
   private readonly activityPage: Statement;
   private readonly activityCount: Statement;
   private readonly activityCates: Statement<[], { id: string; name: string; count: number }>;
@@ -35,9 +40,15 @@ export class Store {
     this.feedAll = db.prepare(`SELECT * FROM alerts a ${NEWEST_FIRST} LIMIT ?`);
     this.feedCate = db.prepare(`SELECT * FROM alerts a WHERE a.cateid = ? ${NEWEST_FIRST} LIMIT ?`);
     this.zdm = db.prepare("SELECT * FROM zdm_items ORDER BY posttime DESC, id DESC LIMIT ?");
-    this.rankRows = db.prepare(
-      `SELECT * FROM alerts a WHERE a.shijianchuo BETWEEN ? AND ?
-       ORDER BY a.comments DESC, a.shijianchuo DESC, a.id DESC LIMIT ?`,
+    // A short window holds few alerts: take them from the time index (covering), sort, fetch.
+    this.rankSmall = db.prepare(
+      `SELECT * FROM alerts a WHERE a.seq IN (
+         SELECT seq FROM alerts a INDEXED BY alerts_window WHERE a.shijianchuo BETWEEN ? AND ? ${RANK_ORDER} LIMIT ?
+       ) ${RANK_ORDER}`,
+    );
+    // A long window holds most alerts: walk the rank index in rank order and stop at the limit.
+    this.rankLarge = db.prepare(
+      `SELECT * FROM alerts a INDEXED BY alerts_rank WHERE a.shijianchuo BETWEEN ? AND ? ${RANK_ORDER} LIMIT ?`,
     );
     // SQLite's lower() folds A-Z only: exactly the spec's substring-ci-latin matching.
     const activityWhere = `WHERE (@cate IS NULL OR a.cate = @cate)
@@ -63,7 +74,7 @@ export class Store {
 
   /** Alerts published in [from, to], by comments then newest. */
   rank(from: number, to: number, limit: number): AlertRow[] {
-    return this.rankRows.all(from, to, limit);
+    return (to - from >= LARGE_WINDOW_SECONDS ? this.rankLarge : this.rankSmall).all(from, to, limit);
   }
 
   /** One page of matching alerts, newest first. */
@@ -89,17 +100,16 @@ export class Store {
     return this.activityCates.all();
   }
 
+  /**
+   * Words (q and kp) and the category are answered inside the FTS index, which also yields
+   * rowids newest first and counts without touching the table; price, tag and category lists
+   * are checked on the joined rows. Without words, the table is read newest first.
+   */
   private shape(filter: AlertFilter) {
     const where: string[] = [];
     const params: Record<string, unknown> = {};
-    if (filter.anyWords?.length) {
-      where.push("a.seq IN (SELECT rowid FROM alert_grams WHERE alert_grams MATCH @any)");
-      params.any = anyWordExpression(filter.anyWords);
-    }
-    if (filter.noWords?.length) {
-      where.push("a.seq NOT IN (SELECT rowid FROM alert_grams WHERE alert_grams MATCH @none)");
-      params.none = anyWordExpression(filter.noWords);
-    }
+    const fts = ftsExpression(filter);
+    if (fts !== undefined) params.fts = fts;
     if (filter.minPrice !== undefined) {
       where.push("a.price >= @mip");
       params.mip = filter.minPrice;
@@ -108,7 +118,7 @@ export class Store {
       where.push("a.price <= @mxp");
       params.mxp = filter.maxPrice;
     }
-    if (filter.cateid !== undefined) {
+    if (filter.cateid !== undefined && fts === undefined) {
       where.push("a.cateid = @cateid");
       params.cateid = filter.cateid;
     }
@@ -120,17 +130,58 @@ export class Store {
       where.push("a.seq IN (SELECT seq FROM alert_tags WHERE tag = @tag)");
       params.tag = filter.tag;
     }
-    const clause = where.length ? `WHERE ${where.join(" AND ")}` : "";
-    let statements = this.shapes.get(clause);
+    const key = `${fts === undefined ? "table" : "fts"} ${where.join(" AND ")}`;
+    let statements = this.shapes.get(key);
     if (!statements) {
-      statements = {
+      statements = this.prepareShape(fts !== undefined, where);
+      this.shapes.set(key, statements);
+    }
+    return { statements, params };
+  }
+
+  private prepareShape(fts: boolean, where: string[]) {
+    const and = where.map((w) => ` AND ${w}`).join("");
+    if (!fts) {
+      const clause = where.length ? `WHERE ${where.join(" AND ")}` : "";
+      return {
         page: this.db.prepare(
           `SELECT a.* FROM alerts a ${clause} ${NEWEST_FIRST} LIMIT @limit OFFSET @offset`,
         ),
         count: this.db.prepare(`SELECT count(*) AS n FROM alerts a ${clause}`),
       };
-      this.shapes.set(clause, statements);
     }
-    return { statements, params };
+    if (where.length === 0) {
+      return {
+        page: this.db.prepare(
+          `SELECT a.* FROM alerts a WHERE a.seq IN (
+             SELECT rowid FROM alert_grams WHERE alert_grams MATCH @fts ORDER BY rowid DESC LIMIT @limit OFFSET @offset
+           ) ${NEWEST_FIRST}`,
+        ),
+        count: this.db.prepare("SELECT count(*) AS n FROM alert_grams WHERE alert_grams MATCH @fts"),
+      };
+    }
+    // CROSS JOIN keeps the FTS table outermost, so its rowid order is the answer's order.
+    const joined = "FROM alert_grams g CROSS JOIN alerts a ON a.seq = g.rowid WHERE g.alert_grams MATCH @fts";
+    return {
+      page: this.db.prepare(`SELECT a.* ${joined}${and} ORDER BY g.rowid DESC LIMIT @limit OFFSET @offset`),
+      count: this.db.prepare(`SELECT count(*) AS n ${joined}${and}`),
+    };
   }
+}
+
+/**
+ * The FTS5 query of a filter's words and category, or undefined when it has no words.
+ * `facets` holds `all` and `c<cateid>` for every alert (write.ts), which gives block words
+ * without q a positive side to subtract from.
+ */
+export function ftsExpression(filter: AlertFilter): string | undefined {
+  const any = filter.anyWords?.length ? filter.anyWords : undefined;
+  const none = filter.noWords?.length ? filter.noWords : undefined;
+  if (!any && !none) return undefined;
+  const positive = [
+    any ? `(${anyWordExpression(any)})` : undefined,
+    filter.cateid !== undefined ? `facets : "c${filter.cateid}"` : undefined,
+  ].filter((p): p is string => p !== undefined);
+  const base = positive.length ? positive.join(" AND ") : "facets : all";
+  return none ? `(${base}) NOT (${anyWordExpression(none)})` : base;
 }

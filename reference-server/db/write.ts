@@ -22,36 +22,61 @@ export function writeDataset(db: Database, data: Partial<Dataset>, fresh = false
   })();
 }
 
+/**
+ * The row key of an alert orders alerts newest-last: publication second, then the low 20 bits
+ * of the id. Search walks the FTS index in rowid order (ORDER BY rowid DESC is free there), so
+ * "newest first" needs no sort. A shift in time moves every alert alike and keeps the order.
+ * Safe up to the year 2242 (2^53 / 2^20 seconds).
+ */
+export function timeKey(shijianchuo: number, id: number): number {
+  return shijianchuo * 1_048_576 + (id % 1_048_576);
+}
+
+/** Tokens of the facets column: every alert carries `all` and its category (`c<id>`). */
+export function facetTokens(cateid: string): string {
+  return `all c${cateid}`;
+}
+
 /** `fresh`: the table is known to be empty (a generation), so no row can need replacing. */
 function alertWriter(db: Database, fresh: boolean): (row: AlertRow) => void {
-  const find = db.prepare<[number], { seq: number; title: string; content: string }>(
-    "SELECT seq, title, content FROM alerts WHERE id = ?",
+  const find = db.prepare<[number], { seq: number; title: string; content: string; cateid: string }>(
+    "SELECT seq, title, content, cateid FROM alerts WHERE id = ?",
   );
+  const taken = db.prepare<[number], { seq: number }>("SELECT seq FROM alerts WHERE seq = ?");
   const removeAlert = db.prepare("DELETE FROM alerts WHERE seq = ?");
   // A contentless FTS5 row is removed by replaying the tokens it was indexed with.
   const removeGrams = db.prepare(
-    "INSERT INTO alert_grams (alert_grams, rowid, title, content) VALUES ('delete', ?, ?, ?)",
+    "INSERT INTO alert_grams (alert_grams, rowid, title, content, facets) VALUES ('delete', ?, ?, ?, ?)",
   );
   const removeTags = db.prepare("DELETE FROM alert_tags WHERE seq = ?");
   const insert = db.prepare(
-    `INSERT INTO alerts (id, title, content, datetime, shorttime, shijianchuo, cateid, catename, comments,
+    `INSERT INTO alerts (seq, id, title, content, datetime, shorttime, shijianchuo, cateid, catename, comments,
        louzhu, louzhuregtime, url, yuanurl, price, tags)
-     VALUES (@id, @title, @content, @datetime, @shorttime, @shijianchuo, @cateid, @catename, @comments,
+     VALUES (@seq, @id, @title, @content, @datetime, @shorttime, @shijianchuo, @cateid, @catename, @comments,
        @louzhu, @louzhuregtime, @url, @yuanurl, @price, @tags)`,
   );
-  const grams = db.prepare("INSERT INTO alert_grams (rowid, title, content) VALUES (?, ?, ?)");
+  const grams = db.prepare("INSERT INTO alert_grams (rowid, title, content, facets) VALUES (?, ?, ?, ?)");
   const tag = db.prepare("INSERT OR IGNORE INTO alert_tags (tag, seq) VALUES (?, ?)");
   return (row) => {
     const old = fresh ? undefined : find.get(row.id);
     if (old) {
       removeAlert.run(old.seq);
-      removeGrams.run(old.seq, gramTokens(old.title), gramTokens(old.content));
+      removeGrams.run(old.seq, gramTokens(old.title), gramTokens(old.content), facetTokens(old.cateid));
       removeTags.run(old.seq);
     }
-    const seq = Number(insert.run(row).lastInsertRowid);
-    grams.run(seq, gramTokens(row.title), gramTokens(row.content));
+    let seq = timeKey(row.shijianchuo, row.id);
+    // Two alerts of one second whose ids agree in their low 20 bits: take the next free key.
+    if (!fresh) while (taken.get(seq)) seq++;
+    insert.run({ ...row, seq });
+    grams.run(seq, gramTokens(row.title), gramTokens(row.content), facetTokens(row.cateid));
     for (const t of JSON.parse(row.tags) as string[]) tag.run(t, seq);
   };
+}
+
+/** Re-indexes every alert under its time key (schema migration 2). */
+export function rewriteAlerts(db: Database, rows: Iterable<AlertRow>): void {
+  const write = alertWriter(db, false);
+  for (const row of rows) write(row);
 }
 
 /** Removes every alert, zdm item and activity (before a regeneration); keeps accounts. */
