@@ -34,6 +34,16 @@ export function activityCategories(data: unknown): { id: string; name: string; c
  * example of the spec when one has it (the feed and personal examples do), else its title.
  */
 export function contentFinder(spec: Spec): (record: Record<string, unknown>) => string | undefined {
+  const byId = contentById(spec);
+  return (record) => byId.get(record.id) ?? (typeof record.title === "string" ? record.title : undefined);
+}
+
+const contentIndex = new WeakMap<Spec, Map<unknown, string>>();
+
+/** Every example record's `content` by its `id`, indexed once per spec (the layer asks per request). */
+function contentById(spec: Spec): Map<unknown, string> {
+  const cached = contentIndex.get(spec);
+  if (cached) return cached;
   const byId = new Map<unknown, string>();
   const visit = (node: unknown): void => {
     if (Array.isArray(node)) node.forEach(visit);
@@ -44,5 +54,6 @@ export function contentFinder(spec: Spec): (record: Record<string, unknown>) => 
     }
   };
   visit((spec.doc.components as Record<string, unknown>).examples);
-  return (record) => byId.get(record.id) ?? (typeof record.title === "string" ? record.title : undefined);
+  contentIndex.set(spec, byId);
+  return byId;
 }

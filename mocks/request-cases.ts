@@ -67,10 +67,10 @@ export function acceptedRequests(
   return out;
 }
 
-/** Extra query every search needs to be accepted, and a price combination per category kind. */
+/** A criterion added to every search case, so the cases exercise the other parameters. */
 export const SEARCH_BASE = { searchAlerts: { q: "立减金" } };
 
-/** The same with the price-scope cases: a price filter on an unpriced and on a priced category. */
+/** Price filters on unpriced and priced categories, by alias and by ID (the price-scope rules). */
 export const PRICE_CASES: Record<string, string>[] = [
   { mip: "10", cate: "douban" },
   { mxp: "100", cate: "shangjin" },
