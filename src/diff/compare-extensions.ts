@@ -9,19 +9,22 @@ import {
   same,
   show,
 } from "./context.ts";
+import type { Mode } from "./types.ts";
 
 /**
  * The document-level x-rules: the promises JSON Schema cannot state. Each field is judged by
  * which way it moves for a client: fewer requests, fewer browser permissions, fewer priced
  * kinds, fewer windows or categories are breaking; the opposite is info.
  */
-export function compareExtensions(c: Collector, b: Json, h: Json): void {
+export function compareExtensions(c: Collector, b: Json, h: Json, mode: Mode): void {
   compareRateLimit(c, obj(b["x-rate-limit"]), obj(h["x-rate-limit"]), root("x-rate-limit"));
   compareCors(c, obj(b["x-cors"]), obj(h["x-cors"]), root("x-cors"));
   compareCategories(c, obj(b["x-categories"]), obj(h["x-categories"]), root("x-categories"));
   compareRankWindows(c, obj(b["x-rank-windows"]), obj(h["x-rank-windows"]), root("x-rank-windows"));
   compareProblemTypes(c, obj(b["x-problem-types"]), obj(h["x-problem-types"]), root("x-problem-types"));
-  compareVersioning(c, obj(b["x-versioning"]), obj(h["x-versioning"]), root("x-versioning"));
+  // A new major states its own versioning (current v2, prefix /api/v2): only v1 → v1.x is a promise kept or broken.
+  if (mode === "same-major")
+    compareVersioning(c, obj(b["x-versioning"]), obj(h["x-versioning"]), root("x-versioning"));
 }
 
 export const EXTENSION_KEYS = [

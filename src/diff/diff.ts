@@ -57,7 +57,7 @@ export async function diffDocuments(
       );
     checkAnnouncements(c, b, "base", published, options);
   }
-  compareExtensions(c, b, h);
+  compareExtensions(c, b, h, mode);
   compareRoot(c, b, h);
   const findings = order(dedupe(mode === "cross-major" ? c.findings.map(asMigrationNote) : c.findings));
   return {
