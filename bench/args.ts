@@ -1,0 +1,76 @@
+/** Command-line flags of `npm run bench`. */
+
+export const SCENARIOS = [
+  "throughput",
+  "search",
+  "limiter",
+  "conformance",
+  "startup",
+  "scaleout",
+  "npm-ci",
+] as const;
+export type ScenarioName = (typeof SCENARIOS)[number];
+
+export interface BenchArgs {
+  /** ~2-minute smoke: shorter and fewer runs, small data only. */
+  quick: boolean;
+  only: ScenarioName[];
+  /** Search at 1M alerts (generation is slow the first time; the database is reused afterwards). */
+  million: boolean;
+  /** Conformance also without --skip-slow (waits out Retry-After windows). */
+  slowConformance: boolean;
+  /** `npm ci` in a temp copy of the repository (≈2 min: better-sqlite3 compiles from source). */
+  npmCi: boolean;
+  help: boolean;
+}
+
+export const USAGE = `usage: npm run bench [-- [--quick] [--only ${SCENARIOS.join(",")}] [--no-1m] [--no-slow-conformance] [--npm-ci]]
+
+Starts what it needs on loopback, runs bounded loads, writes bench/results.md and bench/results.json.
+  --quick                 ~2-minute smoke (short runs, search at 10k only, no slow conformance)
+  --only LIST             run only these scenarios (npm-ci runs only when named or with --npm-ci)
+  --no-1m                 skip search at 1M alerts
+  --no-slow-conformance   skip the conformance run without --skip-slow
+  --npm-ci                time \`npm ci\` in a temp copy of the repository (adds ~2 min)`;
+
+export function parseArgs(argv: readonly string[]): BenchArgs {
+  const args: BenchArgs = {
+    quick: false,
+    only: [],
+    million: true,
+    slowConformance: true,
+    npmCi: false,
+    help: false,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === "--quick") args.quick = true;
+    else if (a === "--no-1m") args.million = false;
+    else if (a === "--no-slow-conformance") args.slowConformance = false;
+    else if (a === "--npm-ci") args.npmCi = true;
+    else if (a === "--help" || a === "-h") args.help = true;
+    else if (a === "--only" || a.startsWith("--only=")) {
+      const value = a === "--only" ? argv[++i] : a.slice("--only=".length);
+      if (!value) throw new Error("--only needs a comma-separated list of scenarios");
+      for (const name of value
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)) {
+        if (!(SCENARIOS as readonly string[]).includes(name))
+          throw new Error(`unknown scenario ${name}; known: ${SCENARIOS.join(", ")}`);
+        args.only.push(name as ScenarioName);
+      }
+    } else throw new Error(`unknown argument ${a}\n${USAGE}`);
+  }
+  if (args.quick) {
+    args.million = false;
+    args.slowConformance = false;
+  }
+  return args;
+}
+
+/** The scenarios this run executes, in order. npm-ci is opt-in: it alone takes ~2 of the 10 minutes. */
+export function selectedScenarios(args: BenchArgs): ScenarioName[] {
+  if (args.only.length > 0) return SCENARIOS.filter((s) => args.only.includes(s));
+  return SCENARIOS.filter((s) => s !== "npm-ci" || args.npmCi);
+}

@@ -1,0 +1,129 @@
+import { describe, expect, it } from "vitest";
+import { parseArgs, selectedScenarios } from "./args.ts";
+import { summarize } from "./load.ts";
+import { renderMarkdown, renderTable } from "./report.ts";
+import { addedNsPerRequest, formatRatio, median, quantile, ratio } from "./stats.ts";
+import type { BenchRun } from "./types.ts";
+
+// The pure parts of the bench only: the bench itself never runs in npm test.
+
+describe("median and quantile", () => {
+  it.each([
+    ["odd count", { given: [3, 1, 2], want: 2 }],
+    ["even count: mean of the middle two", { given: [4, 1, 3, 2], want: 2.5 }],
+    ["one value", { given: [7], want: 7 }],
+    ["empty", { given: [], want: Number.NaN }],
+  ])("median, %s", (_name, { given, want }) => {
+    expect(median(given)).toBe(want);
+  });
+
+  it("does not reorder its input", () => {
+    const values = [3, 1, 2];
+    median(values);
+    expect(values).toEqual([3, 1, 2]);
+  });
+
+  it.each([
+    ["p50 of 1..100", { q: 0.5, want: 50 }],
+    ["p99 of 1..100", { q: 0.99, want: 99 }],
+    ["p100 is the maximum", { q: 1, want: 100 }],
+    ["p0 is the minimum", { q: 0, want: 1 }],
+  ])("quantile, %s (nearest rank)", (_name, { q, want }) => {
+    const values = Array.from({ length: 100 }, (_, i) => 100 - i);
+    expect(quantile(values, q)).toBe(want);
+  });
+});
+
+describe("ratios", () => {
+  it.each([
+    ["server at half the ceiling", { a: 10_000, b: 20_000, want: 0.5 }],
+    ["missing baseline", { a: 10_000, b: 0, want: Number.NaN }],
+    ["missing measurement", { a: Number.NaN, b: 5, want: Number.NaN }],
+  ])("%s", (_name, { a, b, want }) => {
+    expect(ratio(a, b)).toBe(want);
+  });
+
+  it("formats a ratio, and n/a when it could not be measured", () => {
+    expect(formatRatio(0.6249)).toBe("0.62×");
+    expect(formatRatio(Number.NaN)).toBe("n/a");
+  });
+
+  it("turns a throughput difference into ns per request", () => {
+    // 10,000 req/s = 100 µs per request; 12,500 req/s = 80 µs: the feature costs 20 µs.
+    expect(addedNsPerRequest(10_000, 12_500)).toBeCloseTo(20_000, 6);
+    expect(addedNsPerRequest(0, 12_500)).toBeNaN();
+  });
+
+  it("summarizes runs figure by figure, and adds up failures", () => {
+    const s = summarize([
+      { rps: 100, p50: 5, p99: 30, non2xx: 0, errors: 0 },
+      { rps: 300, p50: 1, p99: 10, non2xx: 2, errors: 0 },
+      { rps: 200, p50: 3, p99: 20, non2xx: 0, errors: 1 },
+    ]);
+    expect(s).toMatchObject({ rps: 200, p50: 3, p99: 20, non2xx: 2, errors: 1 });
+  });
+});
+
+describe("arguments", () => {
+  it("defaults: every scenario but npm-ci, 1M on", () => {
+    const args = parseArgs([]);
+    expect(args.million).toBe(true);
+    expect(selectedScenarios(args)).not.toContain("npm-ci");
+  });
+  it("--quick turns off the long parts", () => {
+    expect(parseArgs(["--quick"])).toMatchObject({ quick: true, million: false, slowConformance: false });
+  });
+  it("--only keeps the canonical order and may name npm-ci", () => {
+    expect(selectedScenarios(parseArgs(["--only", "npm-ci,search"]))).toEqual(["search", "npm-ci"]);
+  });
+  it("refuses an unknown scenario", () => {
+    expect(() => parseArgs(["--only=nope"])).toThrow(/unknown scenario nope/);
+  });
+});
+
+describe("report", () => {
+  const run: BenchRun = {
+    header: {
+      date: "2026-11-25T23:00:00.000Z",
+      commit: "abc1234",
+      dirty: false,
+      node: "v20.20.2",
+      cpus: 2,
+      cpuModel: "Test CPU",
+      platform: "linux x64",
+      quick: false,
+      only: [],
+      wallSeconds: 412.4,
+    },
+    sections: [
+      {
+        id: "throughput",
+        title: "Throughput",
+        method: "autocannon.",
+        tables: [{ columns: ["endpoint", "a|b"], rows: [["meta", 1]] }],
+        targets: [
+          { name: "server ≥ 50% of bare node:http, meta", met: true, measured: "0.62×" },
+          { name: "never ran", met: null, measured: "n/a" },
+          { name: "too slow", met: false, measured: "0.1×" },
+        ],
+        notes: ["a note"],
+        data: {},
+      },
+    ],
+  };
+
+  it("renders a header, the targets at a glance and each section", () => {
+    const md = renderMarkdown(run);
+    expect(md).toContain("- commit: abc1234\n");
+    expect(md).toContain("- machine: 2 cores (Test CPU), linux x64, node v20.20.2");
+    expect(md).toContain("| server ≥ 50% of bare node:http, meta | met | 0.62× |");
+    expect(md).toContain("| never ran | not measured | n/a |");
+    expect(md).toContain("| too slow | **missed** | 0.1× |");
+    expect(md).toContain("## Throughput\n\nautocannon.");
+    expect(md).toContain("- a note");
+  });
+
+  it("escapes pipes inside cells", () => {
+    expect(renderTable({ columns: ["a|b"], rows: [["x|y"]] })).toBe("| a\\|b |\n|---|\n| x\\|y |");
+  });
+});

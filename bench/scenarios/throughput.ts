@@ -1,0 +1,254 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { CapturedBody } from "../baseline-server.ts";
+import type { BenchContext } from "../context.ts";
+import { benchDatabase } from "../data.ts";
+import { type LoadRun, load, summarize } from "../load.ts";
+import { type Child, REPO, startChild, urlOf } from "../procs.ts";
+import { addedNsPerRequest, formatNumber, formatRatio, ratio } from "../stats.ts";
+import type { Section, TargetResult } from "../types.ts";
+
+/** The measured requests: fixed, so every run and every target answers the same thing. */
+export const ENDPOINTS = [
+  { id: "rank-20", path: "/api/v1/rank?act=ershisixiaoshi&limit=20" },
+  { id: "rank-300", path: "/api/v1/rank?act=ershisixiaoshi&limit=300" },
+  { id: "feed", path: "/api/v1/feed?cate=all&limit=20" },
+  { id: "search", path: `/api/v1/search?q=${encodeURIComponent("京东")}&limit=20` },
+  { id: "meta", path: "/api/v1/meta" },
+] as const;
+type EndpointId = (typeof ENDPOINTS)[number]["id"];
+
+/** Where the ratio targets of issue 7 apply. */
+const CEILING_TARGET: EndpointId[] = ["rank-20", "meta"];
+
+interface Target {
+  name: string;
+  label: string;
+  start: () => Promise<Child>;
+  /** Endpoints measured on this target (the secondary targets only where they answer a question). */
+  only?: EndpointId[];
+}
+
+/** The rate limit stays on, raised; a 1 s window keeps the one client's timestamp list short. */
+export const RAISED_LIMIT = { limit: 1_000_000_000, windowSeconds: 1 };
+
+const DEFAULT_SIZE = 20_000;
+
+export async function throughput(ctx: BenchContext): Promise<Section> {
+  const db = await benchDatabase(DEFAULT_SIZE);
+  const serverOptions = { dbPath: db.path, size: db.size, clockStartSeconds: db.referenceTime };
+  const reference = () =>
+    startChild(join(REPO, "bench/servers/reference.ts"), { ...serverOptions, rateLimit: RAISED_LIMIT });
+  const bodiesFile = join(ctx.tmp, "bodies.json");
+  const bodyBytes: Record<string, Record<string, number>> = {};
+
+  const targets: Target[] = [
+    { name: "server", label: "reference server (limit raised)", start: reference },
+    {
+      name: "baseline",
+      label: "bare node:http (same bytes)",
+      start: () => startChild(join(REPO, "bench/baseline-server.ts"), { bodiesFile }),
+    },
+    {
+      name: "prism",
+      label: "Prism static (no rule layer)",
+      start: () => startChild(join(REPO, "bench/servers/mock.ts"), { rules: false }),
+    },
+    {
+      name: "server-no-limit",
+      label: "reference server, limiter off",
+      only: ["rank-20", "meta"],
+      start: () =>
+        startChild(join(REPO, "bench/servers/reference.ts"), { ...serverOptions, rateLimit: false }),
+    },
+    {
+      name: "prism-rules",
+      label: "Prism + rule layer",
+      only: ["rank-20", "meta"],
+      start: () => startChild(join(REPO, "bench/servers/mock.ts"), { rules: true }),
+    },
+  ];
+
+  // Everything runs at once (idle servers cost nothing) so that runs can be interleaved:
+  // target A, B, C, then A, B, C again, and a burst of noise on the shared machine hits all alike.
+  ctx.log("throughput: starting the reference server, capturing its bodies");
+  const children = new Map<string, Child>();
+  const urlOfTarget = (name: string) => {
+    const child = children.get(name);
+    if (!child) throw new Error(`${name} is not running`);
+    return urlOf(child);
+  };
+  const runs: Record<string, Record<string, LoadRun[]>> = {};
+  const record = (endpoint: string, target: string, run: LoadRun) => {
+    const byTarget = runs[endpoint] ?? {};
+    runs[endpoint] = byTarget;
+    byTarget[target] = [...(byTarget[target] ?? []), run];
+  };
+  try {
+    children.set("server", await reference());
+    const captured: Record<string, CapturedBody> = {};
+    for (const e of ENDPOINTS) {
+      const res = await fetch(urlOfTarget("server") + e.path);
+      const body = Buffer.from(await res.arrayBuffer());
+      if (res.status !== 200)
+        throw new Error(`${e.path} answered ${res.status}: ${body.toString().slice(0, 300)}`);
+      captured[e.path] = {
+        contentType: res.headers.get("content-type") ?? "application/json",
+        body: body.toString("base64"),
+      };
+      bodyBytes[e.id] = { server: body.length };
+    }
+    writeFileSync(bodiesFile, JSON.stringify(captured));
+    ctx.log(
+      "throughput: starting bare node:http, Prism (plain and with the rule layer), the server without limiter",
+    );
+    for (const t of targets.slice(1)) children.set(t.name, await t.start());
+    for (const e of ENDPOINTS) {
+      const res = await fetch(urlOfTarget("prism") + e.path);
+      bodyBytes[e.id] = { ...bodyBytes[e.id], prism: (await res.arrayBuffer()).byteLength };
+      if (res.status !== 200) ctx.log(`  note: Prism answered ${res.status} to ${e.path}`);
+    }
+
+    for (const e of ENDPOINTS) {
+      const here = targets.filter((t) => !t.only || t.only.includes(e.id));
+      for (const t of here) {
+        await load({
+          url: urlOfTarget(t.name) + e.path,
+          connections: ctx.connections,
+          durationSeconds: ctx.warmupSeconds,
+        });
+      }
+      for (let i = 0; i < ctx.runs; i++) {
+        for (const t of here) {
+          const run = await load({
+            url: urlOfTarget(t.name) + e.path,
+            connections: ctx.connections,
+            durationSeconds: ctx.seconds,
+          });
+          record(e.id, t.name, run);
+        }
+      }
+      const s = runs[e.id] ?? {};
+      ctx.log(
+        `  ${e.id}: ${here.map((t) => `${t.name} ${formatNumber(summarize(s[t.name] ?? []).rps)}`).join(", ")} req/s`,
+      );
+    }
+    return report(ctx, runs, bodyBytes, targets);
+  } finally {
+    await Promise.all([...children.values()].map((c) => c.stop()));
+  }
+}
+
+function report(
+  ctx: BenchContext,
+  runs: Record<string, Record<string, LoadRun[]>>,
+  bodyBytes: Record<string, Record<string, number>>,
+  targets: Target[],
+): Section {
+  const med = (e: string, t: string) => {
+    const r = runs[e]?.[t];
+    return r ? summarize(r) : undefined;
+  };
+  const rows = ENDPOINTS.map((e) => {
+    const server = med(e.id, "server");
+    const baseline = med(e.id, "baseline");
+    const prism = med(e.id, "prism");
+    const flags = [server, baseline, prism].some((s) => s && s.non2xx + s.errors > 0) ? " ⚠" : "";
+    return [
+      e.id + flags,
+      formatNumber(bodyBytes[e.id]?.server ?? Number.NaN),
+      formatNumber(server?.rps ?? Number.NaN),
+      `${server?.p50 ?? "n/a"} / ${server?.p99 ?? "n/a"}`,
+      formatNumber(baseline?.rps ?? Number.NaN),
+      `${baseline?.p50 ?? "n/a"} / ${baseline?.p99 ?? "n/a"}`,
+      formatNumber(prism?.rps ?? Number.NaN),
+      `${prism?.p50 ?? "n/a"} / ${prism?.p99 ?? "n/a"}`,
+      formatRatio(ratio(server?.rps ?? Number.NaN, baseline?.rps ?? Number.NaN)),
+      formatRatio(ratio(server?.rps ?? Number.NaN, prism?.rps ?? Number.NaN)),
+    ];
+  });
+  const extraRows = (["rank-20", "meta"] as const).map((id) => {
+    const server = med(id, "server");
+    const off = med(id, "server-no-limit");
+    const rules = med(id, "prism-rules");
+    return [
+      id,
+      formatNumber(off?.rps ?? Number.NaN),
+      formatRatio(ratio(server?.rps ?? Number.NaN, off?.rps ?? Number.NaN)),
+      formatNumber(addedNsPerRequest(server?.rps ?? Number.NaN, off?.rps ?? Number.NaN)),
+      formatNumber(rules?.rps ?? Number.NaN),
+      `${rules?.p50 ?? "n/a"} / ${rules?.p99 ?? "n/a"}`,
+      formatRatio(ratio(server?.rps ?? Number.NaN, rules?.rps ?? Number.NaN)),
+    ];
+  });
+
+  const targetResults: TargetResult[] = [];
+  for (const id of CEILING_TARGET) {
+    const r = ratio(med(id, "server")?.rps ?? Number.NaN, med(id, "baseline")?.rps ?? Number.NaN);
+    targetResults.push({
+      name: `server ≥ 50% of bare node:http, ${id}`,
+      met: Number.isFinite(r) ? r >= 0.5 : null,
+      measured: `${formatRatio(r)} (${formatNumber(med(id, "server")?.rps ?? Number.NaN)} vs ${formatNumber(med(id, "baseline")?.rps ?? Number.NaN)} req/s)`,
+    });
+  }
+  const prismRatios = ENDPOINTS.map((e) => ({
+    id: e.id,
+    r: ratio(med(e.id, "server")?.rps ?? Number.NaN, med(e.id, "prism")?.rps ?? Number.NaN),
+  }));
+  const worst = prismRatios.reduce((a, b) => (b.r < a.r ? b : a));
+  targetResults.push({
+    name: "server ≥ 10× Prism static throughput (every endpoint)",
+    met: Number.isFinite(worst.r) ? worst.r >= 10 : null,
+    measured: `lowest ${formatRatio(worst.r)} (${worst.id}); ${prismRatios.map((p) => `${p.id} ${formatRatio(p.r)}`).join(", ")}`,
+  });
+
+  const prismBytes = ENDPOINTS.map(
+    (e) => `${e.id} ${formatNumber(bodyBytes[e.id]?.prism ?? Number.NaN)} B`,
+  ).join(", ");
+  return {
+    id: "throughput",
+    title: "Throughput and latency: reference server vs bare node:http vs Prism",
+    method:
+      `autocannon, ${ctx.connections} keep-alive connections, ${ctx.runs} × ${ctx.seconds} s per target and endpoint after a ` +
+      `${ctx.warmupSeconds} s warm-up, runs interleaved across targets; medians. 20,000 generated alerts (the default data). ` +
+      "The reference server keeps its limiter on with the limit raised to 10⁹ per 1 s window (one client address). " +
+      "The bare node:http server answers the very bytes the reference server answered for each request. " +
+      "Client and servers share the machine's cores.",
+    tables: [
+      {
+        columns: [
+          "endpoint",
+          "body B",
+          "server req/s",
+          "server p50/p99 ms",
+          "node:http req/s",
+          "node:http p50/p99 ms",
+          "Prism req/s",
+          "Prism p50/p99 ms",
+          "server / node:http",
+          "server / Prism",
+        ],
+        rows,
+      },
+      {
+        caption: "The limiter's end-to-end cost, and the mock with its rule layer",
+        columns: [
+          "endpoint",
+          "server, limiter off req/s",
+          "limiter on / off",
+          "limiter ns/request (end to end)",
+          "Prism + rule layer req/s",
+          "rule layer p50/p99 ms",
+          "server / mock with rules",
+        ],
+        rows: extraRows,
+      },
+    ],
+    targets: targetResults,
+    notes: [
+      `Prism answers the spec's example, not the same bytes: ${prismBytes}.`,
+      "⚠ marks an endpoint where some answers were not 2xx or sockets failed (see results.json).",
+    ],
+    data: { bodyBytes, targets: targets.map((t) => ({ name: t.name, label: t.label })), runs },
+  };
+}

@@ -1,0 +1,49 @@
+/** What every scenario hands back to the report: tables to print, targets judged, raw figures. */
+
+export type Cell = string | number;
+
+export interface Table {
+  caption?: string;
+  columns: string[];
+  rows: Cell[][];
+}
+
+/** A target of issue 7, judged on this run's figures. `met: null` = could not be measured. */
+export interface TargetResult {
+  name: string;
+  met: boolean | null;
+  /** The measured figure and how it compares, e.g. "0.62× of bare node:http (12,400 vs 20,000 req/s)". */
+  measured: string;
+}
+
+export interface Section {
+  id: string;
+  title: string;
+  /** What was measured and how, in a sentence or two (shown above the tables). */
+  method: string;
+  tables: Table[];
+  targets: TargetResult[];
+  /** Findings, caveats and anything that did not run. */
+  notes: string[];
+  /** Raw figures for results.json. */
+  data: unknown;
+  wallSeconds?: number;
+}
+
+export interface RunHeader {
+  date: string;
+  commit: string;
+  dirty: boolean;
+  node: string;
+  cpus: number;
+  cpuModel: string;
+  platform: string;
+  quick: boolean;
+  only: string[];
+  wallSeconds: number;
+}
+
+export interface BenchRun {
+  header: RunHeader;
+  sections: Section[];
+}
