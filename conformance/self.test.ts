@@ -1,7 +1,7 @@
 /**
  * The suite passes on the reference server: zero violations, no 429 outside the burst, nothing
  * skipped. One full run (the Retry-After wait included: the server's window is shortened to 3 s
- * through its options, while pacing still follows the advertised 60 per 60 s), then two more
+ * through its options, while pacing still follows the advertised 60 per 60 s), then another
  * seeds without the wait.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -45,22 +45,26 @@ export class Pacer {
     return Math.max(rest, freeAt === undefined ? 50 : freeAt - t);
   }
 
-  /** Takes a slot on the first address that has one, waiting as little as possible. */
+  /** Takes a slot on the least-loaded address that has one, waiting as little as possible. */
   async acquire(
     sleep: (ms: number) => Promise<void>,
     only?: string,
   ): Promise<{ address: string | undefined; release: (receivedAtMs: number) => void }> {
     for (;;) {
       const pool = only !== undefined ? [only] : this.addresses;
+      // The least-loaded address that may send now: load spread evenly leaves every address
+      // far from the limit, which also absorbs what an earlier run left in the server's window.
       let best: string | undefined;
       let bestWait = Number.POSITIVE_INFINITY;
+      let bestLoad = Number.POSITIVE_INFINITY;
       for (const a of pool) {
         const w = this.waitFor(a);
-        if (w < bestWait) {
+        const load = this.occupied(a).length;
+        if (w < bestWait || (w === bestWait && load < bestLoad)) {
           best = a;
           bestWait = w;
+          bestLoad = load;
         }
-        if (w === 0) break;
       }
       if (bestWait === 0) return this.take(best);
       await sleep(Math.min(bestWait, 1000));
@@ -80,6 +84,18 @@ export class Pacer {
         list[index] = receivedAtMs + this.windowSeconds * 1000 + this.marginMs;
       },
     };
+  }
+
+  /**
+   * The server's own count (RateLimit-Remaining) wins when it is lower than ours: requests of an
+   * earlier run, or of someone else behind the same address, still sit in its window. The
+   * difference is held as slots that free a full window from now.
+   */
+  observe(address: string | undefined, remaining: number): void {
+    const list = this.occupied(address);
+    const missing = this.limit - remaining - list.length;
+    const end = this.now() + this.windowSeconds * 1000 + this.marginMs;
+    for (let i = 0; i < missing; i++) list.push(end);
   }
 
   /** The server told us to wait (Retry-After, or no request left until RateLimit-Reset). */

@@ -31,6 +31,14 @@ export function formatConsole(report: RunReport): string {
     }
   }
   for (const n of report.notes) lines.push(`note: ${n}`);
+  // A plain mock passes the schema-level checks and fails the rule-level ones: say which kind failed.
+  const count = (rules: boolean) => {
+    const group = report.checks.filter((c) => c.name.startsWith("rule:") === rules);
+    const n = (s: string) => group.filter((c) => c.status === s).length;
+    return `${n("pass")} passed, ${n("fail")} failed, ${n("skipped")} skipped`;
+  };
+  lines.push(`schema/protocol-level checks: ${count(false)}`);
+  lines.push(`rule-level checks (x-conformance): ${count(true)}`);
   lines.push(
     `${report.checks.length - failed.length - skipped.length} passed, ${failed.length} failed, ${skipped.length} skipped; ` +
       `${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s; seed ${report.seed}`,

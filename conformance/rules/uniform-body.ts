@@ -31,15 +31,17 @@ export async function probeUniformBody(ctx: ProbeContext, op: Operation, rule: R
     exchanges.push(await ctx.send(request));
   }
   const findings: { finding: Finding; exchange: Exchange }[] = [];
-  const [first] = exchanges;
+  // A 429 (the limiter answering instead of the operation) says nothing about the credentials.
+  const limited = (e: Exchange) => e.status === ctx.spec.rateLimit.status;
+  const first = exchanges.find((e) => !limited(e));
   for (const [i, e] of exchanges.entries()) {
-    if (!first || e.text === first.text) continue;
+    if (!first || limited(e) || e.text === first.text) continue;
     findings.push({
       exchange: e,
       finding: {
         code: `rule:${rule.id}`,
         rule: rule.id,
-        title: `${rule.summary} "${variants[i]?.[0]}" got a different body than "${variants[0]?.[0]}"`,
+        title: `${rule.summary} "${variants[i]?.[0]}" got a different body than "${variants[exchanges.indexOf(first)]?.[0]}"`,
         received: e.text.slice(0, 200),
         documented: first.text.slice(0, 200),
       },

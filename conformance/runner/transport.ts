@@ -56,9 +56,13 @@ export class Transport {
         );
         this.pacer.rest(slot.address, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 60);
         if (attempt < 2) continue;
-      } else if (exchange.headers["ratelimit-remaining"] === "0") {
-        const reset = Number(exchange.headers["ratelimit-reset"]);
-        this.pacer.rest(slot.address, Number.isFinite(reset) ? reset : 60);
+      } else {
+        const remaining = Number(exchange.headers["ratelimit-remaining"] ?? Number.NaN);
+        if (Number.isInteger(remaining)) this.pacer.observe(slot.address, remaining);
+        if (remaining === 0) {
+          const reset = Number(exchange.headers["ratelimit-reset"]);
+          this.pacer.rest(slot.address, Number.isFinite(reset) ? reset : 60);
+        }
       }
       return exchange;
     }

@@ -1,10 +1,12 @@
 /**
  * The suite as a vitest suite, for teams that already run vitest in CI:
  *
- *   BASE_URL=https://api.example.com npx vitest run conformance/vitest
+ *   DEALKIT_BASE_URL=https://api.example.com npx vitest run conformance/vitest
  *
- * One test per check. Without BASE_URL it is skipped (npm test checks the bundled server in
- * conformance/self.test.ts). SEED, SKIP_SLOW=1, BUDGET, DEALKIT_UID and DEALKIT_API_KEY tune it.
+ * One test per check. Vitest itself sets BASE_URL to Vite's "/" in every worker, so the target
+ * is read from DEALKIT_BASE_URL (BASE_URL only when it is an http URL). Without a target it is
+ * skipped (npm test checks the bundled server in conformance/self.test.ts). SEED, SKIP_SLOW=1,
+ * BUDGET, DEALKIT_UID and DEALKIT_API_KEY tune it.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadSpec } from "../../src/spec/load.ts";
@@ -12,7 +14,7 @@ import { defaultRegistry } from "../registry.ts";
 import type { RunReport } from "../runner/results.ts";
 import { runConformance } from "../runner/run.ts";
 
-const baseUrl = process.env.BASE_URL;
+const baseUrl = [process.env.DEALKIT_BASE_URL, process.env.BASE_URL].find((u) => u && /^https?:\/\//.test(u));
 const seed = Number(process.env.SEED ?? 1);
 const checks = defaultRegistry(await loadSpec()).all();
 
