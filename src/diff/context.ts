@@ -52,25 +52,34 @@ export function obj(v: unknown): Json {
   return isObject(v) ? v : {};
 }
 
-/** Order-insensitive for object keys, order-sensitive for arrays. */
-export function same(a: unknown, b: unknown): boolean {
+/**
+ * Deep equality: order-insensitive for object keys, order-sensitive for arrays. Dereferenced
+ * documents may be cyclic; a pair already being compared counts as equal.
+ */
+export function same(a: unknown, b: unknown, open = new Map<object, object>()): boolean {
   if (a === b) return true;
   if (typeof a !== typeof b || a === null || b === null || typeof a !== "object") return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((x, i) => same(x, bb[i]));
+  if (open.get(a) === b) return true;
+  open.set(a, b as object);
+  try {
+    if (Array.isArray(a)) {
+      const bb = b as unknown[];
+      return a.length === bb.length && a.every((x, i) => same(x, bb[i], open));
+    }
+    const ka = Object.keys(a as Json);
+    const kb = Object.keys(b as Json);
+    return (
+      ka.length === kb.length &&
+      ka.every((k) => Object.hasOwn(b as Json, k) && same((a as Json)[k], (b as Json)[k], open))
+    );
+  } finally {
+    open.delete(a);
   }
-  const ka = Object.keys(a as Json);
-  const kb = Object.keys(b as Json);
-  return (
-    ka.length === kb.length &&
-    ka.every((k) => Object.hasOwn(b as Json, k) && same((a as Json)[k], (b as Json)[k]))
-  );
 }
 
 export function show(v: unknown): string {
-  return typeof v === "string" ? JSON.stringify(v) : (JSON.stringify(v) ?? "undefined");
+  return JSON.stringify(v) ?? "undefined";
 }
 
 /** Keys whose changes are documentation only, wherever they appear. */

@@ -1,9 +1,9 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { compareExtensions, EXTENSION_KEYS } from "./compare-extensions.ts";
 import { comparePaths } from "./compare-operations.ts";
-import { type Collector as C, Collector, compareRest, type Json, obj, same, show } from "./context.ts";
+import { Collector, compareRest, type Json, obj, same, show } from "./context.ts";
 import { InputError } from "./load-input.ts";
-import { ruleInfo } from "./rules.ts";
+import { type RuleId, ruleInfo } from "./rules.ts";
 import { type DiffOptions, type DiffResult, type Finding, LEVELS, type Summary } from "./types.ts";
 import {
   checkAnnouncements,
@@ -89,7 +89,7 @@ function dereference(raw: Json): Promise<Json> {
 }
 
 /** Root keys other than paths and the x-rules. Components are compared where they are used. */
-function compareRoot(c: C, b: Json, h: Json): void {
+function compareRoot(c: Collector, b: Json, h: Json): void {
   if (!same(b.servers, h.servers)) {
     const docsOnly = same(withoutDescriptions(b.servers), withoutDescriptions(h.servers));
     c.add(
@@ -135,7 +135,7 @@ function withoutDescriptions(v: unknown): unknown {
 
 function asMigrationNote(f: Finding): Finding {
   if (POLICY_RULES.has(f.rule)) return f;
-  return { ...f, level: "info", migration: { impact: f.level, advice: ruleInfo(f.rule as never).advice } };
+  return { ...f, level: "info", migration: { impact: f.level, advice: ruleInfo(f.rule as RuleId).advice } };
 }
 
 function dedupe(findings: Finding[]): Finding[] {

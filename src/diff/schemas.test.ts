@@ -42,12 +42,33 @@ const responses: Case[] = [
   ["description changed", { given: (d) => { schema(d, "Alert").properties.title.description = "The title."; }, want: ["documentation-changed"] }],
   ["example changed", { given: (d) => { d.components.examples.RankOneHour.value.data[0].title = "另一个标题"; }, want: ["documentation-changed"] }],
   ["schema moved behind a $ref (no change)", { given: (d) => { d.components.schemas.Tag = { type: "string" }; schema(d, "Alert").properties.tags.items = { $ref: "#/components/schemas/Tag" }; }, want: [] }],
+  ["recursive field added", { given: (d) => { schema(d, "Alert").properties.related = { type: "array", items: { $ref: "#/components/schemas/Alert" } }; }, want: ["response-field-added"] }],
   ["nothing changed", { given: () => {}, want: [] }],
 ];
 
 describe("response schemas", () => {
   it.each(responses)("%s", async (_, { given, want }) => {
     expect(rulesOf(await diffEdit(given))).toEqual([...want].sort());
+  });
+});
+
+describe("recursive schemas", () => {
+  it("compares cyclic documents without looping", async () => {
+    const { diffDocuments } = await import("./diff.ts");
+    const { spec } = await import("./testing.ts");
+    const recursive = () => {
+      const d = spec();
+      schema(d, "Alert").properties.related = {
+        type: "array",
+        items: { $ref: "#/components/schemas/Alert" },
+      };
+      return d;
+    };
+    const head = recursive();
+    delete schema(head, "Alert").properties.yuanurl;
+    schema(head, "Alert").required = without(schema(head, "Alert").required, "yuanurl");
+    const r = await diffDocuments({ label: "b", raw: recursive() }, { label: "h", raw: head });
+    expect(rulesOf(r)).toEqual(["response-field-removed"]);
   });
 });
 
