@@ -20,6 +20,7 @@ const NEWEST_FIRST = "ORDER BY a.seq DESC";
 const RANK_ORDER = "ORDER BY a.comments DESC, a.shijianchuo DESC, a.id DESC";
 /** Windows at least this long are ranked by walking the rank index (most alerts fall inside). */
 const LARGE_WINDOW_SECONDS = 86_400;
+const COUNT_CACHE_SIZE = 1000;
 
 /**
  * Every read the routes need, as prepared, parameterised statements. Statements whose WHERE
@@ -27,6 +28,9 @@ const LARGE_WINDOW_SECONDS = 86_400;
  */
 export class Store {
   private readonly shapes = new Map<string, { page: Statement; count: Statement }>();
+  private readonly counts = new Map<string, number>();
+  private countsVersion = -1;
+  private readonly dataVersion: Statement;
   private readonly feedAll: Statement<[number], AlertRow>;
   private readonly feedCate: Statement<[string, number], AlertRow>;
   private readonly zdm: Statement<[number], ZdmRow>;
@@ -37,6 +41,7 @@ export class Store {
   private readonly activityCates: Statement<[], { id: string; name: string; count: number }>;
 
   constructor(readonly db: Database) {
+    this.dataVersion = db.prepare("PRAGMA data_version").pluck();
     this.feedAll = db.prepare(`SELECT * FROM alerts a ${NEWEST_FIRST} LIMIT ?`);
     this.feedCate = db.prepare(`SELECT * FROM alerts a WHERE a.cateid = ? ${NEWEST_FIRST} LIMIT ?`);
     this.zdm = db.prepare("SELECT * FROM zdm_items ORDER BY posttime DESC, id DESC LIMIT ?");
@@ -83,9 +88,25 @@ export class Store {
     return statements.page.all({ ...params, limit, offset }) as AlertRow[];
   }
 
+  /**
+   * Totals are the costly part of a search (every match is counted, not just a page), and the
+   * data only changes by an import: counts are cached until another connection commits
+   * (PRAGMA data_version). The in-process time shift changes no membership.
+   */
   countAlerts(filter: AlertFilter): number {
-    const { statements, params } = this.shape(filter);
-    return (statements.count.get(params) as { n: number }).n;
+    const { key, statements, params } = this.shape(filter);
+    const version = this.dataVersion.get() as number;
+    if (version !== this.countsVersion) {
+      this.counts.clear();
+      this.countsVersion = version;
+    }
+    const cacheKey = `${key}\u0000${JSON.stringify(params)}`;
+    const cached = this.counts.get(cacheKey);
+    if (cached !== undefined) return cached;
+    const n = (statements.count.get(params) as { n: number }).n;
+    if (this.counts.size >= COUNT_CACHE_SIZE) this.counts.delete(this.counts.keys().next().value as string);
+    this.counts.set(cacheKey, n);
+    return n;
   }
 
   activities(cate: string | undefined, words: string[] | undefined, limit: number, offset: number) {
@@ -136,7 +157,7 @@ export class Store {
       statements = this.prepareShape(fts !== undefined, where);
       this.shapes.set(key, statements);
     }
-    return { statements, params };
+    return { key, statements, params };
   }
 
   private prepareShape(fts: boolean, where: string[]) {

@@ -1,0 +1,98 @@
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { containsWord } from "../../src/rules/words.ts";
+import { loadSpec } from "../../src/spec/load.ts";
+import type { AlertRow } from "../data/records.ts";
+import { openDatabase } from "./open.ts";
+import { type AlertFilter, Store } from "./store.ts";
+
+const NOW = Date.UTC(2026, 10, 25, 2, 30) / 1000;
+
+/** The brute-force meaning of a filter, straight from the spec's words (containsWord). */
+function matches(a: AlertRow, f: AlertFilter): boolean {
+  const text = (w: string) => containsWord(a.title, w) || containsWord(a.content, w);
+  if (f.anyWords?.length && !f.anyWords.some(text)) return false;
+  if (f.noWords?.some(text)) return false;
+  if (f.minPrice !== undefined && (a.price === null || a.price < f.minPrice)) return false;
+  if (f.maxPrice !== undefined && (a.price === null || a.price > f.maxPrice)) return false;
+  if (f.cateid !== undefined && a.cateid !== f.cateid) return false;
+  if (f.cateids !== undefined && !f.cateids.includes(a.cateid)) return false;
+  if (f.tag !== undefined && !(JSON.parse(a.tags) as string[]).includes(f.tag)) return false;
+  return true;
+}
+
+/** Every query shape of the store (FTS, FTS joined, table) answers exactly the brute force. */
+describe("store queries", () => {
+  let store: Store;
+  let all: AlertRow[];
+  let close: () => void;
+
+  beforeAll(async () => {
+    const spec = await loadSpec();
+    const { db } = openDatabase({
+      dbPath: ":memory:",
+      size: 600,
+      seed: 11,
+      nowSeconds: NOW,
+      categories: spec.categories.items,
+      zoneOffset: 8 * 3600,
+    });
+    store = new Store(db);
+    all = db.prepare<[], AlertRow>("SELECT * FROM alerts ORDER BY seq DESC").all();
+    close = () => db.close();
+  });
+  afterAll(() => close());
+
+  it("filters, counts and pages newest first like the brute force", () => {
+    const word = fc.constantFrom<string>(
+      "京东",
+      "红包",
+      "立减金",
+      "话费",
+      "银行",
+      "京",
+      "包",
+      "plus",
+      "PLUS",
+      "元",
+      "到手",
+      "不存在的词",
+    );
+    const filter = fc.record(
+      {
+        anyWords: fc.array(word, { minLength: 1, maxLength: 3 }),
+        noWords: fc.array(word, { minLength: 1, maxLength: 2 }),
+        minPrice: fc.constantFrom<number>(0, 1, 10, 100),
+        maxPrice: fc.constantFrom<number>(1, 50, 500),
+        cateid: fc.constantFrom<string>("10", "16", "23", "30"),
+        cateids: fc.constantFrom<string[]>(["10", "30"], ["16"]),
+        tag: fc.constantFrom<string>("京东", "红包"),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(filter, fc.integer({ min: 0, max: 3 }), (f, page) => {
+        const expected = all.filter((a) => matches(a, f));
+        expect(store.countAlerts(f)).toBe(expected.length);
+        const got = store.alerts(f, 7, page * 7).map((a) => a.id);
+        expect(got).toEqual(expected.slice(page * 7, page * 7 + 7).map((a) => a.id));
+      }),
+      { seed: 7, numRuns: 250 },
+    );
+  });
+
+  it("ranks by comments, then newest, inside the window, for short and long windows", () => {
+    for (const hours of [1, 6, 24, 360]) {
+      const from = NOW - hours * 3600;
+      const expected = all
+        .filter((a) => a.shijianchuo >= from && a.shijianchuo <= NOW)
+        .sort((a, b) => b.comments - a.comments || b.shijianchuo - a.shijianchuo || b.id - a.id)
+        .slice(0, 30)
+        .map((a) => a.id);
+      expect(
+        store.rank(from, NOW, 30).map((a) => a.id),
+        `${hours} h`,
+      ).toEqual(expected);
+    }
+  });
+});
