@@ -1,5 +1,6 @@
 import {
   type At,
+  brief,
   type Collector,
   compareRest,
   type Direction,
@@ -74,11 +75,18 @@ function walk(c: Collector, b: unknown, h: unknown, at: At, dir: Direction, seen
       inner,
     );
   } else if (!same(b.additionalProperties, h.additionalProperties)) {
-    const msg = `${name(at)}additionalProperties ${show(b.additionalProperties)} → ${show(h.additionalProperties)}`;
+    const msg = `${name(at)}additionalProperties ${brief(b.additionalProperties)} → ${brief(h.additionalProperties)}`;
     c.add("unclassified-change", down(at, "additionalProperties"), msg);
   }
-  if (b.items !== undefined || h.items !== undefined)
-    walk(c, b.items, h.items, sub(at, ["items"], "[]"), dir, inner);
+  if (isObject(b.items) && isObject(h.items)) walk(c, b.items, h.items, sub(at, ["items"], "[]"), dir, inner);
+  else if (!same(b.items, h.items)) {
+    c.add(
+      "unclassified-change",
+      down(at, "items"),
+      `${name(at)}items ${brief(b.items)} → ${brief(h.items)}`,
+      h.items === undefined ? "base" : "head",
+    );
+  }
   for (const key of ["oneOf", "anyOf"] as const) compareBranches(c, b, h, at, dir, key, inner);
   const allB = Array.isArray(b.allOf) ? b.allOf : [];
   const allH = Array.isArray(h.allOf) ? h.allOf : [];

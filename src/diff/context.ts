@@ -117,7 +117,7 @@ export function compareRest(c: Collector, b: Json, h: Json, at: At, handled: Rea
   }
 }
 
-function brief(v: unknown): string {
+export function brief(v: unknown): string {
   const s = show(v);
   return s.length > 60 ? `${s.slice(0, 57)}...` : s;
 }
