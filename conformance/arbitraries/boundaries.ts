@@ -16,7 +16,16 @@ export function baseValues(op: Operation, vocab: Vocabulary): Record<string, str
   return values;
 }
 
-export function boundaryCases(op: Operation, vocab: Vocabulary, account?: Account): RequestCase[] {
+/**
+ * The fixed cases of an operation in the order they run: numeric boundaries and invalid values
+ * first, then (`sweeps`) every value of each enum, which a small request budget may cut.
+ */
+export function boundaryCases(
+  op: Operation,
+  vocab: Vocabulary,
+  account?: Account,
+): { first: RequestCase[]; sweeps: RequestCase[] } {
+  const sweeps: RequestCase[] = [];
   const credentials: Credentials | undefined = op.secured ? (account ? "valid" : "invalid") : undefined;
   const base = baseValues(op, vocab);
   const cases: RequestCase[] = [buildCase(op, { values: base, credentials, label: "base" }, account)];
@@ -25,7 +34,7 @@ export function boundaryCases(op: Operation, vocab: Vocabulary, account?: Accoun
   );
   for (const p of params) {
     for (const v of validBoundaries(p)) {
-      cases.push(
+      (p.schema.enum ? sweeps : cases).push(
         buildCase(
           op,
           { values: { ...base, [p.name]: v }, credentials, label: `boundary ${p.name}=${v}` },
@@ -57,5 +66,5 @@ export function boundaryCases(op: Operation, vocab: Vocabulary, account?: Accoun
       buildCase(op, { values, credentials, extra: [[twice.name, v]], label: `${twice.name} twice` }, account),
     );
   }
-  return cases;
+  return { first: cases, sweeps };
 }

@@ -6,7 +6,7 @@
  * (a search without criterion) is repaired by breaking that rule's condition on a parameter the
  * planned rule does not constrain.
  */
-import { refusingRules } from "../../src/rules/evaluate.ts";
+import { conditionHolds, refusingRules } from "../../src/rules/evaluate.ts";
 import type { Condition, Operand, Predicate, Rule } from "../../src/rules/types.ts";
 import { parseRequest } from "../../src/spec/request.ts";
 import type { Spec } from "../../src/spec/spec.ts";
@@ -107,11 +107,30 @@ function apply(values: Record<string, string>, name: string, v: Value): Record<s
   return next;
 }
 
+/** The engine is the oracle: does this one predicate hold for these values? */
+function holdsFor(pl: Planner, values: Record<string, string>, name: string, pred: Predicate): boolean {
+  const parsed = parseRequest(pl.spec, pl.op, new URLSearchParams(Object.entries(values)));
+  return conditionHolds(pl.spec, pl.op, { query: { [name]: pred } }, parsed);
+}
+
+/** Candidate values of `name` that really satisfy (or break) the predicate, given the other values. */
+function candidates(
+  pl: Planner,
+  name: string,
+  pred: Predicate,
+  want: boolean,
+  values: Record<string, string>,
+): Value[] {
+  const all = [...new Set(valuesFor(pl, name, pred, want, values))];
+  return all.filter((v) => holdsFor(pl, apply(values, name, v), name, pred) === want);
+}
+
 /** Assignments (one per anyOf branch) under which the condition holds. */
 function holding(pl: Planner, cond: Condition, start: Record<string, string>): Record<string, string>[] {
   let values = { ...start };
   for (const [name, pred] of ordered(cond.query ?? {})) {
-    values = apply(values, name, valuesFor(pl, name, pred, true, values)[0]);
+    const found = candidates(pl, name, pred, true, values);
+    if (found.length > 0) values = apply(values, name, found[0]);
   }
   if (!cond.anyOf?.length) return [values];
   return cond.anyOf.flatMap((branch) => holding(pl, branch, values));
@@ -127,9 +146,9 @@ function plan(
   for (const values of holding(pl, cond, base)) {
     out.push({ values, holds: true });
     for (const [name, pred] of Object.entries(cond.query ?? {})) {
-      for (const v of valuesFor(pl, name, pred, true, values).slice(1))
+      for (const v of candidates(pl, name, pred, true, values).slice(1))
         out.push({ values: apply(values, name, v), holds: true });
-      for (const v of valuesFor(pl, name, pred, false, values))
+      for (const v of candidates(pl, name, pred, false, values))
         out.push({ values: apply(values, name, v), holds: false });
     }
   }
@@ -148,7 +167,11 @@ function repair(pl: Planner, target: Rule, values: Record<string, string>): Reco
     const free = Object.entries(other.when?.query ?? {}).find(([name]) => !constrained.has(name));
     if (!free) return current;
     const [name, pred] = free;
-    current = apply(current, name, valuesFor(pl, name, pred, false, current)[0]);
+    current = apply(
+      current,
+      name,
+      candidates(pl, name, pred, false, current)[0] ?? valuesFor(pl, name, pred, false, current)[0],
+    );
   }
   return current;
 }

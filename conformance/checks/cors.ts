@@ -40,10 +40,13 @@ function judgeHeaders(
 async function preflight(ctx: ProbeContext) {
   const { preflight: pf, allow_origin } = ctx.spec.cors;
   const findings: { finding: Finding; exchange: Exchange }[] = [];
+  // A preflight needs no valid parameters: any concrete path of each operation will do.
   const paths = new Set(
-    ctx.spec.operations.map((op) => ctx.validCases(op.operationId)[0]?.pathname).filter(Boolean),
+    ctx.spec.operations.map(
+      (op) => ctx.validCases(op.operationId)[0]?.pathname ?? op.path.replace(/\{[^}]+\}/g, "x"),
+    ),
   );
-  for (const pathname of paths as Set<string>) {
+  for (const pathname of paths) {
     const exchange = await ctx.send({
       method: "OPTIONS",
       pathname,

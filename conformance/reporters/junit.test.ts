@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import type { RunReport } from "../runner/results.ts";
+import { formatJunit } from "./junit.ts";
+
+const report: RunReport = {
+  seed: 7,
+  baseUrl: "http://127.0.0.1:1",
+  startedAt: "2026-11-25T00:00:00.000Z",
+  durationMs: 1234,
+  requests: 3,
+  unexpected429: 0,
+  notes: [],
+  passed: false,
+  checks: [
+    {
+      name: "cors",
+      title: "t",
+      verifies: "v",
+      source: "s",
+      severity: "medium",
+      status: "pass",
+      cases: 1,
+      requests: 0,
+      violations: [],
+    },
+    {
+      name: "rule:x",
+      title: "t",
+      verifies: "v",
+      source: "s",
+      severity: "high",
+      status: "skipped",
+      cases: 0,
+      requests: 0,
+      violations: [],
+      note: "no <case>",
+    },
+    {
+      name: "no-server-errors",
+      title: "t",
+      verifies: "v",
+      source: "s",
+      severity: "critical",
+      status: "fail",
+      cases: 1,
+      requests: 0,
+      violations: [
+        {
+          check: "no-server-errors",
+          code: "no-server-errors",
+          title: 'answered 500 to q=<"&\u0001>',
+          severity: "critical",
+          operation: "searchAlerts",
+          received: "\u0000 & <",
+          documented: "< 500",
+          request: "curl -i 'http://x/?q=%00'",
+          seed: 7,
+          replay: "dealkit conformance --seed 7 --only no-server-errors",
+        },
+      ],
+    },
+  ],
+};
+
+/** Well-formedness without an XML library: no raw markup characters or control characters inside, balanced tags. */
+function wellFormed(xml: string): boolean {
+  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(xml.replace(/\n|\t|\r/g, ""))) return false;
+  const stack: string[] = [];
+  for (const m of xml.matchAll(/<(\/?)([A-Za-z?][^\s/>]*)[^>]*?(\/?)>/g)) {
+    const [, close, name, self] = m;
+    if (name?.startsWith("?") || self) continue;
+    if (close) {
+      if (stack.pop() !== name) return false;
+    } else stack.push(name ?? "");
+  }
+  return stack.length === 0 && !/&(?!amp;|lt;|gt;|quot;)/.test(xml);
+}
+
+describe("JUnit report", () => {
+  it("is well-formed, with a failure, a skipped case and the seed", () => {
+    const xml = formatJunit(report);
+    expect(wellFormed(xml)).toBe(true);
+    expect(xml).toContain('<testsuites name="dealkit conformance" tests="3" failures="1" skipped="1"');
+    expect(xml).toContain('<property name="seed" value="7"/>');
+    expect(xml).toMatch(
+      /<testcase classname="conformance" name="no-server-errors">\s*<failure message="answered 500 to q=&lt;&quot;&amp;\uFFFD&gt;"/,
+    );
+    expect(xml).toContain('<skipped message="no &lt;case&gt;"/>');
+  });
+});
