@@ -117,43 +117,44 @@ function compareOperation(c: Collector, b: Side, h: Side, at: At, method: string
   compareRest(c, b.op, h.op, at, HANDLED);
 }
 
-/** Each alternative of a security requirement as a sorted `scheme[scopes]` string. */
-function requirements(side: Side): string[] {
+function securityOf(side: Side): Json[] {
   const list = side.op.security ?? side.doc.security ?? [];
-  return (Array.isArray(list) ? list : []).map((req) =>
-    Object.entries(obj(req))
+  return (Array.isArray(list) ? list : []).map(obj);
+}
+
+/** Each alternative of a security requirement as a sorted `scheme[scopes]` string. */
+function alternatives(security: Json[]): string[] {
+  return security.map((req) =>
+    Object.entries(req)
       .map(([name, scopes]) => `${name}[${Array.isArray(scopes) ? [...scopes].sort().join(",") : ""}]`)
       .sort()
       .join("+"),
   );
 }
 
+/**
+ * Public means no requirement or an empty alternative ({}). A public operation that now needs
+ * credentials, or a secured one that lost a way of authenticating, breaks clients.
+ */
 function compareSecurity(c: Collector, b: Side, h: Side, at: At): void {
-  const rb = requirements(b);
-  const rh = requirements(h);
-  // Public: no requirement, or an empty alternative ({}), which lets anonymous calls through.
+  const sb = securityOf(b);
+  const sh = securityOf(h);
+  const rb = alternatives(sb);
+  const rh = alternatives(sh);
   const isPublic = (r: string[]) => r.length === 0 || r.includes("");
   const where = down(at, "security");
+  const lost = rb.filter((r) => !rh.includes(r));
   if (isPublic(rb) && !isPublic(rh))
     c.add("security-added", where, `${at.operation} now requires ${rh.join(" or ")}`);
   else if (!isPublic(rb) && isPublic(rh))
     c.add("security-removed", where, `${at.operation} no longer requires credentials`);
-  else if (!isPublic(rb) && !rb.some((r) => rh.includes(r))) {
-    c.add(
-      "security-changed",
-      where,
-      `${at.operation} requires ${rh.join(" or ")} instead of ${rb.join(" or ")}`,
-    );
-  } else if (!same(rb, rh))
-    c.add(
-      "documentation-changed",
-      where,
-      `${at.operation} security alternatives ${rb.join(" | ")} → ${rh.join(" | ")}`,
-    );
-  for (const name of new Set(rb.flatMap((r) => r.split("+")).map((r) => r.replace(/\[.*$/, "")))) {
-    if (name && rh.some((r) => r.split("+").some((x) => x.startsWith(`${name}[`))))
-      compareScheme(c, b.doc, h.doc, name, at);
-  }
+  else if (!isPublic(rb) && lost.length)
+    c.add("security-changed", where, `${at.operation} no longer accepts ${lost.join(" or ")}`);
+  else if (!same(rb, rh))
+    c.add("documentation-changed", where, `${at.operation} security ${rb.join(" | ")} → ${rh.join(" | ")}`);
+  const used = (s: Json[]) => new Set(s.flatMap((req) => Object.keys(req)));
+  const inHead = used(sh);
+  for (const name of used(sb)) if (inHead.has(name)) compareScheme(c, b.doc, h.doc, name, at);
 }
 
 /** A scheme both sides use: its type, location and name are how clients send credentials. */

@@ -28,6 +28,8 @@ const operations: Case[] = [
   ["security added to a public operation", { given: (d) => { get(d, "/api/v1/rank").security = [{ ApiKeyHeader: [] }]; }, want: ["security-added"] }],
   ["security added by the document default", { given: (d) => { d.security = [{ ApiKeyHeader: [] }]; delete get(d, "/api/v1/meta").security; }, want: ["security-added"] }],
   ["security removed", { given: (d) => { get(d, "/api/v1/my/follow").security = []; }, want: ["security-removed"] }],
+  ["security alternative dropped", { given: (d) => { d.components.securitySchemes.Bearer = { type: "http", scheme: "bearer" }; get(d, "/api/v1/my/follow").security = [{ Bearer: [] }]; }, want: ["security-changed"] }],
+  ["security alternative added", { given: (d) => { d.components.securitySchemes.Bearer = { type: "http", scheme: "bearer" }; get(d, "/api/v1/my/follow").security.push({ Bearer: [] }); }, want: ["documentation-changed"] }],
   ["API key header renamed", { given: (d) => { d.components.securitySchemes.ApiKeyHeader.name = "X-Key"; }, want: ["security-scheme-changed"] }],
   ["operation deprecated", { given: (d) => { get(d, "/plus/json/rank/{act}.json").deprecated = true; }, want: ["operation-deprecated"] }],
   ["operationId changed", { given: (d) => { get(d, "/api/v1/rank").operationId = "rank"; }, want: ["operation-id-changed"] }],
