@@ -4,7 +4,12 @@ import { Pacer } from "./pacer.ts";
 /** A fake clock: sleeping advances it. */
 function clock() {
   let now = 0;
-  return { now: () => now, sleep: async (ms: number) => void (now += ms) };
+  return {
+    now: () => now,
+    sleep: async (ms: number) => {
+      now += ms;
+    },
+  };
 }
 
 describe("Pacer", () => {

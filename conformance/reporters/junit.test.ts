@@ -64,7 +64,11 @@ const report: RunReport = {
 
 /** Well-formedness without an XML library: no raw markup characters or control characters inside, balanced tags. */
 function wellFormed(xml: string): boolean {
-  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(xml.replace(/\n|\t|\r/g, ""))) return false;
+  const control = [...xml].some((ch) => {
+    const c = ch.codePointAt(0) ?? 0;
+    return c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d;
+  });
+  if (control) return false;
   const stack: string[] = [];
   for (const m of xml.matchAll(/<(\/?)([A-Za-z?][^\s/>]*)[^>]*?(\/?)>/g)) {
     const [, close, name, self] = m;
