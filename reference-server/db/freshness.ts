@@ -10,7 +10,7 @@ const DAY = 86_400;
  * reference time: every timestamp shifts by the same amount, dates are recomputed, activity
  * dates move by whole local days. Imported data is real and is never shifted.
  *
- * Returns the seconds shifted (0 when nothing was done).
+ * Returns the seconds shifted (0 when nothing was done; negative when the clock is behind the data).
  */
 export function shiftIfStale(db: Database, nowSeconds: number, zoneOffset: number, minAge = 60): number {
   return db
@@ -18,7 +18,8 @@ export function shiftIfStale(db: Database, nowSeconds: number, zoneOffset: numbe
       const info = readInfo(db);
       if (info.source !== "generated" || info.referenceTime === undefined) return 0;
       const delta = nowSeconds - info.referenceTime;
-      if (delta < minAge) return 0;
+      // Backwards too: a cached image may be newer than an injected clock.
+      if (Math.abs(delta) < minAge) return 0;
       db.prepare(
         `UPDATE alerts SET
            shijianchuo = shijianchuo + :delta,
@@ -28,12 +29,12 @@ export function shiftIfStale(db: Database, nowSeconds: number, zoneOffset: numbe
       db.prepare("UPDATE zdm_items SET posttime = posttime + ?").run(delta);
       const localDay = (t: number) => Math.floor((t + zoneOffset) / DAY);
       const days = localDay(nowSeconds) - localDay(info.referenceTime);
-      if (days > 0) {
+      if (days !== 0) {
         db.prepare(
           `UPDATE activities SET
              start_time = date(start_time, :shift),
              end_time = CASE WHEN end_time IS NULL THEN NULL ELSE date(end_time, :shift) END`,
-        ).run({ shift: `+${days} days` });
+        ).run({ shift: `${days > 0 ? "+" : ""}${days} days` });
       }
       writeInfo(db, { referenceTime: nowSeconds });
       return delta;

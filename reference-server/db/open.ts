@@ -1,12 +1,14 @@
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import BetterSqlite3, { type Database } from "better-sqlite3";
 import type { Category } from "../../src/spec/types.ts";
 import { type Account, newKey, saveAccount } from "../auth.ts";
 import { generate } from "../data/generate.ts";
 import { shiftIfStale } from "./freshness.ts";
 import { readInfo, writeInfo } from "./meta.ts";
-import { migrate } from "./schema.ts";
+import { migrate, SCHEMA_VERSION } from "./schema.ts";
 import { clearData, writeDataset } from "./write.ts";
 
 export interface OpenOptions {
@@ -18,6 +20,8 @@ export interface OpenOptions {
   zoneOffset: number;
   /** The demo account's key when it is created now; random when not given. */
   demoKey?: string;
+  /** Where images of generated databases are kept; default $DEALKIT_CACHE_DIR or <tmp>/dealkit. */
+  cacheDir?: string;
 }
 
 export interface OpenedDatabase {
@@ -42,25 +46,82 @@ export const DEMO_ACCOUNT: Account = {
  * is kept as it is.
  */
 export function openDatabase(o: OpenOptions): OpenedDatabase {
-  const db = connect(o.dbPath);
+  let db = connect(o.dbPath);
   const info = readInfo(db);
+  const hasAccounts = db.prepare("SELECT 1 FROM accounts LIMIT 1").get() !== undefined;
   let data: OpenedDatabase["data"] = "kept";
-  if (
-    info.source === undefined ||
-    (info.source === "generated" && (info.seed !== o.seed || info.size !== o.size))
-  ) {
+  if (info.source === undefined && !hasAccounts) {
+    // A new database: start from the image of a generated one (cached), moved to our clock.
+    data = "generated";
+    db.close();
+    db = fromImage(o.dbPath, generatedImage(o));
+    shiftIfStale(db, o.nowSeconds, o.zoneOffset, 1);
+  } else if (info.source !== "imported" && (info.seed !== o.seed || info.size !== o.size)) {
+    // Another seed or size (or an emptied database): generate in place, keeping the accounts.
     data = info.source === undefined ? "generated" : "regenerated";
-    const dataset = generate({ ...o, nowSeconds: o.nowSeconds });
-    db.transaction(() => {
-      clearData(db);
-      writeDataset(db, dataset, true);
-      writeInfo(db, { source: "generated", seed: o.seed, size: o.size, referenceTime: o.nowSeconds });
-    })();
-    db.exec("ANALYZE");
-  } else if (shiftIfStale(db, o.nowSeconds, o.zoneOffset) > 0) {
+    fillGenerated(db, o);
+  } else if (shiftIfStale(db, o.nowSeconds, o.zoneOffset) !== 0) {
     data = "shifted";
   }
   return { db, data, demo: ensureDemoAccount(db, o.demoKey) };
+}
+
+function fillGenerated(db: Database, o: OpenOptions): void {
+  const dataset = generate(o);
+  db.transaction(() => {
+    clearData(db);
+    writeDataset(db, dataset, true);
+    writeInfo(db, { source: "generated", seed: o.seed, size: o.size, referenceTime: o.nowSeconds });
+  })();
+  db.exec("ANALYZE");
+}
+
+/**
+ * The bytes of a freshly generated database. Generating and indexing 20 000 alerts costs a few
+ * CPU seconds, and every in-process start (tests, the conformance default) needs one: the image
+ * is cached on disk, keyed by everything that determines it (the generator's source, the
+ * categories, seed, size, schema), and shifted to the caller's clock after loading.
+ */
+function generatedImage(o: OpenOptions): Buffer {
+  const sources = ["../data/generate.ts", "../data/vocab.ts", "./write.ts", "./grams.ts"].map((f) =>
+    readFileSync(new URL(f, import.meta.url)),
+  );
+  const key = createHash("sha256")
+    .update(JSON.stringify([SCHEMA_VERSION, o.seed, o.size, o.zoneOffset, o.categories]))
+    .update(Buffer.concat(sources))
+    .digest("hex")
+    .slice(0, 24);
+  const dir = o.cacheDir ?? process.env.DEALKIT_CACHE_DIR ?? join(tmpdir(), "dealkit");
+  const file = join(dir, `generated-${o.size}-${o.seed}-${key}.sqlite`);
+  try {
+    return readFileSync(file);
+  } catch {
+    // not cached yet
+  }
+  const scratch = connect(":memory:");
+  fillGenerated(scratch, o);
+  const image = scratch.serialize();
+  scratch.close();
+  try {
+    mkdirSync(dir, { recursive: true });
+    const partial = `${file}.${process.pid}.partial`;
+    writeFileSync(partial, image);
+    renameSync(partial, file); // atomic: concurrent starts never read half an image
+  } catch {
+    // a read-only temp directory only costs the next start the generation
+  }
+  return image;
+}
+
+function fromImage(dbPath: string, image: Buffer): Database {
+  if (dbPath === ":memory:") {
+    const db = new BetterSqlite3(image);
+    db.pragma("synchronous = NORMAL");
+    return db;
+  }
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(`${dbPath}${suffix}`, { force: true });
+  writeFileSync(dbPath, image);
+  return connect(dbPath);
 }
 
 /** Opens or creates the database file and brings its schema up to date; writes no data. */
