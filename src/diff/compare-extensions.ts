@@ -161,6 +161,8 @@ function compareCategories(c: Collector, b: Json, h: Json, at: At): void {
     const label = `category ${show(cb.id)} (${String(cb.alias)})`;
     if (!ch) {
       c.add("category-removed", where, `${label} removed`, "base");
+      if (cb.priced === true)
+        c.add("priced-kind-dropped", where, `${label} carried prices and is removed`, "base");
       return;
     }
     for (const key of ["id", "alias"]) {

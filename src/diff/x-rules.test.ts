@@ -31,6 +31,7 @@ const extensions: Case[] = [
   ["priced stream dropped", { given: (d) => { d["x-categories"].priced_streams = []; }, want: ["priced-kind-dropped"] }],
   ["category now priced", { given: (d) => { category(d, "douban").priced = true; }, want: ["priced-kind-added"] }],
   ["category removed", { given: (d) => d["x-categories"].items.pop(), want: ["category-removed"] }],
+  ["priced category removed", { given: (d) => { d["x-categories"].items = d["x-categories"].items.filter((c: Doc) => c.alias !== "haodan"); }, want: ["category-removed", "priced-kind-dropped"] }],
   ["category alias changed", { given: (d) => { category(d, "kuan").alias = "coolapk"; }, want: ["category-changed"] }],
   ["category renamed", { given: (d) => { category(d, "kuan").name = "酷安网"; }, want: ["documentation-changed"] }],
   ["category added", { given: (d) => d["x-categories"].items.push({ id: "50", alias: "tieba", name: "贴吧", kind: "forum", priced: false }), want: ["category-added"] }],
