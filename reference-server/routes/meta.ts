@@ -7,18 +7,18 @@ function describeWindow(w: RankWindow): string {
   return w.kind === "rolling" ? `last ${w.hours} h` : `calendar day ${w.days_ago === 0 ? 0 : -w.days_ago}`;
 }
 
-/** Bounds and defaults of every bounded parameter, by operation and parameter name. */
+/** Bounds and defaults of every parameter that has one, by operation and parameter name. */
 function limits(spec: Spec): Record<string, Record<string, Record<string, unknown>>> {
   const out: Record<string, Record<string, Record<string, unknown>>> = {};
   for (const op of spec.operations) {
     for (const p of op.parameters) {
       const s = p.schema;
       const bound = Object.fromEntries(
-        (["minimum", "maximum", "maxLength", "default"] as const)
+        (["minimum", "maximum", "minLength", "maxLength", "default"] as const)
           .filter((k) => s[k] !== undefined)
           .map((k) => [k, s[k]]),
       );
-      if (s.minimum === undefined && s.maximum === undefined && s.maxLength === undefined) continue;
+      if (Object.keys(bound).length === 0) continue;
       out[op.operationId] ??= {};
       (out[op.operationId] as Record<string, unknown>)[p.name] = bound;
     }
