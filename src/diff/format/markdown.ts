@@ -25,6 +25,7 @@ function compatibilityReport(r: DiffResult): string {
     const fs = r.findings.filter((f) => f.level === level);
     if (fs.length) out.push("", `### ${TITLE[level]} (${fs.length})`, "", findingTable(fs));
   }
+  if (r.findings.length === 0) out.push("", "No changes.");
   const info = r.findings.filter((f) => f.level === "info");
   if (info.length) out.push("", details(`${TITLE.info} (${info.length})`, findingTable(info)));
   return `${out.join("\n")}\n`;
