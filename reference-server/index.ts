@@ -1,3 +1,4 @@
+import type { Database } from "better-sqlite3";
 import type { FastifyInstance } from "fastify";
 import { loadSpec } from "../src/spec/load.ts";
 import type { Spec } from "../src/spec/spec.ts";
@@ -19,6 +20,8 @@ export interface BuiltApp {
   /** The Fastify instance, not listening: use app.inject() in tests. */
   app: FastifyInstance;
   spec: Spec;
+  /** The server's SQLite connection (benchmarks, tests). */
+  db: Database;
   /** The demo account, when its key was created (or set) by this start: the only time the key is known. */
   demo?: { uid: number; key: string };
   /** How the data was prepared: generated, regenerated, shifted forward in time, or kept. */
@@ -74,13 +77,14 @@ export async function buildApp(options: ServerOptions = {}): Promise<BuiltApp> {
   return {
     app,
     spec,
+    db,
     demo: opened.demo,
     data: opened.data,
     async close() {
       clearInterval(refresh);
       await app.close();
       await limiter?.close();
-      db.close();
+      if (db.open) db.close();
     },
   };
 }
