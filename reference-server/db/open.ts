@@ -32,6 +32,12 @@ export interface OpenedDatabase {
   demo?: { uid: number; key: string };
 }
 
+/**
+ * Larger generated databases are written straight into their file: an image is held in memory
+ * whole (200 000 alerts make about 200 MB), and large sizes are for benchmarks that keep their file.
+ */
+const IMAGE_MAX_SIZE = 50_000;
+
 /** The demo account: follows common words, pushes priced deals; its key is created with the database. */
 export const DEMO_ACCOUNT: Account = {
   uid: 10001,
@@ -50,7 +56,7 @@ export function openDatabase(o: OpenOptions): OpenedDatabase {
   const info = readInfo(db);
   const hasAccounts = db.prepare("SELECT 1 FROM accounts LIMIT 1").get() !== undefined;
   let data: OpenedDatabase["data"] = "kept";
-  if (info.source === undefined && !hasAccounts) {
+  if (info.source === undefined && !hasAccounts && o.size <= IMAGE_MAX_SIZE) {
     // A new database: start from the image of a generated one (cached), moved to our clock.
     data = "generated";
     db.close();
