@@ -136,8 +136,8 @@ export function checkSuccessorPrefix(c: Collector, b: Json, h: Json): void {
 
 /**
  * v1's end-of-life announcements, in the v1 document (`doc`, on `side`): `x-versioning.sunset`
- * and `deprecated_since` dates, an operation's `x-sunset` date, and documented `Deprecation` or
- * `Sunset` response headers (announced as of `today`). Each must fall at least the support
+ * and `deprecated_since` dates, and on operations under the v1 prefix an `x-sunset` date or a
+ * documented `Deprecation` or `Sunset` response header (announced as of `today`). Each must fall at least the support
  * period after the successor's publication.
  */
 export function checkAnnouncements(
@@ -170,7 +170,10 @@ export function checkAnnouncements(
       tokens(["x-versioning", "deprecated_since"]),
       "v1 deprecated since",
     );
+  // Only the versioned API announces the major's end; deprecating the legacy file or RSS is an operation's own affair.
+  const prefix = String(v.path_prefix ?? "/api/v1");
   for (const [path, item] of Object.entries(obj(doc.paths))) {
+    if (!under(path, prefix)) continue;
     for (const [method, op] of Object.entries(obj(item))) {
       if (!isObject(op)) continue;
       const label = `${method.toUpperCase()} ${path}`;
