@@ -111,9 +111,14 @@ function generateAlerts(rng: Prng, o: GenerateOptions): AlertRow[] {
     const id = FIRST_ALERT_ID + i;
     const cate = rng.weighted(weights);
     const [brand, product] = rng.pick(V.PRODUCTS);
-    const price = cate.priced ? priceOf(rng) : null;
-    const priceText = price === null ? "" : String(price);
     const template = cate.priced ? rng.pick(V.PRICED_TOPICS) : rng.pick(V.FORUM_TOPICS);
+    // A bank 立减金 costs a token payment; goods cost what goods cost.
+    const price = !cate.priced
+      ? null
+      : template.includes("{bank}")
+        ? rng.pick([0.01, 0.1, 1, 5, 9.9])
+        : priceOf(rng);
+    const priceText = price === null ? "" : String(price);
     const title = fill(template, rng, { brand, product, price: priceText });
     const mall = V.MALLS.find((m) => title.includes(m)) ?? V.BANKS.find((b) => title.includes(b));
     const content = [fill(rng.pick(V.CONTENT_LINES), rng), fill(rng.pick(V.CONTENT_LINES), rng)].join("");
