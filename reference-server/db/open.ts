@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import BetterSqlite3, { type Database } from "better-sqlite3";
@@ -110,6 +110,10 @@ function generatedImage(o: OpenOptions): Buffer {
   scratch.close();
   try {
     mkdirSync(dir, { recursive: true });
+    // Images of an older generator for this size and seed are dead weight.
+    const stale = `generated-${o.size}-${o.seed}-`;
+    for (const f of readdirSync(dir))
+      if (f.startsWith(stale) && f.endsWith(".sqlite")) rmSync(join(dir, f), { force: true });
     const partial = `${file}.${process.pid}.partial`;
     writeFileSync(partial, image);
     renameSync(partial, file); // atomic: concurrent starts never read half an image
