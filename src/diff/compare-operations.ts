@@ -95,6 +95,7 @@ const HANDLED = new Set([
   "requestBody",
   "responses",
   "x-conformance",
+  "x-sunset",
 ]);
 
 function compareOperation(c: Collector, b: Side, h: Side, at: At, method: string): void {
@@ -107,6 +108,14 @@ function compareOperation(c: Collector, b: Side, h: Side, at: At, method: string
   }
   if (b.op.deprecated !== true && h.op.deprecated === true)
     c.add("operation-deprecated", down(at, "deprecated"), `${at.operation} is deprecated`);
+  // The date itself is judged against the 6-month rule in versioning.ts.
+  if (b.op["x-sunset"] !== h.op["x-sunset"] && h.op["x-sunset"] !== undefined) {
+    c.add(
+      "operation-deprecated",
+      down(at, "x-sunset"),
+      `${at.operation} sunsets on ${show(h.op["x-sunset"])}`,
+    );
+  }
   if (b.op.deprecated === true && h.op.deprecated !== true)
     c.add("documentation-changed", down(at, "deprecated"), `${at.operation} is no longer deprecated`);
   compareSecurity(c, b, h, at);

@@ -36,7 +36,11 @@ export const RULES = {
     "The operationId changed: generated client method names change.",
     "Regenerate the client and rename calls.",
   ],
-  "operation-deprecated": [I, "An operation is now marked deprecated.", "Plan to move off it."],
+  "operation-deprecated": [
+    I,
+    "An operation is now marked deprecated, or given an x-sunset date.",
+    "Plan to move off it.",
+  ],
   "security-added": [B, "A public operation now needs credentials.", "Send the credentials it now requires."],
   "security-changed": [
     B,

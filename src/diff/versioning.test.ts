@@ -17,7 +17,7 @@ const sameMajor: Case[] = [
   ["Deprecation header announced after 6 months", { given: (d) => { get(d, "/api/v1/rank").responses["200"].headers.Deprecation = { schema: { type: "string" } }; }, successor: "2026-04-01", want: ["response-header-added"] }],
   ["sunset date too early", { given: (d) => { d["x-versioning"].sunset = "2027-01-01"; }, successor: "2026-10-01", want: ["documentation-changed", "sunset-too-early"] }],
   ["sunset date 6 months after v2", { given: (d) => { d["x-versioning"].sunset = "2027-04-01"; }, successor: "2026-10-01", want: ["documentation-changed"] }],
-  ["operation sunset too early", { given: (d) => { get(d, "/api/v1/feed")["x-sunset"] = "2026-12-31"; }, successor: "2026-10-01", want: ["sunset-too-early", "unclassified-change"] }],
+  ["operation sunset too early", { given: (d) => { get(d, "/api/v1/feed")["x-sunset"] = "2026-12-31"; }, successor: "2026-10-01", want: ["operation-deprecated", "sunset-too-early"] }],
   ["legacy operation announces its own end", { given: (d) => { get(d, "/plus/json/rank/{act}.json").responses["200"].headers.Sunset = { schema: { type: "string" } }; }, want: ["response-header-added"] }],
   ["operation deprecated only", { given: (d) => { get(d, "/plus/json/rank/{act}.json").deprecated = true; }, want: ["operation-deprecated"] }],
 ];
