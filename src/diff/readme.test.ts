@@ -4,9 +4,10 @@ import { RULE_IDS, ruleInfo } from "./rules.ts";
 
 const readme = readFileSync(new URL("./README.md", import.meta.url), "utf8");
 
-/** The README's rule table documents every rule id with the level the catalogue gives it. */
+/** The README's rule table documents every rule id with the level and meaning the catalogue gives it. */
 describe("README rule table", () => {
   it.each(RULE_IDS)("%s", (id) => {
-    expect(readme).toContain(`| \`${id}\` | ${ruleInfo(id).level} |`);
+    const { level, meaning } = ruleInfo(id);
+    expect(readme).toContain(`| \`${id}\` | ${level} | ${meaning.replace(/\|/g, "\\|")} |`);
   });
 });
