@@ -44,3 +44,19 @@ describe("Pacer", () => {
     expect(pacer.waitFor("a")).toBeGreaterThanOrEqual(5_000);
   });
 });
+
+describe("Pacer under concurrency", () => {
+  it("releases a slot taken before other requests pruned the list (regression: a single address deadlocked)", async () => {
+    const c = clock();
+    const pacer = new Pacer([undefined], 2, 1, c.now);
+    const first = await pacer.acquire(c.sleep);
+    c.now();
+    await c.sleep(2000);
+    const second = await pacer.acquire(c.sleep); // prunes the list while `first` is in flight
+    first.release(c.now());
+    second.release(c.now());
+    await c.sleep(2100);
+    expect(pacer.waitFor(undefined)).toBe(0);
+    expect(pacer.idleIn(undefined)).toBe(0);
+  });
+});

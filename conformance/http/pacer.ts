@@ -5,7 +5,8 @@
  * never faster. An address that got a 429 or `RateLimit-Remaining: 0` rests until it may ask again.
  */
 export class Pacer {
-  private readonly slots = new Map<string, number[]>();
+  /** Slot objects are shared between the pruned lists, so a release always reaches the live one. */
+  private readonly slots = new Map<string, { end: number }[]>();
   private readonly restUntil = new Map<string, number>();
   private readonly marginMs = 1000;
 
@@ -27,9 +28,9 @@ export class Pacer {
   }
 
   /** Slots (end times, ms) still occupied for an address; Infinity while in flight. */
-  private occupied(address: string | undefined): number[] {
+  private occupied(address: string | undefined): { end: number }[] {
     const t = this.now();
-    const list = (this.slots.get(this.key(address)) ?? []).filter((end) => end > t);
+    const list = (this.slots.get(this.key(address)) ?? []).filter((slot) => slot.end > t);
     this.slots.set(this.key(address), list);
     return list;
   }
@@ -40,7 +41,10 @@ export class Pacer {
     const rest = Math.max(0, (this.restUntil.get(this.key(address)) ?? 0) - t);
     const list = this.occupied(address);
     if (list.length < this.limit) return rest;
-    const finite = list.filter(Number.isFinite).sort((a, b) => a - b);
+    const finite = list
+      .map((slot) => slot.end)
+      .filter(Number.isFinite)
+      .sort((a, b) => a - b);
     const freeAt = finite[list.length - this.limit];
     return Math.max(rest, freeAt === undefined ? 50 : freeAt - t);
   }
@@ -76,12 +80,12 @@ export class Pacer {
     address: string | undefined;
     release: (receivedAtMs: number) => void;
   } {
-    const list = this.occupied(address);
-    const index = list.push(Number.POSITIVE_INFINITY) - 1;
+    const slot = { end: Number.POSITIVE_INFINITY };
+    this.occupied(address).push(slot);
     return {
       address,
       release: (receivedAtMs) => {
-        list[index] = receivedAtMs + this.windowSeconds * 1000 + this.marginMs;
+        slot.end = receivedAtMs + this.windowSeconds * 1000 + this.marginMs;
       },
     };
   }
@@ -95,7 +99,7 @@ export class Pacer {
     const list = this.occupied(address);
     const missing = this.limit - remaining - list.length;
     const end = this.now() + this.windowSeconds * 1000 + this.marginMs;
-    for (let i = 0; i < missing; i++) list.push(end);
+    for (let i = 0; i < missing; i++) list.push({ end });
   }
 
   /** The server told us to wait (Retry-After, or no request left until RateLimit-Reset). */
@@ -111,6 +115,6 @@ export class Pacer {
     const list = this.occupied(address);
     const rest = Math.max(0, (this.restUntil.get(this.key(address)) ?? 0) - t);
     if (list.length === 0) return rest;
-    return Math.max(rest, Math.max(...list.map((end) => (Number.isFinite(end) ? end - t : 100))));
+    return Math.max(rest, Math.max(...list.map((slot) => (Number.isFinite(slot.end) ? slot.end - t : 100))));
   }
 }

@@ -1,6 +1,7 @@
 import type { RunReport } from "../runner/results.ts";
 
-/** The machine-readable report: every check with id, status, cases and violations. */
+/** The machine-readable report: every check with its id (= name), status, cases and violations. */
 export function formatJson(report: RunReport): string {
-  return `${JSON.stringify(report, null, 2)}\n`;
+  const checks = report.checks.map((c) => ({ id: c.name, ...c }));
+  return `${JSON.stringify({ ...report, checks }, null, 2)}\n`;
 }

@@ -160,6 +160,9 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
       exhausted: () => transport.requests >= budget,
     };
     const main = selected.filter((c) => c.phase !== "last");
+    // A paced run can sit for a while waiting for rate windows: say so now and then.
+    const progress = setInterval(() => log(`  … ${transport.requests} requests sent`), 10_000);
+    progress.unref();
     await Promise.all([
       ...spec.operations.map(async (op, i) => {
         const examples = examplesOf.get(op.operationId) ?? [];
@@ -168,7 +171,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
         log(`  ${op.operationId}: explored (${transport.requests} requests so far)`);
       }),
       ...main.map(runProbe),
-    ]);
+    ]).finally(() => clearInterval(progress));
     if (transport.requests >= budget)
       notes.push(`request budget of ${budget} reached: exploration stopped early`);
 
