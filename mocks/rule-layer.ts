@@ -1,4 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { type Decision, RateLimiter, rateLimitHeaders } from "../reference-server/ratelimit/limiter.ts";
+import { MemoryStore } from "../reference-server/ratelimit/memory.ts";
+import { corsHeaders, preflightHeaders } from "../src/http/cors.ts";
+import { invalidParameters, type Problem, problem } from "../src/http/problems.ts";
 import { refusingRules } from "../src/rules/evaluate.ts";
 import { type ParsedRequest, parseRequest } from "../src/spec/request.ts";
 import type { Spec } from "../src/spec/spec.ts";
@@ -6,10 +10,8 @@ import type { Operation } from "../src/spec/types.ts";
 import { credentialsValid, DEFAULT_DEMO_ACCOUNT, type DemoAccount } from "./auth.ts";
 import type { ShapeContext } from "./enforce.ts";
 import { pickExample } from "./examples.ts";
-import { corsHeaders, isReplacedUpstreamHeader, preflightHeaders, rateLimitHeaders } from "./headers.ts";
-import { describeErrors, type ProblemBody, problem } from "./problem.ts";
-import { type RateDecision, SlidingWindowLimiter } from "./rate-limit.ts";
 import { shapeAnswer } from "./shape.ts";
+import { isReplacedUpstreamHeader } from "./upstream-headers.ts";
 
 export interface RuleLayerOptions {
   spec: Spec;
@@ -41,17 +43,22 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
   const { spec, upstream } = options;
   const now = options.now ?? Date.now;
   const account = options.account ?? DEFAULT_DEMO_ACCOUNT;
-  const limiter = new SlidingWindowLimiter(spec.rateLimit, now);
+  // The reference server's sliding-window limiter: one implementation of x-rate-limit.
+  const limiter = new RateLimiter(new MemoryStore(), {
+    limit: spec.rateLimit.limit,
+    windowSeconds: spec.rateLimit.window_seconds,
+  });
 
   async function answer(req: IncomingMessage): Promise<Answer> {
     const url = new URL(req.url ?? "/", "http://mock.invalid");
     const ip = req.socket.remoteAddress ?? "unknown";
     if (req.method === "OPTIONS") {
-      return { status: spec.cors.preflight.status, headers: preflightHeaders(spec.cors), body: "" };
+      const headers = { ...corsHeaders(spec.cors), ...preflightHeaders(spec.cors) };
+      return { status: spec.cors.preflight.status, headers, body: "" };
     }
     const forced = PREFER_CODE.exec(String(req.headers.prefer ?? ""))?.[1];
     // A forced 429 is a refused answer: it must not eat into the client's real budget.
-    const rate = forced === "429" ? limiter.peek(ip) : limiter.take(ip);
+    const rate = forced === "429" ? await limiter.peek(ip, now()) : await limiter.hit(ip, now());
     const withRate = (a: Answer): Answer => ({
       ...a,
       headers: { ...a.headers, ...rateLimitHeaders(rate), ...corsHeaders(spec.cors) },
@@ -65,7 +72,7 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
     if (forced && !forced.startsWith("2")) {
       const relayed = await relay(req, url.pathname + url.search);
       if (relayed.status === 429 && !relayed.headers["retry-after"]) {
-        relayed.headers["retry-after"] = String(rate.retryAfterSeconds);
+        relayed.headers["retry-after"] = String(Math.max(1, rate.resetSeconds));
       }
       return withRate(relayed);
     }
@@ -84,7 +91,7 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
     if (operation.secured && apiKey === undefined) return unauthorized();
     const parsed = parseRequest(spec, operation, url.searchParams, pathParams);
     if (parsed.errors.length > 0) {
-      return problemAnswer(problem(spec, "invalid-parameter", parsed.errors, describeErrors(parsed.errors)));
+      return problemAnswer(invalidParameters(spec, parsed.errors));
     }
     if (operation.secured && !credentialsValid(account, parsed.values.uid, apiKey)) return unauthorized();
     const refusal = refusal400(operation, parsed);
@@ -109,14 +116,14 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
   }
 
   /** The first refusing x-conformance rule as a problem naming the rule's parameters. */
-  function refusal400(operation: Operation, parsed: ParsedRequest): ProblemBody | undefined {
+  function refusal400(operation: Operation, parsed: ParsedRequest): Problem | undefined {
     const rule = refusingRules(spec, operation, parsed)[0];
     if (!rule) return undefined;
     const code = rule.then.problem?.type ?? "invalid-parameter";
     // A catalogued problem type has its own wording; a generic 400 quotes the rule it broke.
     const reason = rule.then.problem?.type ? (spec.problemTypes[code]?.detail ?? rule.summary) : rule.summary;
     const errors = (rule.then.problem?.params ?? []).map((name) => ({ in: "query" as const, name, reason }));
-    return problem(spec, code, errors, code === "invalid-parameter" ? rule.summary : undefined);
+    return problem(spec, code, { errors, detail: code === "invalid-parameter" ? rule.summary : undefined });
   }
 
   async function relay(req: IncomingMessage, pathAndQuery: string, prefer?: string): Promise<Answer> {
@@ -134,11 +141,11 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
     return { status: res.status, headers: out, body: await res.text() };
   }
 
-  function rateLimited(rate: RateDecision): Answer {
+  /** The 429 body; Retry-After comes with the decision's headers (rateLimitHeaders). */
+  function rateLimited(rate: Decision): Answer {
     const { limit, window_seconds } = spec.rateLimit;
-    const detail = `More than ${limit} requests from this IP within ${window_seconds} seconds; retry after ${rate.retryAfterSeconds} seconds.`;
-    const a = problemAnswer(problem(spec, "rate-limited", undefined, detail));
-    return { ...a, headers: { ...a.headers, "retry-after": String(rate.retryAfterSeconds) } };
+    const detail = `More than ${limit} requests from this IP within ${window_seconds} seconds; retry after ${Math.max(1, rate.resetSeconds)} seconds.`;
+    return problemAnswer(problem(spec, "rate-limited", { detail }));
   }
 
   return createServer((req, res) => {
@@ -168,7 +175,7 @@ function canonicalPath(operation: Operation, pathname: string, parsed: ParsedReq
   return qs ? `${pathname}?${qs}` : pathname;
 }
 
-function problemAnswer(body: ProblemBody): Answer {
+function problemAnswer(body: Problem): Answer {
   return {
     status: body.status,
     headers: { "content-type": "application/problem+json; charset=utf-8" },

@@ -1,9 +1,9 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
+import { corsHeaders, preflightHeaders } from "../src/http/cors.ts";
+import { PROBLEM_JSON, type Problem, problem } from "../src/http/problems.ts";
 import type { Spec } from "../src/spec/spec.ts";
 import { clientIp, normalize } from "./http/client-ip.ts";
-import { corsHeaders, preflightHeaders } from "./http/cors.ts";
 import { dispatch, type Verifier } from "./http/dispatch.ts";
-import { PROBLEM_JSON, type Problem, problem } from "./http/problems.ts";
 import { type RateLimiter, rateLimitHeaders } from "./ratelimit/limiter.ts";
 import type { RouteContext } from "./routes/context.ts";
 import { handlers } from "./routes/index.ts";

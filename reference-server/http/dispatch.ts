@@ -1,10 +1,10 @@
 import type { IncomingHttpHeaders } from "node:http";
+import { invalidParameters, PROBLEM_JSON, problem } from "../../src/http/problems.ts";
 import { refusingRules } from "../../src/rules/evaluate.ts";
 import { parseRequest } from "../../src/spec/request.ts";
 import type { Account } from "../auth.ts";
 import type { Answer, RouteContext } from "../routes/context.ts";
 import { handlers } from "../routes/index.ts";
-import { invalidParameters, PROBLEM_JSON, problem } from "./problems.ts";
 
 /** Longer query strings are refused before any parsing (every documented value fits well inside). */
 export const MAX_QUERY_LENGTH = 4096;

@@ -1,5 +1,5 @@
-import type { ParamError } from "../../src/spec/request.ts";
-import type { Spec } from "../../src/spec/spec.ts";
+import type { ParamError } from "../spec/request.ts";
+import type { Spec } from "../spec/spec.ts";
 
 export const PROBLEM_JSON = "application/problem+json";
 

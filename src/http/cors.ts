@@ -1,4 +1,4 @@
-import type { CorsPolicy } from "../../src/spec/types.ts";
+import type { CorsPolicy } from "../spec/types.ts";
 
 /** Headers of x-cors carried by every response, errors and 429 included. */
 export function corsHeaders(cors: CorsPolicy): Record<string, string> {
