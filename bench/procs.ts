@@ -21,10 +21,11 @@ export const REPO = fileURLToPath(new URL("..", import.meta.url));
 export function startChild(
   entry: string,
   options: unknown,
-  { timeoutMs = 600_000, nodeArgs = [] as string[] } = {},
+  { timeoutMs = 600_000, env = {} as Record<string, string> } = {},
 ): Promise<Child> {
-  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", entry, JSON.stringify(options)], {
+  const child = spawn(process.execPath, ["--import", "tsx", entry, JSON.stringify(options)], {
     cwd: REPO,
+    env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let log = "";

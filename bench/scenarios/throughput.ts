@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { CapturedBody } from "../baseline-server.ts";
 import type { BenchContext } from "../context.ts";
 import { benchDatabase } from "../data.ts";
-import { type LoadRun, load, summarize } from "../load.ts";
+import { type LoadRun, type LoadSummary, load, summarize } from "../load.ts";
 import { type Child, REPO, startChild, urlOf } from "../procs.ts";
 import { addedNsPerRequest, formatNumber, formatRatio, ratio } from "../stats.ts";
 import type { Section, TargetResult } from "../types.ts";
@@ -102,7 +102,9 @@ export async function throughput(ctx: BenchContext): Promise<Section> {
     ctx.log(
       "throughput: starting bare node:http, Prism (plain and with the rule layer), the server without limiter",
     );
-    for (const t of targets.slice(1)) children.set(t.name, await t.start());
+    // Started together: each start is mostly tsx compiling and Prism loading the spec, idle CPU aside.
+    const started = await Promise.all(targets.slice(1).map(async (t) => [t.name, await t.start()] as const));
+    for (const [name, child] of started) children.set(name, child);
     for (const e of ENDPOINTS) {
       const res = await fetch(urlOfTarget("prism") + e.path);
       bodyBytes[e.id] = { ...bodyBytes[e.id], prism: (await res.arrayBuffer()).byteLength };
@@ -139,6 +141,27 @@ export async function throughput(ctx: BenchContext): Promise<Section> {
   }
 }
 
+/** "743 (664–948)": the median and the spread of the runs, so the noise is visible next to the figure. */
+function withSpread(s: LoadSummary | undefined): string {
+  if (!s) return "n/a";
+  const rps = s.runs.map((r) => r.rps);
+  return rps.length > 1
+    ? `${formatNumber(s.rps)} (${formatNumber(Math.min(...rps))}–${formatNumber(Math.max(...rps))})`
+    : formatNumber(s.rps);
+}
+
+/**
+ * The limiter's end-to-end cost is a few µs in a request of several hundred: smaller than the
+ * run-to-run spread here. Shown only when the difference is larger than both spreads.
+ */
+function belowNoise(ns: number, on: LoadSummary | undefined, off: LoadSummary | undefined): string {
+  if (!on || !off) return "n/a";
+  const spread = (s: LoadSummary) =>
+    Math.max(...s.runs.map((r) => r.rps)) - Math.min(...s.runs.map((r) => r.rps));
+  const differs = Math.abs(on.rps - off.rps) > Math.max(spread(on), spread(off));
+  return differs ? formatNumber(ns) : `below noise (${formatNumber(ns)})`;
+}
+
 function report(
   ctx: BenchContext,
   runs: Record<string, Record<string, LoadRun[]>>,
@@ -157,14 +180,15 @@ function report(
     return [
       e.id + flags,
       formatNumber(bodyBytes[e.id]?.server ?? Number.NaN),
-      formatNumber(server?.rps ?? Number.NaN),
+      withSpread(server),
       `${server?.p50 ?? "n/a"} / ${server?.p99 ?? "n/a"}`,
-      formatNumber(baseline?.rps ?? Number.NaN),
+      withSpread(baseline),
       `${baseline?.p50 ?? "n/a"} / ${baseline?.p99 ?? "n/a"}`,
-      formatNumber(prism?.rps ?? Number.NaN),
+      withSpread(prism),
       `${prism?.p50 ?? "n/a"} / ${prism?.p99 ?? "n/a"}`,
       formatRatio(ratio(server?.rps ?? Number.NaN, baseline?.rps ?? Number.NaN)),
       formatRatio(ratio(server?.rps ?? Number.NaN, prism?.rps ?? Number.NaN)),
+      formatRatio(ratio(baseline?.rps ?? Number.NaN, prism?.rps ?? Number.NaN)),
     ];
   });
   const extraRows = (["rank-20", "meta"] as const).map((id) => {
@@ -175,7 +199,7 @@ function report(
       id,
       formatNumber(off?.rps ?? Number.NaN),
       formatRatio(ratio(server?.rps ?? Number.NaN, off?.rps ?? Number.NaN)),
-      formatNumber(addedNsPerRequest(server?.rps ?? Number.NaN, off?.rps ?? Number.NaN)),
+      belowNoise(addedNsPerRequest(server?.rps ?? Number.NaN, off?.rps ?? Number.NaN), server, off),
       formatNumber(rules?.rps ?? Number.NaN),
       `${rules?.p50 ?? "n/a"} / ${rules?.p99 ?? "n/a"}`,
       formatRatio(ratio(server?.rps ?? Number.NaN, rules?.rps ?? Number.NaN)),
@@ -196,10 +220,16 @@ function report(
     r: ratio(med(e.id, "server")?.rps ?? Number.NaN, med(e.id, "prism")?.rps ?? Number.NaN),
   }));
   const worst = prismRatios.reduce((a, b) => (b.r < a.r ? b : a));
+  const ceilingOverPrism = ratio(
+    med(worst.id, "baseline")?.rps ?? Number.NaN,
+    med(worst.id, "prism")?.rps ?? Number.NaN,
+  );
   targetResults.push({
     name: "server ≥ 10× Prism static throughput (every endpoint)",
     met: Number.isFinite(worst.r) ? worst.r >= 10 : null,
-    measured: `lowest ${formatRatio(worst.r)} (${worst.id}); ${prismRatios.map((p) => `${p.id} ${formatRatio(p.r)}`).join(", ")}`,
+    measured:
+      `lowest ${formatRatio(worst.r)} (${worst.id}; bare node:http itself is ${formatRatio(ceilingOverPrism)} Prism there); ` +
+      prismRatios.map((p) => `${p.id} ${formatRatio(p.r)}`).join(", "),
   });
 
   const prismBytes = ENDPOINTS.map(
@@ -227,6 +257,7 @@ function report(
           "Prism p50/p99 ms",
           "server / node:http",
           "server / Prism",
+          "node:http / Prism (ceiling)",
         ],
         rows,
       },
