@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { type Decision, RateLimiter, rateLimitHeaders } from "../reference-server/ratelimit/limiter.ts";
+import { RateLimiter, rateLimitHeaders } from "../reference-server/ratelimit/limiter.ts";
 import { MemoryStore } from "../reference-server/ratelimit/memory.ts";
 import { corsHeaders, preflightHeaders } from "../src/http/cors.ts";
-import { invalidParameters, type Problem, problem } from "../src/http/problems.ts";
+import { invalidParameters, type Problem, problem, rateLimited } from "../src/http/problems.ts";
 import { refusingRules } from "../src/rules/evaluate.ts";
 import { type ParsedRequest, parseRequest } from "../src/spec/request.ts";
 import type { Spec } from "../src/spec/spec.ts";
@@ -63,7 +63,7 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
       ...a,
       headers: { ...a.headers, ...rateLimitHeaders(rate), ...corsHeaders(spec.cors) },
     });
-    if (!rate.allowed) return withRate(rateLimited(rate));
+    if (!rate.allowed) return withRate(problemAnswer(rateLimited(spec, Math.max(1, rate.resetSeconds))));
     if (req.method !== "GET" && req.method !== "HEAD") {
       return withRate({ ...problemAnswer(problem(spec, "method-not-allowed")), headers: allowHeader(spec) });
     }
@@ -139,13 +139,6 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
     });
     out["content-type"] = withCharset(res.headers.get("content-type") ?? "application/json");
     return { status: res.status, headers: out, body: await res.text() };
-  }
-
-  /** The 429 body; Retry-After comes with the decision's headers (rateLimitHeaders). */
-  function rateLimited(rate: Decision): Answer {
-    const { limit, window_seconds } = spec.rateLimit;
-    const detail = `More than ${limit} requests from this IP within ${window_seconds} seconds; retry after ${Math.max(1, rate.resetSeconds)} seconds.`;
-    return problemAnswer(problem(spec, "rate-limited", { detail }));
   }
 
   return createServer((req, res) => {

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
+import { docsHtml } from "../src/docs/build.ts";
 import { corsHeaders, preflightHeaders } from "../src/http/cors.ts";
-import { PROBLEM_JSON, type Problem, problem } from "../src/http/problems.ts";
+import { PROBLEM_JSON, type Problem, problem, rateLimited } from "../src/http/problems.ts";
 import type { Spec } from "../src/spec/spec.ts";
 import { clientIp, normalize } from "./http/client-ip.ts";
 import { dispatch, type Verifier } from "./http/dispatch.ts";
@@ -78,14 +79,23 @@ export function createApp(parts: AppParts): FastifyInstance {
       const decision = await limiter.hit(ip, nowMs);
       reply.headers(rateLimitHeaders(decision));
       if (!decision.allowed) {
-        const { limit, window_seconds } = spec.rateLimit;
-        const detail = `More than ${limit} requests from this IP within ${window_seconds} seconds; retry after ${Math.max(1, decision.resetSeconds)} seconds.`;
-        return sendProblem(reply, problem(spec, "rate-limited", { detail }));
+        return sendProblem(reply, rateLimited(spec, Math.max(1, decision.resetSeconds)));
       }
     }
     if (req.method !== "GET" && req.method !== "HEAD") {
       reply.header("Allow", "GET, HEAD, OPTIONS");
       return sendProblem(reply, problem(spec, "method-not-allowed"));
+    }
+  });
+
+  // The API reference page (Redocly, built from the spec on first request, then cached). It
+  // needs the dev dependencies; an install without them answers 404 with the way to build it.
+  app.get("/docs", async (_req, reply) => {
+    try {
+      return reply.type("text/html; charset=utf-8").send(await docsHtml());
+    } catch {
+      const detail = "The reference page is not built here: run npm run docs (needs dev dependencies).";
+      return sendProblem(reply, problem(spec, "not-found", { detail }));
     }
   });
 

@@ -39,3 +39,11 @@ export function invalidParameters(spec: Spec, errors: ParamError[]): Problem {
     detail: errors.map((e) => `${e.name}: ${e.reason}`).join("; "),
   });
 }
+
+/** The 429 body: its detail gives the same wait as the Retry-After header. */
+export function rateLimited(spec: Spec, retryAfterSeconds: number): Problem {
+  const { limit, window_seconds } = spec.rateLimit;
+  return problem(spec, "rate-limited", {
+    detail: `More than ${limit} requests from this IP within ${window_seconds} seconds; retry after ${retryAfterSeconds} seconds.`,
+  });
+}
