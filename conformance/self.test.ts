@@ -41,7 +41,6 @@ describe("the reference server conforms", () => {
         seed,
         skipSlow: true,
         randomRuns: 15,
-        only: undefined,
         skip: ["rate-limit"],
         ...(server.account ? { account: server.account } : {}),
       });

@@ -17,11 +17,6 @@ export function routed(
 
 export const isServerError = (status: number) => status >= 500;
 
-/** True when the status is documented for the exchange's operation. */
-export function statusDocumented(spec: Spec, exchange: Exchange): boolean {
-  return routed(exchange) && spec.response(exchange.operation.operationId, exchange.status) !== undefined;
-}
-
 /** The documented content entry for the exchange's status and media type, if any. */
 export function documentedContent(spec: Spec, exchange: Exchange) {
   if (!routed(exchange) || !exchange.mediaType) return undefined;

@@ -43,8 +43,3 @@ export function readExchange(
   }
   return exchange;
 }
-
-/** The status the spec documents for an exchange's operation, or undefined (exact, `4XX`, default). */
-export function documentedResponse(spec: Spec, exchange: Exchange) {
-  return exchange.operation ? spec.response(exchange.operation.operationId, exchange.status) : undefined;
-}

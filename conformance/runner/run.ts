@@ -88,7 +88,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     }
     pacer.setRate(ctx.rate.limit, ctx.rate.windowSeconds);
     for (const e of found) recorder.recordAll(e);
-    if (vocabulary === FALLBACK_VOCABULARY)
+    if (vocabulary.words === FALLBACK_VOCABULARY.words)
       notes.push("no data found on the target: built-in vocabulary used");
     log(`rate in force: ${ctx.rate.limit} requests per ${ctx.rate.windowSeconds} s per client IP`);
 
@@ -103,7 +103,12 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
       const op = spec.operation(operationId);
       return (examplesOf.get(operationId) ?? []).filter((c) => {
         if (op.secured && c.credentials !== "valid") return false;
-        const parsed = parseRequest(spec, op, new URLSearchParams(c.query));
+        const parsed = parseRequest(
+          spec,
+          op,
+          new URLSearchParams(c.query),
+          spec.match(c.pathname)?.pathParams,
+        );
         return (
           parsed.errors.length === 0 &&
           refusingRules(spec, op, parsed).length === 0 &&
