@@ -1,8 +1,7 @@
-import SwaggerParser from "@apidevtools/swagger-parser";
 import { compareExtensions, EXTENSION_KEYS } from "./compare-extensions.ts";
 import { comparePaths } from "./compare-operations.ts";
 import { Collector, compareRest, type Json, obj, same, show } from "./context.ts";
-import { InputError } from "./load-input.ts";
+import { dereference } from "./dereference.ts";
 import { type RuleId, ruleInfo } from "./rules.ts";
 import { type DiffOptions, type DiffResult, type Finding, LEVELS, type Summary } from "./types.ts";
 import {
@@ -67,25 +66,6 @@ export async function diffDocuments(
     findings,
     summary: summarize(findings),
   };
-}
-
-// Inputs are treated as immutable: one dereferenced copy per raw document (the guard and the
-// tests diff the same base many times).
-const dereferenced = new WeakMap<Json, Promise<Json>>();
-
-function dereference(raw: Json): Promise<Json> {
-  let pending = dereferenced.get(raw);
-  if (!pending) {
-    // Straight through swagger-parser rather than Spec: a v2 draft need not carry every x- extension Spec requires.
-    pending = (SwaggerParser.dereference(structuredClone(raw) as never) as Promise<unknown>).then(
-      (doc) => doc as Json,
-      (err: Error) => {
-        throw new InputError(`cannot resolve $refs: ${err.message.split("\n")[0]}`);
-      },
-    );
-    dereferenced.set(raw, pending);
-  }
-  return pending;
 }
 
 /** Root keys other than paths and the x-rules. Components are compared where they are used. */
