@@ -42,7 +42,10 @@ function resolveLocal(root: Json): Json {
     const { $ref: ref, ...siblings } = node as Json;
     if (typeof ref === "string") {
       if (refs.includes(ref)) throw new InputError(`cannot resolve $refs: ${ref} refers to itself`);
-      const target = fromPointer(ref.slice(1)).reduce<unknown>((n, t) => (n as Json | undefined)?.[t], root);
+      const target = fromPointer(decodeURIComponent(ref.slice(1))).reduce<unknown>(
+        (n, t) => (n as Json | undefined)?.[t],
+        root,
+      );
       if (target === undefined) throw new InputError(`cannot resolve $refs: ${ref} points nowhere`);
       const resolved = visit(target, [...refs, ref]);
       // OAS 3.1 allows siblings next to $ref (summary, description): they override the target's.

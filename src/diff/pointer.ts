@@ -27,7 +27,7 @@ function child(node: unknown, token: string): unknown {
 
 function localRef(node: unknown): string | undefined {
   const ref = child(node, "$ref");
-  return typeof ref === "string" && ref.startsWith("#") ? ref.slice(1) : undefined;
+  return typeof ref === "string" && ref.startsWith("#") ? decodeURIComponent(ref.slice(1)) : undefined;
 }
 
 /** The pointer, in the written document, of the node reached by these dereferenced tokens. */
