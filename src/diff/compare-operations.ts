@@ -25,6 +25,14 @@ export interface PathPolicy {
   counterpart(basePath: string): string;
   /** Classifies a base path with no counterpart in head. */
   removed(c: Collector, basePath: string, at: At): void;
+  /** Across majors a moved path is found by its operationId; within a major a move is a removal. */
+  followOperationIds?: boolean;
+}
+
+function operationIds(item: unknown): string[] {
+  return METHODS.map((m) => obj(obj(item)[m]).operationId).filter(
+    (id): id is string => typeof id === "string",
+  );
 }
 
 export function comparePaths(c: Collector, bDoc: Json, hDoc: Json, policy: PathPolicy): void {
@@ -32,14 +40,31 @@ export function comparePaths(c: Collector, bDoc: Json, hDoc: Json, policy: PathP
   const hPaths = obj(hDoc.paths);
   const hByRoute = new Map(Object.keys(hPaths).map((p) => [routeKey(p), p]));
   const matched = new Set<string>();
+  const expected = new Map(
+    Object.keys(bPaths).map((bp) => [bp, hByRoute.get(routeKey(policy.counterpart(bp)))]),
+  );
+  const claimed = new Set(expected.values());
   for (const bp of Object.keys(bPaths)) {
-    const hp = hByRoute.get(routeKey(policy.counterpart(bp)));
+    const ids = operationIds(bPaths[bp]);
+    const moved = policy.followOperationIds
+      ? Object.keys(hPaths).find(
+          (p) => !claimed.has(p) && operationIds(hPaths[p]).some((id) => ids.includes(id)),
+        )
+      : undefined;
+    const hp = expected.get(bp) ?? moved;
     const at: At = { base: ["paths", bp], head: ["paths", hp ?? bp] };
     if (hp === undefined) {
       policy.removed(c, bp, at);
       continue;
     }
     matched.add(hp);
+    claimed.add(hp);
+    if (hp === moved) {
+      for (const m of METHODS.filter((m) => isObject(obj(bPaths[bp])[m]) && isObject(obj(hPaths[hp])[m]))) {
+        const op = `${m.toUpperCase()} ${bp}`;
+        c.add("path-moved", { ...down(at, m), operation: op }, `${op} moved to ${m.toUpperCase()} ${hp}`);
+      }
+    }
     comparePathItem(c, bDoc, hDoc, bp, hp, obj(bPaths[bp]), obj(hPaths[hp]), at);
   }
   for (const hp of Object.keys(hPaths)) {

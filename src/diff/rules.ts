@@ -18,6 +18,11 @@ const I = "info" as const;
 export const RULES = {
   // Paths and operations
   "path-removed": [B, "A path is gone.", "Stop calling it; use the replacement named in the notes."],
+  "path-moved": [
+    B,
+    "A path moved to another URL (across majors, found by its operationId).",
+    "Call the new path.",
+  ],
   "operation-removed": [B, "An operation (method) of a path is gone.", "Stop calling it."],
   "v1-path-removed-before-support-ends": [
     B,

@@ -87,6 +87,17 @@ describe("across majors", () => {
     expect(rulesOf(r)).toContain("operation-not-in-successor");
   });
 
+  it("follows a path renamed in v2 by its operationId", async () => {
+    const head = v2("2026-11-01");
+    head.paths["/api/v2/activities"] = head.paths["/api/v2/shenghuo"];
+    delete head.paths["/api/v2/shenghuo"];
+    const r = await cross(spec(), head);
+    expect(
+      r.findings.filter((f) => f.location.successor === "GET /api/v2/activities").length,
+    ).toBeGreaterThan(0);
+    expect(r.findings.some((f) => f.location.operation === "/api/v1/shenghuo")).toBe(false);
+  });
+
   it("requires every v2 path under /api/v2", async () => {
     const head = v2("2026-11-01");
     head.paths["/rss.php"] = spec().paths["/rss.php"];

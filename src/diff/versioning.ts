@@ -98,11 +98,15 @@ export function sameMajorPaths(b: Json, published: string | undefined, options: 
   };
 }
 
-/** Across majors: /api/v1/x pairs with /api/v2/x; a v1 operation without a counterpart is a migration note. */
+/**
+ * Across majors: /api/v1/x pairs with /api/v2/x, or with the v2 path carrying the same
+ * operationId; a v1 operation without a counterpart is a migration note.
+ */
 export function crossMajorPaths(b: Json): PathPolicy {
   const from = String(versioning(b).path_prefix ?? "/api/v1");
   const to = successorPrefix(b);
   return {
+    followOperationIds: true,
     counterpart: (p) => (under(p, from) ? to + p.slice(from.length) : p),
     removed(c, path, at) {
       c.add(
