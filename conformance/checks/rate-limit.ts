@@ -1,3 +1,4 @@
+import { describesPolicy } from "../runner/transport.ts";
 import type { Check, Exchange, Finding, ProbeContext, RequestCase } from "../types.ts";
 
 const META: RequestCase = {
@@ -34,7 +35,9 @@ async function burst(ctx: ProbeContext) {
   // The first request also asks the server whether this IP's window is really empty (an earlier
   // run may have used it): if RateLimit-Remaining says otherwise, wait the window out once.
   let opening = await ctx.sendRaw(META, first);
-  const remaining = Number(opening.headers["ratelimit-remaining"] ?? Number.NaN);
+  const remaining = describesPolicy(opening, limit)
+    ? Number(opening.headers["ratelimit-remaining"] ?? Number.NaN)
+    : Number.NaN;
   if (
     opening.status === ctx.spec.rateLimit.status ||
     (Number.isInteger(remaining) && remaining < limit - 1)

@@ -17,6 +17,11 @@ export class Pacer {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** The per-address limit in force. */
+  get currentLimit(): number {
+    return this.limit;
+  }
+
   /** The rate learnt from the target's meta, when stricter than the spec's. */
   setRate(limit: number, windowSeconds: number): void {
     this.limit = limit;

@@ -12,6 +12,15 @@ import { readExchange } from "./exchange.ts";
 /** Browsers send Origin on every cross-origin call; so does the suite, so CORS is judged as a browser sees it. */
 export const ORIGIN = "https://conformance.dealkit.example";
 
+/**
+ * RateLimit-Remaining is believed only when RateLimit-Limit (if sent) is the limit we pace by: a
+ * static mock's placeholder headers (limit 1, remaining 0) would otherwise stall the run.
+ */
+export function describesPolicy(exchange: Exchange, limit: number): boolean {
+  const stated = exchange.headers["ratelimit-limit"];
+  return stated === undefined || Number(stated) === limit;
+}
+
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export class Transport {
@@ -56,7 +65,7 @@ export class Transport {
         );
         this.pacer.rest(slot.address, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 60);
         if (attempt < 2) continue;
-      } else {
+      } else if (describesPolicy(exchange, this.pacer.currentLimit)) {
         const remaining = Number(exchange.headers["ratelimit-remaining"] ?? Number.NaN);
         if (Number.isInteger(remaining)) this.pacer.observe(slot.address, remaining);
         if (remaining === 0) {
