@@ -15,7 +15,7 @@ export interface RawResponse {
 /** The target could not be reached at all (exit 2), as opposed to answering wrongly. */
 export class UnreachableError extends Error {}
 
-const TIMEOUT_MS = 15_000;
+const TIMEOUT_MS = 30_000;
 // One keep-alive agent per source address: each is a distinct client IP to the server.
 const agents = new Map<string, http.Agent>();
 

@@ -4,7 +4,7 @@
  * every request, reading each answer against the spec.
  */
 import type { Spec } from "../../src/spec/spec.ts";
-import { send as sendHttp } from "../http/client.ts";
+import { send as sendHttp, UnreachableError } from "../http/client.ts";
 import type { Pacer } from "../http/pacer.ts";
 import type { Exchange, RequestCase } from "../types.ts";
 import { readExchange } from "./exchange.ts";
@@ -46,12 +46,7 @@ export class Transport {
       const slot = await this.pacer.acquire(sleep, only);
       let exchange: Exchange;
       try {
-        exchange = readExchange(
-          this.spec,
-          req,
-          await sendHttp(this.baseUrl, req, slot.address),
-          slot.address,
-        );
+        exchange = readExchange(this.spec, req, await this.patient(req, slot.address), slot.address);
       } finally {
         slot.release(Date.now());
       }
@@ -74,6 +69,22 @@ export class Transport {
         }
       }
       return exchange;
+    }
+  }
+
+  /**
+   * A dropped connection or a timeout on a busy machine is not yet an unreachable target: two
+   * more tries, a second apart, before the run gives up (exit 2).
+   */
+  private async patient(req: RequestCase, address: string | undefined) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await sendHttp(this.baseUrl, req, address);
+      } catch (err) {
+        if (!(err instanceof UnreachableError) || attempt >= 2) throw err;
+        this.log(`no answer (${err.message}); trying again in 1 s`);
+        await sleep(1000);
+      }
     }
   }
 
