@@ -335,7 +335,7 @@ export const RULES = {
     "(For the spec authors: state it.)",
   ],
   "operation-not-in-successor": [
-    I,
+    W,
     "A v1 operation has no counterpart in the new major.",
     "Keep calling v1 until its sunset, or use the replacement.",
   ],
