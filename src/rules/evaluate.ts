@@ -91,6 +91,10 @@ export function checkRule(
   const { operation, request } = exchange;
   if (!conditionHolds(spec, operation, rule.when, request, exchange.credentials)) return [];
   const then = rule.then;
+  // Refusing rules come first: a request one of them refuses is not judged by the rules about
+  // served answers (cate=douban&mip=2&mxp=1 is refused for mip > mxp, not served empty).
+  const refusing = then.status !== undefined && then.status >= 400;
+  if (!refusing && refusingRules(spec, operation, request).length > 0) return [];
   const fail = (message: string, extra: Partial<RuleFailure> = {}): RuleFailure => ({
     ruleId: rule.id,
     message,
@@ -293,8 +297,9 @@ function queryPredicateHolds(ctx: PredicateContext, name: string, p: Predicate):
 
 function isBlank(ctx: PredicateContext, name: string, raw: string | undefined): boolean {
   if (raw === undefined) return true;
+  // Only word lists can be blank when given: "mip= " is an invalid number, not a missing one.
   const syntax = ctx.operation.parameters.find((p) => p.name === name)?.words;
-  return syntax ? splitWords(raw, syntax).length === 0 : raw.trim() === "";
+  return syntax ? splitWords(raw, syntax).length === 0 : false;
 }
 
 /**

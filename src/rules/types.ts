@@ -21,7 +21,7 @@ export interface Predicate {
   notInSet?: SetName;
   /** true: the parameter was given with a non-empty value; false: absent or empty. */
   present?: boolean;
-  /** true: absent, empty, or (for word parameters) no word left after splitting and trimming. */
+  /** true: absent or empty, or (for word parameters) no word left after splitting and trimming. */
   blank?: boolean;
   /** Unix seconds inside the rank window named by a parameter (x-rank-windows). */
   inWindow?: { param: string };

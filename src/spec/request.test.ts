@@ -61,6 +61,12 @@ describe("parseRequest", () => {
     ]);
   });
 
+  it("keeps the raw value of a duplicated parameter, so rules do not read it as absent", () => {
+    const parsed = parse("searchAlerts", "q=a&q=b");
+    expect(parsed.raw.q).toBe("a");
+    expect(parsed.values.q).toBeUndefined();
+  });
+
   it("reads path parameters", () => {
     expect(parse("getLegacyRankFile", "", { act: "qitian" }).values).toEqual({ act: "qitian" });
     expect(parse("getLegacyRankFile", "", { act: "nope" }).errors).toEqual([

@@ -37,12 +37,13 @@ export function parseRequest(
   for (const param of operation.parameters) {
     if (param.in === "header") continue;
     const given = param.in === "path" ? [pathParams[param.name] ?? ""] : query.getAll(param.name);
+    const raw = given[0] === "" ? undefined : given[0];
+    // A duplicated parameter was still sent: rules must not read it as absent.
+    parsed.raw[param.name] = raw;
     if (given.length > 1) {
       parsed.errors.push({ in: param.in, name: param.name, reason: "must be given at most once" });
       continue;
     }
-    const raw = given[0] === "" ? undefined : given[0];
-    parsed.raw[param.name] = raw;
     if (raw === undefined) {
       if (param.required) parsed.errors.push({ in: param.in, name: param.name, reason: "is required" });
       else parsed.values[param.name] = param.schema.default;
