@@ -1,4 +1,5 @@
 /** dealkit: the library behind the CLI. Every consumer reads the spec through loadSpec. */
+export * from "./diff/index.ts";
 
 export type { components, operations, paths } from "./generated/api-types.ts";
 export type { RuleExchange, RuleFailure, RuleOptions } from "./rules/evaluate.ts";
