@@ -6,6 +6,7 @@ import type { Spec } from "../src/spec/spec.ts";
 import { contentType } from "./checks/content-type.ts";
 import { cors } from "./checks/cors.ts";
 import { invalidInputsRejected } from "./checks/invalid-inputs-rejected.ts";
+import { metaLimits } from "./checks/meta-limits.ts";
 import { noServerErrors } from "./checks/no-server-errors.ts";
 import { rateLimit } from "./checks/rate-limit.ts";
 import { responseHeaders } from "./checks/response-headers.ts";
@@ -46,6 +47,7 @@ export const FIXED_CHECKS: Check[] = [
   noServerErrors,
   cors,
   versioning,
+  metaLimits,
   rateLimit,
 ];
 

@@ -146,6 +146,16 @@ export const PLANTED: PlantedBug[] = [
     expect: ["rule:meta-mirrors-spec"],
   },
   {
+    name: "meta-limits-wrong",
+    breaks: "the manifest says rank limit goes up to 500",
+    mutation: onJson("/api/v1/meta", (b) => {
+      const data = b.data as { limits?: { getRank?: { limit?: { maximum?: number } } } };
+      const limit = data.limits?.getRank?.limit;
+      if (limit) limit.maximum = 500;
+    }),
+    expect: ["meta-limits"],
+  },
+  {
     name: "server-error-on-long-value",
     breaks: "500 on a query value longer than 40 characters",
     mutation: {

@@ -1,0 +1,45 @@
+import type { Check, Finding } from "../types.ts";
+import { routed } from "./guards.ts";
+
+const KEYS = ["minimum", "maximum", "default"] as const;
+
+/**
+ * The manifest's `limits` state the bounds of every bounded numeric parameter as the spec does
+ * (no x-conformance mirror covers them: the parameter schemas are the source). A client that
+ * sizes its requests from the manifest must not be led outside the documented range.
+ */
+export const metaLimits: Check = {
+  name: "meta-limits",
+  title: "Manifest limits disagree with the spec",
+  verifies:
+    "meta data.limits gives every bounded numeric parameter the minimum, maximum and default of its schema.",
+  source: 'getMeta description ("the limits of every parameter"); components.parameters',
+  severity: "medium",
+  judge(ctx, exchange) {
+    if (!routed(exchange) || exchange.operation.operationId !== "getMeta" || exchange.status !== 200)
+      return null;
+    const limits = (
+      exchange.body as { data?: { limits?: Record<string, Record<string, Record<string, unknown>>> } }
+    )?.data?.limits;
+    const findings: Finding[] = [];
+    for (const op of ctx.spec.operations) {
+      for (const p of op.parameters) {
+        const s = p.schema;
+        if (s.type !== "integer" && s.type !== "number") continue;
+        if (s.minimum === undefined && s.maximum === undefined) continue;
+        const stated = limits?.[op.operationId]?.[p.name];
+        const documented = Object.fromEntries(KEYS.filter((k) => s[k] !== undefined).map((k) => [k, s[k]]));
+        const wrong = KEYS.filter((k) => s[k] !== undefined && stated?.[k] !== s[k]);
+        if (wrong.length > 0) {
+          findings.push({
+            code: "meta-limits",
+            title: `manifest limits of ${op.operationId} ${p.name} differ in ${wrong.join(", ")}`,
+            received: stated ?? null,
+            documented,
+          });
+        }
+      }
+    }
+    return findings;
+  },
+};
