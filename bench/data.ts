@@ -88,10 +88,10 @@ export async function benchDatabase(size: number): Promise<BenchDatabase> {
     const server = await startChild(
       join(REPO, "bench/servers/reference.ts"),
       { dbPath: path, size, rateLimit: false },
-      { env: { DEALKIT_CACHE_DIR: cacheDir } },
+      { env: { DEALKIT_CACHE_DIR: cacheDir }, timeoutMs: 30 * 60_000 },
     );
     const generationSeconds = (performance.now() - started) / 1000;
-    await server.stop();
+    await server.stop(300_000);
     rmSync(cacheDir, { recursive: true, force: true });
     sidecar = { size, version, generationSeconds };
     writeFileSync(sidecarPath, `${JSON.stringify(sidecar)}\n`);

@@ -8,7 +8,8 @@ export interface Child {
   process: ChildProcess;
   /** The JSON the child printed after READY (e.g. its URL). */
   ready: Record<string, unknown>;
-  stop(): Promise<void>;
+  /** SIGTERM, then SIGKILL after `graceMs` (a server closing a large SQLite file checkpoints its WAL first). */
+  stop(graceMs?: number): Promise<void>;
 }
 
 export const REPO = fileURLToPath(new URL("..", import.meta.url));
@@ -56,11 +57,11 @@ export function startChild(
       const handle: Child = {
         process: child,
         ready: JSON.parse(m[1] as string) as Record<string, unknown>,
-        stop: async () => {
+        stop: async (graceMs = 5000) => {
           running.delete(handle);
           if (child.exitCode !== null || child.signalCode !== null) return;
           child.kill("SIGTERM");
-          const killer = setTimeout(() => child.kill("SIGKILL"), 5000);
+          const killer = setTimeout(() => child.kill("SIGKILL"), graceMs);
           await exited;
           clearTimeout(killer);
         },

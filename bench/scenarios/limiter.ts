@@ -131,6 +131,9 @@ export async function limiter(ctx: BenchContext): Promise<Section> {
     `  memory: ${formatNumber(atCap / 1e6)} MB for ${sizeAtCap} clients; ${sizeAfterDouble} entries after ${DISTINCT_CLIENTS + EXTRA_CLIENTS}`,
   );
 
+  const few = cost.find((c) => c.id.startsWith("100 "))?.ns ?? Number.NaN;
+  const many = cost.find((c) => c.id.startsWith("10,000 "))?.ns ?? Number.NaN;
+  const growth = many / few;
   const bounded = sizeAtCap <= DEFAULT_CAP && sizeAfterDouble <= DEFAULT_CAP && afterDouble < atCap * 1.5;
   return {
     id: "limiter",
@@ -193,6 +196,21 @@ export async function limiter(ctx: BenchContext): Promise<Section> {
       },
     ],
     notes: [
+      ...(growth > 3
+        ? [
+            `Defect: the in-memory store's cost per request grows with the number of active clients ` +
+              `(${formatNumber(few)} ns at 100 clients, ${formatNumber(many)} ns at 10,000: ${growth.toFixed(1)}×; ` +
+              `${formatNumber(overCapNs)} ns per new client once the map is at its cap). Cause, in ` +
+              "reference-server/ratelimit/memory.ts: every hit deletes and re-inserts its key (to keep the Map in " +
+              "least-recently-seen order) and then evictIdle() and the cap eviction read the Map's first entry with " +
+              "entries().next(). A V8 Map keeps deleted slots until it is rehashed, and iteration starts by skipping " +
+              "them: with N active clients each hit walks up to ~N holes. Proposed fix: stop re-inserting on every " +
+              "hit (get the entry and update it in place); drop idle clients in one full pass at most once per window " +
+              "(`if (nowMs - lastSweepMs >= windowMs) sweep()`), and when a new client finds the map at its cap, sweep " +
+              "and, if still full, delete the oldest-inserted tenth at once. A prototype of exactly that measured " +
+              "0.5–1.4 µs per hit flat from 100 to 50,000 clients (vs 0.9 → 46 µs) and 4 µs (vs 38 µs) at the cap.",
+          ]
+        : []),
       `Worst case at the cap: ${formatNumber(DEFAULT_CAP)} clients each holding a full window of 60 timestamps ≈ ${formatNumber(worstAtCap / 1e6)} MB (measured per client on ${formatNumber(fullClients)} such clients).`,
       ...(redisNote ? [redisNote] : []),
     ],

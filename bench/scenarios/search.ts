@@ -124,7 +124,7 @@ export async function search(ctx: BenchContext): Promise<Section> {
       const { path: _path, ...dbInfo } = db;
       results.push({ db: dbInfo, kinds: out });
     } finally {
-      await server.stop();
+      await server.stop(60_000);
     }
   }
   return report(ctx, kinds, results);
