@@ -28,6 +28,49 @@ function onJson(path: string, edit: (body: Body, req: ProxiedRequest) => void): 
   };
 }
 
+/** Rewrites the query of one path on its way upstream. */
+function onQuery(path: string, edit: (query: URLSearchParams) => void): Mutation {
+  return {
+    request(req) {
+      if (req.pathname !== path) return req;
+      const query = new URLSearchParams(req.query);
+      edit(query);
+      return { ...req, query };
+    },
+  };
+}
+
+/** Pads a list past `limit` with copies of its last item (same timestamps: order unchanged). */
+function padPast(list: Record<string, unknown>[], limit: number): void {
+  const last = list.at(-1);
+  if (last) while (list.length <= limit) list.push({ ...last });
+}
+
+const KNOWN_CATES = new Set(
+  "all zuankeba 16 xinzuanba 18 weibo 10 haodan 30 douban 23 kuan 17 xiaodigu 11 huluxia 20 xiaodao 3 qqjishu 6 yyok 7 huodong 8 mianfei 9 shangjin 40".split(
+    " ",
+  ),
+);
+
+const limitOf = (req: ProxiedRequest, name: string, fallback: number) =>
+  Number(req.query.get(name) ?? fallback);
+/** True when a word-list value is valid (x-words: at most 10 words of at most 50, 200 characters). */
+function validWords(v: string | null): boolean {
+  if (v === null || v.length > 200) return false;
+  const words = v
+    .split(/[|#\n]/)
+    .map((w) => w.trim())
+    .filter(Boolean);
+  return words.length > 0 && words.length <= 10 && words.every((w) => [...w].length <= 50);
+}
+
+/** A valid price (decimal yuan within the documented range). */
+const validPrice = (v: string | null) =>
+  v !== null && /^[0-9]+(\.[0-9]+)?$/.test(v) && Number(v) <= 1_000_000;
+
+/** A criterion that excludes nothing, so a search stays a search when its real criterion is removed. */
+const NEUTRAL_KP = "zzzz-never-in-any-title";
+
 const items = (body: Body) => (Array.isArray(body.data) ? (body.data as Record<string, unknown>[]) : []);
 const problem = (status: number, name: string): ProxiedResponse => ({
   status,
@@ -278,5 +321,212 @@ export const PLANTED: PlantedBug[] = [
       for (const e of items(b)) if (typeof e.shijianchuo === "number") e.shijianchuo -= 400 * 86400;
     }),
     expect: ["rule:rank-entries-in-window"],
+  },
+  {
+    name: "rank-content-missing-at-large-limit",
+    breaks: "no content at rank limit > 50",
+    mutation: onJson("/api/v1/rank", (b) => {
+      for (const e of items(b)) delete e.content;
+    }),
+    expect: ["rule:rank-content-present"],
+  },
+  {
+    name: "rank-count-over-limit",
+    breaks: "rank returns one entry more than limit",
+    mutation: onJson("/api/v1/rank", (b, req) => {
+      const limit = limitOf(req, "limit", 20);
+      if (limit < 300) padPast(items(b), limit);
+    }),
+    expect: ["rule:rank-count-within-limit"],
+  },
+  {
+    name: "rank-order-reversed",
+    breaks: "rank ordered by comments ascending",
+    mutation: onJson("/api/v1/rank", (b) => {
+      items(b).reverse();
+    }),
+    expect: ["rule:rank-order"],
+  },
+  {
+    name: "rank-price-on-unpriced",
+    breaks: "rank entries of unpriced categories carry a price",
+    mutation: onJson("/api/v1/rank", (b) => {
+      for (const e of items(b)) if (e.cateid === "16" || e.cateid === "23") e.price = 1;
+    }),
+    expect: ["rule:rank-price-only-on-priced-kinds"],
+  },
+  {
+    name: "rank-act-defaulted",
+    breaks: "a missing act is served as the one-hour rank",
+    mutation: onQuery("/api/v1/rank", (q) => {
+      if (!q.has("act")) q.set("act", "yixiaoshi");
+    }),
+    expect: ["invalid-inputs-rejected", "rule:rank-act-required"],
+  },
+  {
+    name: "feed-wrong-category",
+    breaks: "a category stream carries an item of another (priced) category",
+    mutation: onJson("/api/v1/feed", (b, req) => {
+      const first = items(b)[0];
+      if (first && req.query.get("type") !== "zdm" && req.query.get("cate"))
+        first.cateid = first.cateid === "10" ? "30" : "10";
+    }),
+    expect: ["rule:feed-category-filter"],
+  },
+  {
+    name: "feed-oldest-first",
+    breaks: "the feed snapshot is ordered oldest first",
+    mutation: onJson("/api/v1/feed", (b, req) => {
+      if (req.query.get("type") !== "zdm") items(b).reverse();
+    }),
+    expect: ["rule:feed-newest-first"],
+  },
+  {
+    name: "feed-pages",
+    breaks: "the feed pages (page=2 drops the first item)",
+    mutation: onJson("/api/v1/feed", (b, req) => {
+      if (req.query.has("page")) items(b).shift();
+    }),
+    expect: ["rule:feed-snapshot-no-paging"],
+  },
+  {
+    name: "feed-zdm-with-cate-served",
+    breaks: "type=zdm with a cate is served (cate ignored)",
+    mutation: onQuery("/api/v1/feed", (q) => {
+      if (q.get("type") === "zdm" && q.getAll("cate").length === 1 && KNOWN_CATES.has(q.get("cate") ?? ""))
+        q.delete("cate");
+    }),
+    expect: ["rule:feed-zdm-excludes-cate"],
+  },
+  {
+    name: "search-ignores-q",
+    breaks: "search results ignore the q words",
+    mutation: onQuery("/api/v1/search", (q) => {
+      if (q.getAll("q").length === 1 && !q.has("kp") && validWords(q.get("q"))) {
+        q.delete("q");
+        q.set("kp", NEUTRAL_KP);
+      }
+    }),
+    expect: ["rule:search-or-words"],
+  },
+  {
+    name: "search-ignores-kp",
+    breaks: "search results ignore the block words",
+    mutation: onQuery("/api/v1/search", (q) => {
+      const kp = q.getAll("kp");
+      if (kp.length === 1 && validWords(kp[0] ?? null)) q.set("kp", NEUTRAL_KP);
+    }),
+    expect: ["rule:search-block-words"],
+  },
+  {
+    name: "search-ignores-price",
+    breaks: "search results ignore mip/mxp",
+    mutation: onQuery("/api/v1/search", (q) => {
+      const cate = q.get("cate");
+      const unpriced = cate && !["all", "10", "30", "weibo", "haodan"].includes(cate);
+      const once = ["mip", "mxp", "kp"].every((n) => q.getAll(n).length <= 1);
+      const prices = ["mip", "mxp"].filter((n) => q.get(n));
+      const valid = prices.length > 0 && prices.every((n) => validPrice(q.get(n)));
+      if (
+        !unpriced &&
+        once &&
+        valid &&
+        Number(q.get("mip") ?? 0) <= Number(q.get("mxp") ?? Infinity) &&
+        !q.get("kp")
+      ) {
+        q.delete("mip");
+        q.delete("mxp");
+        q.set("kp", NEUTRAL_KP);
+      }
+    }),
+    expect: ["rule:search-price-range"],
+  },
+  {
+    name: "search-bounds-swapped",
+    breaks: "mip above mxp is served (bounds swapped silently)",
+    mutation: onQuery("/api/v1/search", (q) => {
+      const mip = Number(q.get("mip"));
+      const mxp = Number(q.get("mxp"));
+      const single = q.getAll("mip").length === 1 && q.getAll("mxp").length === 1;
+      if (single && validPrice(q.get("mip")) && validPrice(q.get("mxp")) && mip > mxp) {
+        q.set("mip", String(mxp));
+        q.set("mxp", String(mip));
+      }
+    }),
+    expect: ["rule:search-price-bounds-ordered"],
+  },
+  {
+    name: "search-wrong-category",
+    breaks: "a category search carries a result of another (priced) category",
+    mutation: onJson("/api/v1/search", (b, req) => {
+      const first = items(b)[0];
+      const cate = req.query.get("cate");
+      if (first && cate && cate !== "all") first.cateid = first.cateid === "10" ? "30" : "10";
+    }),
+    expect: ["rule:search-category-filter"],
+  },
+  {
+    name: "search-count-over-limit",
+    breaks: "search returns one result more than limit",
+    mutation: onJson("/api/v1/search", (b, req) => {
+      const limit = limitOf(req, "limit", 20);
+      if (limit < 50) padPast(items(b), limit);
+    }),
+    expect: ["rule:search-count-within-limit"],
+  },
+  {
+    name: "shenghuo-cates-always",
+    breaks: "the category list comes without with_cates=1",
+    mutation: onJson("/api/v1/shenghuo", (b) => {
+      b.cates ??= [];
+    }),
+    expect: ["rule:shenghuo-no-cates-otherwise"],
+  },
+  {
+    name: "shenghuo-count-over-page-size",
+    breaks: "shenghuo returns one record more than pageSize",
+    mutation: onJson("/api/v1/shenghuo", (b, req) => {
+      const size = limitOf(req, "pageSize", 20);
+      if (size < 100) padPast(items(b), size);
+    }),
+    expect: ["rule:shenghuo-count-within-page-size"],
+  },
+  {
+    name: "shenghuo-ignores-q",
+    breaks: "shenghuo ignores the keyword",
+    mutation: onQuery("/api/v1/shenghuo", (q) => {
+      if (q.getAll("q").length === 1 && validWords(q.get("q"))) q.delete("q");
+    }),
+    expect: ["rule:shenghuo-keyword"],
+  },
+  {
+    name: "shenghuo-ignores-cate",
+    breaks: "shenghuo ignores the activity category",
+    mutation: onQuery("/api/v1/shenghuo", (q) => {
+      if (q.getAll("cate").length === 1 && /^[a-z0-9_-]{1,32}$/.test(q.get("cate") ?? "")) q.delete("cate");
+    }),
+    expect: ["rule:shenghuo-category-filter"],
+  },
+  {
+    name: "my-push-over-limit",
+    breaks: "the push-hit stream returns one hit more than limit",
+    mutation: onJson("/api/v1/my/push", (b, req) => {
+      const limit = limitOf(req, "limit", 20);
+      if (limit < 50) padPast(items(b), limit);
+    }),
+    expect: ["rule:my-push-count-within-limit"],
+  },
+  {
+    name: "legacy-rank-content",
+    breaks: "the legacy rank file carries content",
+    mutation: {
+      response(req, res) {
+        if (!req.pathname.startsWith("/plus/json/rank/") || res.status !== 200) return res;
+        const list = JSON.parse(res.body) as Record<string, unknown>[];
+        for (const e of list) e.content = "planted";
+        return { ...res, body: JSON.stringify(list) };
+      },
+    },
+    expect: ["rule:legacy-rank-content-omitted"],
   },
 ];
