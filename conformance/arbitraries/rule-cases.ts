@@ -183,8 +183,20 @@ export function ruleCases(spec: Spec, op: Operation, vocab: Vocabulary, account?
   const seen = new Set<string>();
   const cases: RequestCase[] = [];
   for (const rule of op.rules) {
-    if (!rule.when?.query && !rule.when?.anyOf) continue;
-    for (const { values, holds } of plan(pl, rule.when, baseValues(op, vocab))) {
+    if (!rule.when?.query && !rule.when?.anyOf && typeof rule.then.count?.max !== "number") continue;
+    const planned = plan(pl, rule.when ?? {}, baseValues(op, vocab));
+    // A fixed count cap (retention: 20, 30, 50) is only tested by asking for more than it.
+    const cap = rule.then.count?.max;
+    if (typeof cap === "number") {
+      const stretch = op.parameters.filter(
+        (p) => p.schema.type === "integer" && (p.schema.maximum ?? 0) > cap,
+      );
+      for (const { values } of planned.filter((x) => x.holds).slice(0, 1)) {
+        for (const p of stretch)
+          planned.push({ values: { ...values, [p.name]: String(p.schema.maximum) }, holds: true });
+      }
+    }
+    for (const { values, holds } of planned) {
       const repaired = repair(pl, rule, values);
       const c = buildCase(
         op,

@@ -529,4 +529,103 @@ export const PLANTED: PlantedBug[] = [
     },
     expect: ["rule:legacy-rank-content-omitted"],
   },
+  {
+    name: "feed-count-over-limit",
+    breaks: "the feed returns one item more than limit (within retention)",
+    mutation: onJson("/api/v1/feed", (b, req) => {
+      const limit = limitOf(req, "limit", 20);
+      if (limit + 1 <= (req.query.get("type") === "zdm" ? 30 : 20)) padPast(items(b), limit);
+    }),
+    expect: ["rule:feed-count-within-limit"],
+  },
+  {
+    name: "feed-zdm-retention-exceeded",
+    breaks: "the zdm stream returns 31 items",
+    mutation: onJson("/api/v1/feed", (b, req) => {
+      if (req.query.get("type") === "zdm" && limitOf(req, "limit", 20) > 30) padPast(items(b), 30);
+    }),
+    expect: ["rule:feed-zdm-retention"],
+  },
+  {
+    name: "feed-zdm-wrong-shape",
+    breaks: "zdm items typed zdm instead of smzdm (the schema's const says so too)",
+    mutation: onJson("/api/v1/feed", (b, req) => {
+      if (req.query.get("type") === "zdm") for (const e of items(b)) e.type = "zdm";
+    }),
+    expect: ["response-schema", "rule:feed-zdm-shape"],
+  },
+  {
+    name: "search-price-on-unpriced",
+    breaks: "search results of unpriced categories carry a price",
+    mutation: onJson("/api/v1/search", (b, req) => {
+      if (req.query.get("mip") || req.query.get("mxp")) return;
+      for (const e of items(b)) if (e.cateid === "16" || e.cateid === "23") e.price = 1;
+    }),
+    expect: ["rule:search-price-only-on-priced-kinds"],
+  },
+  {
+    name: "search-price-filter-unpriced-refused",
+    breaks: "a price filter on an unpriced category is refused with 400",
+    mutation: {
+      response(req, res) {
+        const cate = req.query.get("cate");
+        const priced = !cate || ["all", "10", "30", "weibo", "haodan"].includes(cate);
+        if (req.pathname !== "/api/v1/search" || res.status !== 200 || priced) return res;
+        if (!req.query.get("mip") && !req.query.get("mxp")) return res;
+        return {
+          ...res,
+          ...problem(400, "cate"),
+          headers: { ...res.headers, "content-type": "application/problem+json" },
+        };
+      },
+    },
+    expect: ["valid-inputs-accepted", "rule:search-price-filter-unpriced-category"],
+  },
+  {
+    name: "search-price-scope-missing",
+    breaks: "search answers without meta.price_scope (required by the schema too)",
+    mutation: onJson("/api/v1/search", (b) => {
+      delete (b.meta as Record<string, unknown>).price_scope;
+    }),
+    expect: [
+      "response-schema",
+      "rule:search-price-scope-stated",
+      "rule:search-price-filter-unpriced-category",
+    ],
+  },
+  {
+    name: "my-follow-over-limit",
+    breaks: "the follow-hit stream returns one hit more than limit",
+    mutation: onJson("/api/v1/my/follow", (b, req) => {
+      const limit = limitOf(req, "limit", 20);
+      if (limit < 50) padPast(items(b), limit);
+    }),
+    expect: ["rule:my-follow-count-within-limit"],
+  },
+  {
+    name: "401-push-bodies-differ",
+    breaks: "the push stream's 401 says whether the uid exists",
+    mutation: {
+      response(req, res) {
+        if (req.pathname !== "/api/v1/my/push" || res.status !== 401) return res;
+        const body = JSON.parse(res.body) as Record<string, unknown>;
+        body.detail = req.query.get("uid") === "999999998" ? "no such uid" : "wrong key";
+        return { ...res, body: JSON.stringify(body) };
+      },
+    },
+    expect: ["rule:my-push-credentials"],
+  },
+  {
+    name: "legacy-rank-51",
+    breaks: "the legacy rank file holds 51 entries (the schema's maxItems says so too)",
+    mutation: {
+      response(req, res) {
+        if (!req.pathname.startsWith("/plus/json/rank/") || res.status !== 200) return res;
+        const list = JSON.parse(res.body) as Record<string, unknown>[];
+        padPast(list, 50);
+        return { ...res, body: JSON.stringify(list) };
+      },
+    },
+    expect: ["response-schema", "rule:legacy-rank-count"],
+  },
 ];
