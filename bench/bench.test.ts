@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseArgs, selectedScenarios } from "./args.ts";
 import { summarize } from "./load.ts";
 import { renderMarkdown, renderTable } from "./report.ts";
-import { addedNsPerRequest, formatRatio, median, quantile, ratio } from "./stats.ts";
+import { addedNsPerRequest, formatNumber, formatRatio, median, quantile, ratio } from "./stats.ts";
 import type { BenchRun } from "./types.ts";
 
 // The pure parts of the bench only: the bench itself never runs in npm test.
@@ -41,6 +41,16 @@ describe("ratios", () => {
     ["missing measurement", { a: Number.NaN, b: 5, want: Number.NaN }],
   ])("%s", (_name, { a, b, want }) => {
     expect(ratio(a, b)).toBe(want);
+  });
+
+  it.each([
+    ["large: whole, with separators", { n: 12_345.6, want: "12,346" }],
+    ["an integer stays an integer", { n: 50, want: "50" }],
+    ["tens: one decimal", { n: 12.345, want: "12.3" }],
+    ["units: two decimals", { n: 1.234, want: "1.23" }],
+    ["not a number", { n: Number.NaN, want: "n/a" }],
+  ])("formats %s", (_name, { n, want }) => {
+    expect(formatNumber(n)).toBe(want);
   });
 
   it("formats a ratio, and n/a when it could not be measured", () => {

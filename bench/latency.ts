@@ -16,29 +16,46 @@ export async function sequentialLatencies(
   paths: string[],
   durationMs: number,
 ): Promise<LatencySamples> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const client = new OneConnection(baseUrl);
   const samples: number[] = [];
   let non2xx = 0;
   const deadline = performance.now() + durationMs;
   try {
     for (let i = 0; performance.now() < deadline; i++) {
-      const t0 = performance.now();
-      const status = await request(baseUrl + paths[i % paths.length], agent);
-      samples.push(performance.now() - t0);
+      const { ms, status } = await client.get(paths[i % paths.length] as string);
+      samples.push(ms);
       if (status < 200 || status > 299) non2xx++;
     }
   } finally {
-    agent.destroy();
+    client.close();
   }
   return { samples, non2xx };
 }
 
-function request(url: string, agent: Agent): Promise<number> {
-  return new Promise((resolve, reject) => {
-    get(url, { agent }, (res) => {
-      res.resume();
-      res.once("end", () => resolve(res.statusCode ?? 0));
-      res.once("error", reject);
-    }).once("error", reject);
-  });
+/** A keep-alive connection that times each GET from the request to the last byte of the body. */
+export class OneConnection {
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  constructor(private readonly baseUrl: string) {}
+
+  get(path: string): Promise<{ ms: number; status: number; body: string }> {
+    const t0 = performance.now();
+    return new Promise((resolve, reject) => {
+      get(this.baseUrl + path, { agent: this.agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.once("end", () =>
+          resolve({
+            ms: performance.now() - t0,
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString(),
+          }),
+        );
+        res.once("error", reject);
+      }).once("error", reject);
+    });
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
 }

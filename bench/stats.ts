@@ -34,11 +34,11 @@ export function formatRatio(r: number): string {
   return Number.isFinite(r) ? `${r.toFixed(2)}×` : "n/a";
 }
 
-/** A number rounded for a table: integers above 100, two significant decimals below. */
+/** A number rounded for a table: integers as they are, whole above 100, two or three significant digits below. */
 export function formatNumber(n: number): string {
   if (!Number.isFinite(n)) return "n/a";
   const abs = Math.abs(n);
-  if (abs >= 100) return Math.round(n).toLocaleString("en-US");
+  if (abs >= 100 || Number.isInteger(n)) return Math.round(n).toLocaleString("en-US");
   if (abs >= 10) return n.toFixed(1);
   return n.toFixed(2);
 }
