@@ -16,7 +16,7 @@ export interface BenchArgs {
   quick: boolean;
   only: ScenarioName[];
   /**
-   * Search at 1M alerts. Generating that database took ~8 minutes here, so by default ("cached")
+   * Search at 1M alerts. Generating that database took ~5 minutes here, so by default ("cached")
    * 1M is searched only when a database of the current generator version is already on disk;
    * --1m generates it when missing, --no-1m skips it.
    */
@@ -33,7 +33,7 @@ export const USAGE = `usage: npm run bench [-- [--quick] [--only ${SCENARIOS.joi
 Starts what it needs on loopback, runs bounded loads, writes bench/results.md and bench/results.json.
   --quick                 ~2-minute smoke (single short runs, search at 10k only)
   --only LIST             run only these scenarios (npm-ci runs only when named or with --npm-ci)
-  --1m                    search at 1M alerts, generating the database if missing (~8 min once)
+  --1m                    search at 1M alerts, generating the database if missing (~5 min once)
   --no-1m                 skip search at 1M alerts (by default it runs when its database is cached)
   --slow-conformance      also time the conformance run without --skip-slow (waits out Retry-After)
   --npm-ci                time \`npm ci\` in a temp copy of the repository (adds ~2 min)`;
