@@ -177,6 +177,8 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
       }),
       ...main.map(runProbe),
     ]).finally(() => clearInterval(progress));
+    // Findings fast-check did not get to shrink (round cap, budget) are still reported, unshrunk.
+    for (const e of await transport.cachedExchanges()) recorder.recordAll(e);
     if (transport.requests >= budget)
       notes.push(`request budget of ${budget} reached: exploration stopped early`);
 

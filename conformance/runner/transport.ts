@@ -100,6 +100,12 @@ export class Transport {
     }
   }
 
+  /** Every answer the cache holds (the exploration's exchanges), for a final sweep of findings. */
+  async cachedExchanges(): Promise<Exchange[]> {
+    const settled = await Promise.allSettled(this.cache.values());
+    return settled.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
+  }
+
   /** Same request, same answer within a run (GET on read-only data): shrinking and reruns cost nothing twice. */
   cached(request: RequestCase): Promise<Exchange> {
     const key = JSON.stringify([request.method, request.pathname, request.query, request.headers]);
