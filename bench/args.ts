@@ -23,7 +23,7 @@ export interface BenchArgs {
   million: "cached" | "on" | "off";
   /** Conformance also without --skip-slow (waits out Retry-After windows: ~1.5 min more, over the 10-minute budget). */
   slowConformance: boolean;
-  /** `npm ci` in a temp copy of the repository (≈2 min: better-sqlite3 compiles from source). */
+  /** `npm ci` in a temp copy of the repository (≈3 min here: better-sqlite3 compiles from source). */
   npmCi: boolean;
   help: boolean;
 }
@@ -36,7 +36,7 @@ Starts what it needs on loopback, runs bounded loads, writes bench/results.md an
   --1m                    search at 1M alerts, generating the database if missing (~5 min once)
   --no-1m                 skip search at 1M alerts (by default it runs when its database is cached)
   --slow-conformance      also time the conformance run without --skip-slow (waits out Retry-After)
-  --npm-ci                time \`npm ci\` in a temp copy of the repository (adds ~2 min)`;
+  --npm-ci                time \`npm ci\` in a temp copy of the repository (adds ~3 min)`;
 
 export function parseArgs(argv: readonly string[]): BenchArgs {
   const args: BenchArgs = {
@@ -72,7 +72,7 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
   return args;
 }
 
-/** The scenarios this run executes, in order. npm-ci is opt-in: it alone takes ~2 of the 10 minutes. */
+/** The scenarios this run executes, in order. npm-ci is opt-in: it alone takes ~3 of the 10 minutes. */
 export function selectedScenarios(args: BenchArgs): ScenarioName[] {
   if (args.only.length > 0) return SCENARIOS.filter((s) => args.only.includes(s));
   return SCENARIOS.filter((s) => s !== "npm-ci" || args.npmCi);

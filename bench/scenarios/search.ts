@@ -17,6 +17,8 @@ const FIRST_SEEN_PER_KIND = 150;
 const TARGET_SIZE = 200_000;
 const MILLION = 1_000_000;
 const TARGET_P99_MS = 20;
+/** A p99 above this share of the target is reported as borderline, with its cause. */
+const BORDERLINE = 0.75;
 
 const CJK_PAIRS = /(?=([\u4e00-\u9fff]{2}))/g;
 
@@ -240,9 +242,12 @@ function report(ctx: BenchContext, kinds: QueryKind[], results: SizeResult[]): S
       cached
         ? `1M alerts: searched because its database was cached (or --1m); generating it took ${formatNumber(cached.db.generationSeconds)} s on this machine, so a fresh clone skips it unless --1m is given.`
         : `1M alerts skipped (${ctx.args.million === "off" ? "--no-1m or --quick" : "no cached database: run once with --1m, about 5 minutes here"}).`,
-      ...(worst && worst.firstSeen.p99 >= TARGET_P99_MS
+      ...(worst && worst.firstSeen.p99 >= TARGET_P99_MS * BORDERLINE
         ? [
-            "Why first-seen searches miss: every answer carries the exact `meta.total`, and counting walks the FTS " +
+            (worst.firstSeen.p99 >= TARGET_P99_MS
+              ? "Why first-seen searches miss: "
+              : `Borderline: the worst first-seen p99 at ${formatNumber(TARGET_SIZE)} is within ${Math.round((1 - BORDERLINE) * 100)}% of the target, so a rerun on this noisy machine may miss it. Why: `) +
+              "every answer carries the exact `meta.total`, and counting walks the FTS " +
               "doclists of every match (the server caches a total per filter, which is why repeated queries are fast); " +
               "the cost grows with the matches — compare the mean totals below — so OR lists of common words are the " +
               "slowest. Proposed fix: for a single word with no other filter (the commonest search), answer the exact " +
