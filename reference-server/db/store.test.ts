@@ -95,4 +95,16 @@ describe("store queries", () => {
       ).toEqual(expected);
     }
   });
+
+  it("memoizes answers until any write, on this connection or another", () => {
+    let builds = 0;
+    const build = () => `${++builds}`;
+    expect(store.memo("k", build)).toBe("1");
+    expect(store.memo("k", build)).toBe("1");
+    expect(store.memo("other", build)).toBe("2");
+    // The in-process freshness shift writes on the store's own connection.
+    store.db.prepare("UPDATE alerts SET comments = comments WHERE seq = ?").run(1);
+    expect(store.memo("k", build)).toBe("3");
+    expect(store.memo("k", build)).toBe("3");
+  });
 });

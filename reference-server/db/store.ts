@@ -21,6 +21,8 @@ const RANK_ORDER = "ORDER BY a.comments DESC, a.shijianchuo DESC, a.id DESC";
 /** Windows at least this long are ranked by walking the rank index (most alerts fall inside). */
 const LARGE_WINDOW_SECONDS = 86_400;
 const COUNT_CACHE_SIZE = 1000;
+/** Serialized answers kept per data state (rank windows, feeds, repeated searches). */
+const BODY_CACHE_SIZE = 256;
 
 /**
  * Every read the routes need, as prepared, parameterised statements. Statements whose WHERE
@@ -31,6 +33,9 @@ export class Store {
   private readonly counts = new Map<string, number>();
   private countsVersion = -1;
   private readonly dataVersion: Statement;
+  private readonly changeStamp: Statement;
+  private readonly bodies = new Map<string, string>();
+  private bodiesStamp: unknown;
   private readonly feedAll: Statement<[number], AlertRow>;
   private readonly feedCate: Statement<[string, number], AlertRow>;
   private readonly zdm: Statement<[number], ZdmRow>;
@@ -42,6 +47,11 @@ export class Store {
 
   constructor(readonly db: Database) {
     this.dataVersion = db.prepare("PRAGMA data_version").pluck();
+    // Commits by other connections (data_version) and by this one (total_changes: the
+    // in-process freshness shift, an import on the server's own connection).
+    this.changeStamp = db
+      .prepare("SELECT total_changes() || ':' || data_version FROM pragma_data_version")
+      .pluck();
     this.feedAll = db.prepare(`SELECT * FROM alerts a ${NEWEST_FIRST} LIMIT ?`);
     this.feedCate = db.prepare(`SELECT * FROM alerts a WHERE a.cateid = ? ${NEWEST_FIRST} LIMIT ?`);
     this.zdm = db.prepare("SELECT * FROM zdm_items ORDER BY posttime DESC, id DESC LIMIT ?");
@@ -67,6 +77,27 @@ export class Store {
       `SELECT c.id, c.name, count(a.id) AS count FROM activity_categories c
        LEFT JOIN activities a ON a.cate = c.id GROUP BY c.id ORDER BY c.rowid`,
     );
+  }
+
+  /**
+   * A serialized answer built from the data, cached until any write to the database (this
+   * connection's or another's). The key must name everything else the answer depends on,
+   * including clock-derived bounds such as a rank window's from/to. Bounded: the map is
+   * emptied when full (one rebuild per key afterwards).
+   */
+  memo(key: string, build: () => string): string {
+    const stamp = this.changeStamp.get();
+    if (stamp !== this.bodiesStamp) {
+      this.bodies.clear();
+      this.bodiesStamp = stamp;
+    }
+    let body = this.bodies.get(key);
+    if (body === undefined) {
+      body = build();
+      if (this.bodies.size >= BODY_CACHE_SIZE) this.bodies.clear();
+      this.bodies.set(key, body);
+    }
+    return body;
   }
 
   latest(cateid: string | undefined, limit: number): AlertRow[] {

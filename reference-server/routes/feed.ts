@@ -13,11 +13,12 @@ export const getFeed: Handler = (ctx, { operation, parsed }) => {
   const zdm = type === "zdm";
   const retention = ruleCountMax(operation, zdm ? "feed-zdm-retention" : "feed-category-retention");
   const take = Math.min(limit, retention);
-  const data = zdm
-    ? ctx.store.latestZdm(take).map(zdmRecord)
-    : ctx.store.latest(categoryId(ctx.spec, cate), take).map((row) => alertRecord(row, true));
-  return {
-    status: 200,
-    body: { data, meta: { cate, type: type ?? null, limit, count: data.length, retention } },
-  };
+  // The snapshot changes only with the data: serialized once per (cate, type, limit) and data state.
+  const body = ctx.store.memo(`feed ${JSON.stringify([cate, type ?? null, limit])}`, () => {
+    const data = zdm
+      ? ctx.store.latestZdm(take).map(zdmRecord)
+      : ctx.store.latest(categoryId(ctx.spec, cate), take).map((row) => alertRecord(row, true));
+    return JSON.stringify({ data, meta: { cate, type: type ?? null, limit, count: data.length, retention } });
+  });
+  return { status: 200, body };
 };
