@@ -26,9 +26,20 @@ function limits(spec: Spec): Record<string, Record<string, Record<string, unknow
   return out;
 }
 
+/** The manifest's `data`, serialized once per Spec: only `meta.generated_at` changes per request. */
+const manifests = new WeakMap<Spec, string>();
+
 /** GET /api/v1/meta: the capability manifest, built from the spec's x- extensions. */
 export const getMeta: Handler = (ctx) => {
-  const { spec } = ctx;
+  let data = manifests.get(ctx.spec);
+  if (data === undefined) {
+    data = JSON.stringify(manifest(ctx.spec));
+    manifests.set(ctx.spec, data);
+  }
+  return { status: 200, body: `{"data":${data},"meta":{"generated_at":${ctx.nowSeconds()}}}` };
+};
+
+function manifest(spec: Spec) {
   const feed = spec.operation("getFeed");
   const data = {
     api_version: spec.version,
@@ -53,5 +64,5 @@ export const getMeta: Handler = (ctx) => {
     limits: limits(spec),
     not_provided: spec.notProvided.map(({ id, description }) => ({ id, description })),
   };
-  return { status: 200, body: { data, meta: { generated_at: ctx.nowSeconds() } } };
-};
+  return data;
+}
