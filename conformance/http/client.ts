@@ -37,9 +37,10 @@ export function closeAgents(): void {
 }
 
 /** The URL of a case against a base URL (query entries in order, duplicates kept). */
-export function caseUrl(baseUrl: string, request: RequestCase): string {
-  const url = new URL(request.pathname, `${baseUrl.replace(/\/$/, "")}/`);
-  url.pathname = `${new URL(baseUrl).pathname.replace(/\/$/, "")}${request.pathname}`;
+function caseUrl(baseUrl: string, request: RequestCase): string {
+  // A base URL may carry a path prefix (https://host/deal-api): operation paths go below it.
+  const url = new URL(baseUrl);
+  url.pathname = `${url.pathname.replace(/\/$/, "")}${request.pathname}`;
   const search = new URLSearchParams(request.query);
   url.search = search.toString();
   return url.toString();
