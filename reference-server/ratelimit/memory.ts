@@ -8,13 +8,19 @@ interface Entry {
 
 /**
  * In-process sliding-window store. Memory is bounded: at most `maxKeys` clients, each holding at
- * most `limit` timestamps. The map is kept in least-recently-seen order (an entry is re-inserted
- * on every request), so idle clients sit at the front: each call evicts a few whose last request
- * left the window, and when the cap is reached the least recently seen client is dropped (its
- * window restarts: under a flood of distinct addresses we fail open rather than grow).
+ * most `limit` timestamps. Every operation is O(1) amortised, whatever the number of clients:
+ * - an entry is updated in place (never deleted and re-inserted: a V8 Map keeps deleted slots
+ *   until it rehashes, and reading its first entry walks them, which made each hit O(clients));
+ * - clients whose last request left the window are dropped in one full pass at most once per
+ *   window (O(clients) spread over a window's worth of requests);
+ * - a new client finding the map at its cap triggers that pass, then, if the map is still above
+ *   90% of the cap, drops the oldest-inserted clients down to 90% (their windows restart: under
+ *   a flood of distinct addresses we fail open rather than grow). The next full pass can only
+ *   come a tenth of the cap of new clients later.
  */
 export class MemoryStore implements RateLimitStore {
   private readonly entries = new Map<string, Entry>();
+  private lastSweepMs = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly maxKeys = 100_000) {}
 
@@ -23,18 +29,17 @@ export class MemoryStore implements RateLimitStore {
   }
 
   async hit(key: string, nowMs: number, limit: number, windowMs: number): Promise<WindowState> {
-    this.evictIdle(nowMs, windowMs);
-    const entry = this.entries.get(key) ?? { times: [], lastSeenMs: nowMs };
-    this.entries.delete(key);
+    if (nowMs - this.lastSweepMs >= windowMs) this.sweep(nowMs, windowMs);
+    let entry = this.entries.get(key);
+    if (entry === undefined) {
+      if (this.entries.size >= this.maxKeys) this.makeRoom(nowMs, windowMs);
+      entry = { times: [], lastSeenMs: nowMs };
+      this.entries.set(key, entry);
+    }
     prune(entry.times, nowMs, windowMs);
     const allowed = entry.times.length < limit;
     if (allowed) entry.times.push(nowMs);
     entry.lastSeenMs = nowMs;
-    this.entries.set(key, entry);
-    while (this.entries.size > this.maxKeys) {
-      const oldest = this.entries.keys().next().value as string;
-      this.entries.delete(oldest);
-    }
     return { allowed, count: entry.times.length, oldestMs: entry.times[0] };
   }
 
@@ -47,11 +52,23 @@ export class MemoryStore implements RateLimitStore {
     this.entries.clear();
   }
 
-  private evictIdle(nowMs: number, windowMs: number): void {
-    for (let i = 0; i < 8; i++) {
-      const first = this.entries.entries().next().value as [string, Entry] | undefined;
-      if (!first || first[1].lastSeenMs > nowMs - windowMs) return;
-      this.entries.delete(first[0]);
+  /** Drops every client whose last request left the window. */
+  private sweep(nowMs: number, windowMs: number): void {
+    this.lastSweepMs = nowMs;
+    for (const [key, entry] of this.entries) {
+      if (entry.lastSeenMs <= nowMs - windowMs) this.entries.delete(key);
+    }
+  }
+
+  /** At the cap: idle clients first, then the oldest-inserted ones, down to 90% of the cap. */
+  private makeRoom(nowMs: number, windowMs: number): void {
+    this.sweep(nowMs, windowMs);
+    const target = Math.max(0, Math.min(this.maxKeys - 1, Math.floor(this.maxKeys * 0.9)));
+    if (this.entries.size <= target) return;
+    let excess = this.entries.size - target;
+    for (const key of this.entries.keys()) {
+      if (excess-- <= 0) break;
+      this.entries.delete(key);
     }
   }
 }
