@@ -1,4 +1,4 @@
-import { checkRule, conditionHolds, refusingRules } from "../../src/rules/evaluate.ts";
+import { checkRule, conditionHolds } from "../../src/rules/evaluate.ts";
 import type { Condition, Rule } from "../../src/rules/types.ts";
 import type { Spec } from "../../src/spec/spec.ts";
 import type { Operation } from "../../src/spec/types.ts";
@@ -46,14 +46,11 @@ export function ruleCheck(op: Operation, rule: Rule): Check {
       if (Object.keys(response.content).length > 0 && !documentedContent(ctx.spec, exchange)) return null;
       // An invalid request is invalid-inputs-rejected's business, unless the rule is about refusing
       // exactly the parameters that are missing (a missing act). Two faults at once may be answered
-      // either way, and a parameter given twice reads as absent to the condition though it was sent.
+      // either way. (checkRule itself skips served-answer rules on requests a refusing rule refuses.)
       const named = conditionParams(rule);
       const sent = new Set(exchange.request.query.map(([k]) => k));
       if (exchange.parsed.errors.some((e) => !about400 || !named.has(e.name) || sent.has(e.name)))
         return null;
-      // Refusing rules come first (refusingRules): a request one of them refuses is not judged
-      // by the rules about served answers.
-      if (!about400 && refusingRules(ctx.spec, op, exchange.parsed).length > 0) return null;
       const credentials = exchange.request.credentials;
       if (op.secured && credentials !== "valid" && rule.when?.credentials === undefined) return null;
       if (!conditionHolds(ctx.spec, op, rule.when, exchange.parsed, credentials)) return null;
