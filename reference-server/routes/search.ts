@@ -15,24 +15,26 @@ export const searchAlerts: Handler = (ctx, { operation, parsed }) => {
   const limit = v.limit as number;
   const mip = v.mip as number | undefined;
   const mxp = v.mxp as number | undefined;
-  const cateid = categoryId(ctx.spec, cate);
-  const filter: AlertFilter = {
-    anyWords: wordsOf(operation, parsed, "q"),
-    noWords: wordsOf(operation, parsed, "kp"),
-    minPrice: mip,
-    maxPrice: mxp,
-    cateid,
-  };
-  const priceFilter = mip !== undefined || mxp !== undefined;
-  const unpriced = cateid !== undefined && ctx.spec.category(cateid)?.priced === false;
-  const impossible = priceFilter && unpriced;
-  const total = impossible ? 0 : ctx.store.countAlerts(filter);
-  const offset = (page - 1) * limit;
-  const rows = impossible || offset >= total ? [] : ctx.store.alerts(filter, limit, offset);
-  const data = rows.map((row) => alertRecord(row, true));
-  return {
-    status: 200,
-    body: {
+  // Everything the answer reads from the request, besides the data: repeated searches are
+  // answered from the serialized body until the data changes (first-seen ones are computed).
+  const key = `search ${JSON.stringify([parsed.raw.q ?? null, parsed.raw.kp ?? null, mip ?? null, mxp ?? null, cate, page, limit])}`;
+  const body = ctx.store.memo(key, () => {
+    const cateid = categoryId(ctx.spec, cate);
+    const filter: AlertFilter = {
+      anyWords: wordsOf(operation, parsed, "q"),
+      noWords: wordsOf(operation, parsed, "kp"),
+      minPrice: mip,
+      maxPrice: mxp,
+      cateid,
+    };
+    const priceFilter = mip !== undefined || mxp !== undefined;
+    const unpriced = cateid !== undefined && ctx.spec.category(cateid)?.priced === false;
+    const impossible = priceFilter && unpriced;
+    const total = impossible ? 0 : ctx.store.countAlerts(filter);
+    const offset = (page - 1) * limit;
+    const rows = impossible || offset >= total ? [] : ctx.store.alerts(filter, limit, offset);
+    const data = rows.map((row) => alertRecord(row, true));
+    return JSON.stringify({
       data,
       meta: {
         q: parsed.raw.q ?? null,
@@ -46,6 +48,7 @@ export const searchAlerts: Handler = (ctx, { operation, parsed }) => {
         total,
         price_scope: priceScope(ctx.spec),
       },
-    },
-  };
+    });
+  });
+  return { status: 200, body };
 };
