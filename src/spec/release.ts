@@ -1,4 +1,4 @@
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { stringify } from "yaml";
 import { parseDocument, type RawDocument } from "./load.ts";
@@ -33,6 +33,7 @@ export async function freezeRelease(raw: RawDocument, dir: string = RELEASES_DIR
   const existing = await readFile(path, "utf8").catch(() => undefined);
   if (existing !== undefined)
     throw new Error(`release ${version} is already frozen at ${path}; bump info.version`);
+  await mkdir(dir, { recursive: true });
   await writeFile(path, HEADER(version) + stringify(raw, { lineWidth: 0 }));
   return path;
 }
