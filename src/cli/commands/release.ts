@@ -6,11 +6,17 @@ export const summary = "freeze the current spec as openapi/releases/<info.versio
 export const usage = `usage: dealkit release [--spec PATH]
 
 Writes the current document, as written, to openapi/releases/<info.version>.yaml. Refuses to
-overwrite a frozen release: bump info.version first. See "Releasing a spec change" in README.md.`;
+overwrite a frozen release (exit 1): bump info.version first. See "Releasing a spec change" in
+openapi/README.md.`;
 
 export async function run(args: string[]): Promise<number> {
   const { values } = parseOptions(args, { spec: { type: "string" } });
   const spec = await loadSpec(values.spec);
-  console.log(`froze ${spec.version} at ${await freezeRelease(spec.raw)}`);
-  return 0;
+  try {
+    console.log(`froze ${spec.version} at ${await freezeRelease(spec.raw)}`);
+    return 0;
+  } catch (err) {
+    console.error(`dealkit release: ${(err as Error).message}`);
+    return 1;
+  }
 }
