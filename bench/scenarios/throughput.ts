@@ -141,26 +141,6 @@ export async function throughput(ctx: BenchContext): Promise<Section> {
   }
 }
 
-/**
- * Why a ceiling target is missed and what would fix it, from profiling the handlers in process on
- * this machine (bench/README.md, "Findings"); shown only when the target is missed.
- */
-const WHY = {
-  rank:
-    "Why rank misses: every request runs the window query and turns full rows into records (better-sqlite3 row " +
-    "objects with content, `JSON.parse` of each row's tags in http/records.ts) and serializes them; in process here " +
-    "`store.rank` for 24 h is ≈ 0.4–0.9 ms at limit 20 and 6–8 ms at limit 300, plus ≈ 2 ms of `alertRecord` and " +
-    "0.7 ms of `JSON.stringify` at 300. Proposed fix: the answer for (act, limit) is the same for every request " +
-    "within one second on the same data, so cache the serialized body in reference-server/routes/rank.ts keyed by " +
-    "`act|limit|from|to|PRAGMA data_version` (a Map of at most ~64 entries, cleared when data_version changes); " +
-    "app.ts already sends a string body as it is. Under load that leaves one query per key per second.",
-  meta:
-    "Why meta misses: routes/meta.ts rebuilds the whole manifest on every request (`limits(spec)` walks every " +
-    "operation's parameters) and serializes 3.8 KB, ≈ 0.2 ms in process here, for an answer that only changes " +
-    "in `meta.generated_at`. Proposed fix: build the `data` JSON once per Spec (a WeakMap<Spec, string>) and " +
-    'answer the string `{"data":<cached>,"meta":{"generated_at":N}}`.',
-};
-
 /** "743 (664–948)": the median and the spread of the runs, so the noise is visible next to the figure. */
 function withSpread(s: LoadSummary | undefined): string {
   if (!s) return "n/a";
@@ -300,9 +280,8 @@ function report(
       `Prism answers the spec's example, not the same bytes: ${prismBytes}. The 10× target cannot be met ` +
         "where the node:http / Prism column is itself below 10×: that is the whole HTTP ceiling of this machine.",
       "⚠ marks an endpoint where some answers were not 2xx or sockets failed (see results.json).",
-      ...targetResults
-        .filter((t) => t.met === false && t.name.includes("node:http"))
-        .map((t) => WHY[t.name.endsWith("meta") ? "meta" : "rank"]),
+      "A ratio whose numerator or denominator moves by its run spread (in brackets) is within noise: judge a " +
+        "target near its threshold over several runs.",
     ],
     data: { bodyBytes, targets: targets.map((t) => ({ name: t.name, label: t.label })), runs },
   };
