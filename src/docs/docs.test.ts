@@ -69,10 +69,19 @@ describe.skipIf(!present)("API reference page", () => {
   it("lists every operation of the spec in the menu, under its tag, by summary", async () => {
     const missing: string[] = [];
     for (const tag of new Set(spec.operations.flatMap((op) => op.tags))) {
-      await page.locator(`a[href="/${tag}"]`).first().click();
-      for (const op of spec.operations.filter((o) => o.tags.includes(tag))) {
-        const link = page.locator(`a[href="#/${tag}/${op.operationId.toLowerCase()}"]`).first();
-        const visible = await link.isVisible({ timeout: 5_000 }).catch(() => false);
+      const ops = spec.operations.filter((o) => o.tags.includes(tag));
+      const linkOf = (id: string) => page.locator(`a[href="#/${tag}/${id.toLowerCase()}"]`).first();
+      // A tag label toggles its group, and Redoc may already have expanded it (scroll spy):
+      // click until the group is open, twice at most.
+      for (let i = 0; i < 2 && !(await linkOf(ops[0]?.operationId ?? "").isVisible()); i++) {
+        await page.locator(`a[href="/${tag}"]`).first().click();
+        await linkOf(ops[0]?.operationId ?? "")
+          .waitFor({ state: "visible", timeout: 5_000 })
+          .catch(() => {});
+      }
+      for (const op of ops) {
+        const link = linkOf(op.operationId);
+        const visible = await link.isVisible().catch(() => false);
         const text = visible ? ((await link.textContent()) ?? "") : "";
         if (!text.includes(op.summary)) missing.push(`${op.operationId} (${op.summary})`);
       }
