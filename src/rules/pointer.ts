@@ -20,24 +20,24 @@ function step(value: unknown, token: string): unknown {
   return Object.hasOwn(value, token) ? (value as Record<string, unknown>)[token] : MISSING;
 }
 
-/** True when the pointer resolves to a value (null counts as present). */
-export function has(doc: unknown, pointer: string): boolean {
+function resolve(doc: unknown, pointer: string): unknown {
   let value: unknown = doc;
   for (const token of tokens(pointer)) {
     value = step(value, token);
-    if (value === MISSING) return false;
+    if (value === MISSING) break;
   }
-  return true;
+  return value;
+}
+
+/** True when the pointer resolves to a value (null counts as present). */
+export function has(doc: unknown, pointer: string): boolean {
+  return resolve(doc, pointer) !== MISSING;
 }
 
 /** The value at the pointer, or undefined. */
 export function get(doc: unknown, pointer: string): unknown {
-  let value: unknown = doc;
-  for (const token of tokens(pointer)) {
-    value = step(value, token);
-    if (value === MISSING) return undefined;
-  }
-  return value;
+  const value = resolve(doc, pointer);
+  return value === MISSING ? undefined : value;
 }
 
 /** Every value the pointer reaches, expanding `*` and `@keys`; a pointer without them gives one value. */
