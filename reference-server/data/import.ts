@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import type { Database } from "better-sqlite3";
 import type { Spec } from "../../src/spec/spec.ts";
 import { readInfo, writeInfo } from "../db/meta.ts";
-import { clearData, writeDataset } from "../db/write.ts";
+import { clearData, settleAfterBulkWrite, writeDataset } from "../db/write.ts";
 import type { ActivityRow, AlertRow, Dataset, ZdmRow } from "./records.ts";
 import { localStamp } from "./time.ts";
 
@@ -80,7 +80,7 @@ export async function importFile(
     writeDataset(db, data);
     writeInfo(db, { source: "imported" });
   })();
-  db.exec("ANALYZE");
+  settleAfterBulkWrite(db);
   return {
     alerts: data.alerts.length,
     zdm: data.zdm.length,
