@@ -104,8 +104,9 @@ export function createApp(parts: AppParts): FastifyInstance {
       typeof req.headers.host === "string" && HOST.test(req.headers.host) ? req.headers.host : "localhost";
     const answer = dispatch(parts.context, parts.verify, req.url, req.headers, `${req.protocol}://${host}`);
     const type = answer.type ?? "application/json; charset=utf-8";
-    const body = typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body);
-    return reply.code(answer.status).type(type).send(body);
+    const { body } = answer;
+    const bytes = typeof body === "string" || Buffer.isBuffer(body) ? body : JSON.stringify(body);
+    return reply.code(answer.status).type(type).send(bytes);
   });
 
   app.setNotFoundHandler((_req, reply) => sendProblem(reply.headers(cors), problem(spec, "not-found")));

@@ -34,7 +34,7 @@ export class Store {
   private countsVersion = -1;
   private readonly dataVersion: Statement;
   private readonly changeStamp: Statement;
-  private readonly bodies = new Map<string, string>();
+  private readonly bodies = new Map<string, Buffer>();
   private bodiesStamp: unknown;
   private readonly feedAll: Statement<[number], AlertRow>;
   private readonly feedCate: Statement<[string, number], AlertRow>;
@@ -80,12 +80,13 @@ export class Store {
   }
 
   /**
-   * A serialized answer built from the data, cached until any write to the database (this
-   * connection's or another's). The key must name everything else the answer depends on,
+   * A serialized answer built from the data, cached as UTF-8 bytes (a cached answer is sent
+   * without encoding it again: rank-300 is 150 KB of mostly Chinese text) until any write to
+   * the database (this connection's or another's). The key must name everything else the answer depends on,
    * including clock-derived bounds such as a rank window's from/to. Bounded: the map is
    * emptied when full (one rebuild per key afterwards).
    */
-  memo(key: string, build: () => string): string {
+  memo(key: string, build: () => string): Buffer {
     const stamp = this.changeStamp.get();
     if (stamp !== this.bodiesStamp) {
       this.bodies.clear();
@@ -93,7 +94,7 @@ export class Store {
     }
     let body = this.bodies.get(key);
     if (body === undefined) {
-      body = build();
+      body = Buffer.from(build());
       if (this.bodies.size >= BODY_CACHE_SIZE) this.bodies.clear();
       this.bodies.set(key, body);
     }

@@ -26,17 +26,23 @@ function limits(spec: Spec): Record<string, Record<string, Record<string, unknow
   return out;
 }
 
-/** The manifest's `data`, serialized once per Spec: only `meta.generated_at` changes per request. */
-const manifests = new WeakMap<Spec, string>();
+/**
+ * The manifest's `data`, serialized once per Spec; only `meta.generated_at` changes, once a
+ * second, so the encoded answer is kept for the second it was built in.
+ */
+const manifests = new WeakMap<Spec, { data: string; second: number; body: Buffer }>();
 
 /** GET /api/v1/meta: the capability manifest, built from the spec's x- extensions. */
 export const getMeta: Handler = (ctx) => {
-  let data = manifests.get(ctx.spec);
-  if (data === undefined) {
-    data = JSON.stringify(manifest(ctx.spec));
-    manifests.set(ctx.spec, data);
+  const second = ctx.nowSeconds();
+  let cached = manifests.get(ctx.spec);
+  if (cached?.second !== second) {
+    const data = cached?.data ?? JSON.stringify(manifest(ctx.spec));
+    const body = Buffer.from(`{"data":${data},"meta":{"generated_at":${second}}}`);
+    cached = { data, second, body };
+    manifests.set(ctx.spec, cached);
   }
-  return { status: 200, body: `{"data":${data},"meta":{"generated_at":${ctx.nowSeconds()}}}` };
+  return { status: 200, body: cached.body };
 };
 
 function manifest(spec: Spec) {
