@@ -1,7 +1,10 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseArgs, selectedScenarios } from "./args.ts";
 import { summarize } from "./load.ts";
-import { renderMarkdown, renderTable } from "./report.ts";
+import { comparisonTable, renderMarkdown, renderTable, writeResults } from "./report.ts";
 import { addedNsPerRequest, formatNumber, formatRatio, median, quantile, ratio } from "./stats.ts";
 import type { BenchRun } from "./types.ts";
 
@@ -131,6 +134,46 @@ describe("report", () => {
     expect(md).toContain("| too slow | **missed** | 0.1× |");
     expect(md).toContain("## Throughput\n\nautocannon.");
     expect(md).toContain("- a note");
+  });
+
+  it("compares each target with the previous full run's figure", () => {
+    const withValues = (meta: number, slow: number): BenchRun => ({
+      ...run,
+      sections: [
+        {
+          ...(run.sections[0] as BenchRun["sections"][number]),
+          targets: [
+            { name: "meta ratio", met: meta >= 0.5, measured: "", value: meta, unit: "×" },
+            { name: "slow", met: slow < 20, measured: "", value: slow, unit: " ms" },
+            { name: "no figure", met: true, measured: "" },
+          ],
+        },
+      ],
+    });
+    const table = comparisonTable(withValues(0.55, 18), withValues(0.5, 24));
+    expect(table.columns[1]).toBe("previous run (2026-11-25 23:00, abc1234)");
+    expect(table.rows).toEqual([
+      ["meta ratio", "0.50× (met)", "0.55× (met)", "+10%"],
+      ["slow", "24 ms (**missed**)", "18 ms (met)", "−25%"],
+      ["no figure", "met", "met", "—"],
+    ]);
+  });
+
+  it("never lets a partial run overwrite the full results", () => {
+    const dir = mkdtempSync(join(tmpdir(), "bench-report-"));
+    try {
+      expect(writeResults(run, dir)).toBe("results.md");
+      const partial = { ...run, header: { ...run.header, only: ["search"] } };
+      expect(writeResults(partial, dir)).toBe("results-partial.md");
+      expect(JSON.parse(readFileSync(join(dir, "results.json"), "utf8")).header.only).toEqual([]);
+      // A second full run is compared with the first.
+      writeResults(run, dir);
+      expect(readFileSync(join(dir, "results.md"), "utf8")).toContain(
+        "## Compared with the previous full run",
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("escapes pipes inside cells", () => {

@@ -1,5 +1,6 @@
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { formatNumber } from "./stats.ts";
 import type { BenchRun, Cell, Table, TargetResult } from "./types.ts";
 
 const cell = (c: Cell) => String(c).replaceAll("|", "\\|").replaceAll("\n", " ");
@@ -17,8 +18,42 @@ export function verdict(t: TargetResult): string {
   return t.met === null ? "not measured" : t.met ? "met" : "**missed**";
 }
 
+const figure = (t: TargetResult | undefined) =>
+  t?.value === undefined || !Number.isFinite(t.value)
+    ? t
+      ? verdict(t)
+      : "not run"
+    : `${formatNumber(t.value)}${t.unit ?? ""} (${verdict(t)})`;
+
+/**
+ * This run's targets beside the previous full run's, so that a rerun says at once whether its
+ * figures reproduce: a change inside the runs' spread (in the tables below) is noise.
+ */
+export function comparisonTable(run: BenchRun, previous: BenchRun): Table {
+  const before = new Map(previous.sections.flatMap((s) => s.targets.map((t) => [t.name, t] as const)));
+  const p = previous.header;
+  return {
+    columns: [
+      "target",
+      `previous run (${p.date.slice(0, 16).replace("T", " ")}, ${p.commit})`,
+      "this run",
+      "change",
+    ],
+    rows: run.sections.flatMap((s) =>
+      s.targets.map((t) => {
+        const old = before.get(t.name);
+        const change =
+          old?.value !== undefined && t.value !== undefined && old.value > 0 && Number.isFinite(t.value)
+            ? `${t.value >= old.value ? "+" : "−"}${Math.round(Math.abs(t.value / old.value - 1) * 100)}%`
+            : "—";
+        return [t.name, figure(old), figure(t), change];
+      }),
+    ),
+  };
+}
+
 /** The whole results.md: header, the targets at a glance, then one section per scenario. */
-export function renderMarkdown(run: BenchRun): string {
+export function renderMarkdown(run: BenchRun, previous?: BenchRun): string {
   const h = run.header;
   const targets = run.sections.flatMap((s) => s.targets.map((t) => [t.name, verdict(t), t.measured]));
   const parts = [
@@ -38,6 +73,8 @@ export function renderMarkdown(run: BenchRun): string {
     "",
     renderTable({ columns: ["target", "verdict", "measured"], rows: targets }),
   ];
+  if (previous)
+    parts.push("", "## Compared with the previous full run", "", renderTable(comparisonTable(run, previous)));
   for (const s of run.sections) {
     parts.push(
       "",
@@ -51,7 +88,22 @@ export function renderMarkdown(run: BenchRun): string {
   return `${parts.join("\n")}\n`;
 }
 
-export function writeResults(run: BenchRun, dir: string): void {
-  writeFileSync(join(dir, "results.md"), renderMarkdown(run));
-  writeFileSync(join(dir, "results.json"), `${JSON.stringify(run, null, 2)}\n`);
+/** A run that can stand for the project's results: every scenario, full length. */
+const isFull = (run: BenchRun) => !run.header.quick && run.header.only.length === 0;
+
+/**
+ * A full run replaces results.md/json (and is compared with the one it replaces); a --quick or
+ * --only run goes to results-partial.md/json (not committed), so it never overwrites a full run.
+ * Returns the name of the Markdown file written.
+ */
+export function writeResults(run: BenchRun, dir: string): string {
+  const base = isFull(run) ? "results" : "results-partial";
+  const fullJson = join(dir, "results.json");
+  const previous = existsSync(fullJson)
+    ? (JSON.parse(readFileSync(fullJson, "utf8")) as BenchRun)
+    : undefined;
+  const comparable = previous && isFull(previous) ? previous : undefined;
+  writeFileSync(join(dir, `${base}.md`), renderMarkdown(run, comparable));
+  writeFileSync(join(dir, `${base}.json`), `${JSON.stringify(run, null, 2)}\n`);
+  return `${base}.md`;
 }

@@ -91,8 +91,8 @@ async function main(args: BenchArgs): Promise<void> {
     },
     sections,
   };
-  writeResults(run, join(REPO, "bench"));
-  ctx.log(`wrote bench/results.md and bench/results.json (${run.header.wallSeconds.toFixed(0)} s)`);
+  const written = writeResults(run, join(REPO, "bench"));
+  ctx.log(`wrote bench/${written} and its JSON (${run.header.wallSeconds.toFixed(0)} s)`);
 }
 
 let args: BenchArgs;

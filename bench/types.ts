@@ -14,6 +14,10 @@ export interface TargetResult {
   met: boolean | null;
   /** The measured figure and how it compares, e.g. "0.62× of bare node:http (12,400 vs 20,000 req/s)". */
   measured: string;
+  /** The one figure the verdict is judged on (a ratio, ms, MB), compared across runs. */
+  value?: number;
+  /** Its unit as printed after the number: "×", " ms", " MB". */
+  unit?: string;
 }
 
 export interface Section {

@@ -190,6 +190,8 @@ export async function limiter(ctx: BenchContext): Promise<Section> {
       {
         name: "bounded limiter memory (100k distinct client IPs)",
         met: bounded,
+        value: atCap / 1e6,
+        unit: " MB",
         measured:
           `${formatNumber(atCap / 1e6)} MB for ${formatNumber(DISTINCT_CLIENTS)} clients; ${formatNumber(sizeAfterDouble)} entries ` +
           `(${formatNumber(afterDouble / 1e6)} MB) after ${formatNumber(DISTINCT_CLIENTS + EXTRA_CLIENTS)}; worst case at the cap ≈ ${formatNumber(worstAtCap / 1e6)} MB`,

@@ -212,6 +212,8 @@ function report(
     targetResults.push({
       name: `server ≥ 50% of bare node:http, ${id}`,
       met: Number.isFinite(r) ? r >= 0.5 : null,
+      value: r,
+      unit: "×",
       measured: `${formatRatio(r)} (${formatNumber(med(id, "server")?.rps ?? Number.NaN)} vs ${formatNumber(med(id, "baseline")?.rps ?? Number.NaN)} req/s)`,
     });
   }
@@ -227,6 +229,8 @@ function report(
   targetResults.push({
     name: "server ≥ 10× Prism static throughput (every endpoint)",
     met: Number.isFinite(worst.r) ? worst.r >= 10 : null,
+    value: worst.r,
+    unit: "×",
     measured:
       `lowest ${formatRatio(worst.r)} (${worst.id}; bare node:http itself is ${formatRatio(ceilingOverPrism)} Prism there); ` +
       prismRatios.map((p) => `${p.id} ${formatRatio(p.r)}`).join(", "),
