@@ -10,6 +10,18 @@ const META: RequestCase = {
   label: "burst",
 };
 
+/** A CORS preflight of the same resource: not counted when the spec says counts_preflight: false. */
+const PREFLIGHT: RequestCase = {
+  method: "OPTIONS",
+  pathname: "/api/v1/meta",
+  query: [],
+  headers: { "access-control-request-method": "GET" },
+  label: "burst-preflight",
+};
+const PREFLIGHTS = 3;
+/** TEST-NET-3 (RFC 5737): an address no real client has, sent by the client itself. */
+const FORGED_CLIENT = "203.0.113.7";
+
 /** Seconds the server asked us to wait: Retry-After, else RateLimit-Reset, else the window. */
 function waitSeconds(exchange: Exchange, windowSeconds: number): number {
   for (const name of ["retry-after", "ratelimit-reset"]) {
@@ -24,6 +36,10 @@ function waitSeconds(exchange: Exchange, windowSeconds: number): number {
  * is refused with 429; another IP is still served (counting is per IP); after waiting what the
  * server asked for (Retry-After), the first IP is served again. Whether Retry-After itself is
  * present and well-formed is response-headers' finding; here it only has to be long enough.
+ * On the way, the counting rules of x-rate-limit: preflights sent before the burst must not use
+ * up any of the `limit` requests; the request over the limit carries a forged X-Forwarded-For,
+ * which must not open a fresh window; and `limit` refused requests sent halfway through the wait
+ * must not be counted, or the client would still be refused when Retry-After says it is not.
  */
 async function burst(ctx: ProbeContext) {
   const [first, second] = ctx.reserved;
@@ -46,34 +62,61 @@ async function burst(ctx: ProbeContext) {
     await ctx.sleep(windowSeconds * 1000 + 1000);
     opening = await ctx.sendRaw(META, first);
   }
-  ctx.log(`rate limit: ${limit} requests from ${first ?? "one address"}, then one more`);
+  const policy = ctx.spec.rateLimit;
+  const preflights = policy.counts_preflight ? 0 : PREFLIGHTS;
+  for (let i = 0; i < preflights; i++) await ctx.sendRaw(PREFLIGHT, first);
+  ctx.log(
+    `rate limit: ${limit} requests from ${first ?? "one address"} (after ${preflights} preflights), then one more`,
+  );
   const served: Exchange[] = [opening];
   for (let i = 1; i < limit; i += 6) {
     const batch = Math.min(6, limit - i);
     served.push(...(await Promise.all(Array.from({ length: batch }, () => ctx.sendRaw(META, first)))));
   }
-  const early = served.findIndex((e) => e.status === ctx.spec.rateLimit.status);
-  if (early >= 0) {
-    const e = served[early] as Exchange;
-    fail(
-      e,
-      "refused-early",
-      `request ${early + 1} of ${limit} within the window was refused`,
-      e.status,
-      `${limit} served`,
-    );
+  const refused = served.filter((e) => e.status === policy.status);
+  if (refused.length > 0) {
+    const e = refused[0] as Exchange;
+    if (preflights > 0 && refused.length === preflights) {
+      fail(
+        e,
+        "counts-preflight",
+        `the last ${preflights} of ${limit} requests were refused after ${preflights} preflights: preflights are counted`,
+        `${limit - preflights} served`,
+        `${limit} served (counts_preflight: false)`,
+      );
+    } else {
+      fail(
+        e,
+        "refused-early",
+        `request ${served.indexOf(e) + 1} of ${limit} within the window was refused`,
+        e.status,
+        `${limit} served`,
+      );
+    }
   }
-  const over = await ctx.sendRaw(META, first);
+  const forged = { ...META, headers: { "x-forwarded-for": FORGED_CLIENT } };
+  let over = await ctx.sendRaw(forged, first);
   let skipped: string | undefined;
-  if (over.status !== ctx.spec.rateLimit.status) {
+  if (over.status !== policy.status) {
+    const plain = await ctx.sendRaw(META, first);
+    if (plain.status !== policy.status) {
+      fail(
+        over,
+        "not-enforced",
+        `request ${limit + 1} within ${windowSeconds} s was not refused`,
+        over.status,
+        policy.status,
+      );
+      return { cases: 1, findings };
+    }
     fail(
       over,
-      "not-enforced",
-      `request ${limit + 1} within ${windowSeconds} s was not refused`,
+      "trusts-forwarded-for",
+      `request ${limit + 1} was served because it carried X-Forwarded-For: ${FORGED_CLIENT} (the next, without it, was refused)`,
       over.status,
-      ctx.spec.rateLimit.status,
+      `${policy.status}: ${policy.client_ip}`,
     );
-    return { cases: 1, findings };
+    over = plain;
   }
   if (second !== undefined || first !== undefined) {
     const other = await ctx.sendRaw(META, second);
@@ -93,14 +136,27 @@ async function burst(ctx: ProbeContext) {
     skipped = "--skip-slow: did not wait Retry-After to see the client served again";
   } else {
     const wait = waitSeconds(over, windowSeconds);
-    ctx.log(`rate limit: refused as documented; waiting Retry-After ${wait} s`);
-    await ctx.sleep(wait * 1000 + 300);
+    // Knocks halfway through the wait are still inside the window when it ends: counted, they
+    // would keep the client out; not counted (counts_refused: false), they change nothing.
+    const knocks = policy.counts_refused ? 0 : limit;
+    ctx.log(
+      `rate limit: refused as documented; waiting Retry-After ${wait} s (${knocks} refused knocks halfway)`,
+    );
+    await ctx.sleep((wait * 1000) / 2);
+    for (let i = 0; i < knocks; i += 6) {
+      const batch = Math.min(6, knocks - i);
+      await Promise.all(Array.from({ length: batch }, () => ctx.sendRaw(META, first)));
+    }
+    await ctx.sleep((wait * 1000) / 2 + 300);
     const again = await ctx.sendRaw(META, first);
-    if (again.status === ctx.spec.rateLimit.status) {
+    if (again.status === policy.status) {
       fail(
         again,
         "not-served-after-wait",
-        `still refused after waiting the ${wait} s the server asked for`,
+        `still refused after waiting the ${wait} s the server asked for` +
+          (knocks
+            ? ` (${knocks} refused requests were sent halfway: refused requests must not be counted)`
+            : ""),
         again.status,
         "served",
       );
@@ -113,7 +169,7 @@ export const rateLimit: Check = {
   name: "rate-limit",
   title: "Rate limit contract broken",
   verifies:
-    "60 requests per IP are served, the 61st within a minute gets 429, another IP is still served, and the first is served again after waiting Retry-After.",
+    "60 requests per IP are served (preflights not counted), the 61st within a minute gets 429 even with a forged X-Forwarded-For, another IP is still served, and the first is served again after waiting Retry-After (refused requests not counted).",
   source: "x-rate-limit",
   severity: "high",
   phase: "last",

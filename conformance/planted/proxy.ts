@@ -9,6 +9,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 
 export interface ProxiedRequest {
+  method: string;
+  /** The client's address as the proxy saw it (IPv4). */
+  client: string;
   pathname: string;
   query: URLSearchParams;
   headers: http.IncomingHttpHeaders;
@@ -21,6 +24,8 @@ export interface ProxiedResponse {
 }
 
 export interface Mutation {
+  /** Answers a request in the upstream's place (a planted limiter's 429), or lets it through. */
+  admit?(req: ProxiedRequest): Promise<ProxiedResponse | undefined>;
   /** Rewrites the request before it goes upstream (or answers it directly). */
   request?(req: ProxiedRequest): ProxiedRequest | ProxiedResponse;
   /** Rewrites the upstream answer. */
@@ -74,20 +79,23 @@ export function startProxy(upstreamUrl: string, mutation: Mutation, subnet: numb
   const server = http.createServer(async (incoming, outgoing) => {
     try {
       const url = new URL(incoming.url ?? "/", "http://proxy");
-      let req: ProxiedRequest | ProxiedResponse = {
+      const client = (incoming.socket.remoteAddress ?? "127.0.0.1").replace(/^::ffff:/, "");
+      const received: ProxiedRequest = {
+        method: incoming.method ?? "GET",
+        client,
         pathname: url.pathname,
         query: url.searchParams,
         headers: incoming.headers,
       };
-      req = mutation.request ? mutation.request(req) : req;
+      const req =
+        (await mutation.admit?.(received)) ?? (mutation.request ? mutation.request(received) : received);
       let res: ProxiedResponse;
       if ("status" in req) {
         res = req;
       } else {
-        const client = (incoming.socket.remoteAddress ?? "127.0.0.1").replace(/^::ffff:/, "");
         const host = client.split(".").at(-1) ?? "1";
         const local = mutation.upstreamAddress?.(client, counter++) ?? `127.${subnet}.0.${host}`;
-        res = await forward(upstream, req, incoming.method ?? "GET", local);
+        res = await forward(upstream, req, req.method, local);
         res = mutation.response ? mutation.response(req, res) : res;
       }
       outgoing.writeHead(res.status, res.headers);

@@ -3,6 +3,7 @@
  * (exactly these). Where the spec states a rule twice (a required field that a rule also
  * demands), both checks are expected.
  */
+import { faultyLimiter } from "./faulty-limiter.ts";
 import type { Mutation, ProxiedRequest, ProxiedResponse } from "./proxy.ts";
 
 export interface PlantedBug {
@@ -12,6 +13,8 @@ export interface PlantedBug {
   expect: string[];
   /** The run reads a spec variant whose Alert no longer requires `louzhu` (a v1.x draft that dropped it). */
   specWithoutLouzhu?: boolean;
+  /** Only a run that waits out Retry-After can see it (not --skip-slow). */
+  slow?: boolean;
 }
 
 type Body = { data?: unknown; meta?: unknown; cates?: unknown };
@@ -178,6 +181,27 @@ export const PLANTED: PlantedBug[] = [
     // Every upstream request leaves from another address, so the real limiter never fires.
     mutation: { upstreamAddress: (_client, n) => `127.200.${Math.floor(n / 250) % 250}.${(n % 250) + 1}` },
     expect: ["rate-limit"],
+  },
+  {
+    name: "preflight-counted",
+    breaks: "CORS preflights use up the client's 60 requests",
+    mutation: faultyLimiter("counts-preflight", 60),
+    expect: ["rate-limit"],
+  },
+  {
+    name: "forwarded-for-trusted",
+    breaks: "a client's own X-Forwarded-For header picks the address it is counted under",
+    mutation: faultyLimiter("trusts-forwarded-for", 60),
+    expect: ["rate-limit"],
+  },
+  {
+    name: "refused-counted",
+    breaks:
+      "refused requests are counted, so a client that knocks while refused stays refused past Retry-After",
+    // A 4-second window keeps the wait for Retry-After short; the limit is the spec's.
+    mutation: faultyLimiter("counts-refused", 4),
+    expect: ["rate-limit"],
+    slow: true,
   },
   {
     name: "meta-mismatch",

@@ -1,0 +1,82 @@
+/**
+ * A rate limiter with one classic fault, standing in for the real one upstream: every upstream
+ * request leaves from a new address (the real limiter never fires), and this one answers 429 in
+ * its place, with the reference server's own headers and problem body, so that only the fault
+ * differs from a correct implementation.
+ */
+
+import { RateLimiter, rateLimitHeaders } from "../../reference-server/ratelimit/limiter.ts";
+import { MemoryStore } from "../../reference-server/ratelimit/memory.ts";
+import type { RateLimitStore, WindowState } from "../../reference-server/ratelimit/store.ts";
+import { corsHeaders } from "../../src/http/cors.ts";
+import { PROBLEM_JSON, rateLimited } from "../../src/http/problems.ts";
+import { loadSpec } from "../../src/spec/load.ts";
+import type { Mutation } from "./proxy.ts";
+
+export type LimiterFault = "counts-preflight" | "counts-refused" | "trusts-forwarded-for";
+
+/**
+ * Shared by every faulty limiter of the process: each upstream request leaves from an address
+ * never used before, or the real limiter's window would carry over from one run to the next.
+ */
+let upstreamRequests = 0;
+
+/** A sliding log that also records the requests it refuses: knocking keeps a client out. */
+class CountsRefusedStore implements RateLimitStore {
+  private readonly log = new Map<string, number[]>();
+
+  async hit(key: string, nowMs: number, limit: number, windowMs: number): Promise<WindowState> {
+    const times = this.live(key, nowMs, windowMs);
+    const allowed = times.length < limit;
+    times.push(nowMs);
+    return { allowed, count: times.length, oldestMs: times[0] };
+  }
+
+  async peek(key: string, nowMs: number, windowMs: number) {
+    const times = this.live(key, nowMs, windowMs);
+    return { count: times.length, oldestMs: times[0] };
+  }
+
+  async close(): Promise<void> {}
+
+  private live(key: string, nowMs: number, windowMs: number): number[] {
+    const times = (this.log.get(key) ?? []).filter((t) => t > nowMs - windowMs);
+    this.log.set(key, times);
+    return times;
+  }
+}
+
+/**
+ * The fault as a proxy mutation. `windowSeconds` may be shorter than the spec's so that a run
+ * which waits out Retry-After stays short; the limit is the spec's.
+ */
+export function faultyLimiter(fault: LimiterFault, windowSeconds: number): Mutation {
+  const store = fault === "counts-refused" ? new CountsRefusedStore() : new MemoryStore();
+  const ready = loadSpec().then((spec) => ({
+    spec,
+    limiter: new RateLimiter(store, { limit: spec.rateLimit.limit, windowSeconds }),
+  }));
+  return {
+    upstreamAddress: () => {
+      const n = upstreamRequests++;
+      return `127.201.${Math.floor(n / 250) % 250}.${(n % 250) + 1}`;
+    },
+    async admit(req) {
+      const { spec, limiter } = await ready;
+      const forged = req.headers["x-forwarded-for"];
+      const key = fault === "trusts-forwarded-for" && typeof forged === "string" ? forged : req.client;
+      if (req.method === "OPTIONS" && fault !== "counts-preflight") return undefined;
+      const decision = await limiter.hit(key, Date.now());
+      if (decision.allowed) return undefined;
+      return {
+        status: spec.rateLimit.status,
+        headers: {
+          "content-type": PROBLEM_JSON,
+          ...corsHeaders(spec.cors),
+          ...rateLimitHeaders(decision),
+        },
+        body: JSON.stringify(rateLimited(spec, Math.max(1, decision.resetSeconds))),
+      };
+    },
+  };
+}
