@@ -113,4 +113,20 @@ describe.skipIf(!binary)("rate limit shared through Redis", () => {
     );
     expect(replies.filter((r) => r.status === 200).length).toBe(60);
   });
+
+  it("keeps counting after Redis forgets its scripts (a restart, SCRIPT FLUSH)", async () => {
+    now = NOW_MS + 20 * 60_000;
+    const admin = new Redis(url);
+    try {
+      await admin.script("FLUSH");
+      const send = injectTransport(a.app);
+      const reply = await send("/api/v1/meta", { from: "127.0.0.23" });
+      expect(reply.status).toBe(200);
+      expect(reply.headers["ratelimit-remaining"]).toBe("59");
+      // Counted in Redis, not in the local fallback store.
+      expect(await admin.zcard("dealkit:ratelimit:127.0.0.23")).toBe(1);
+    } finally {
+      admin.disconnect();
+    }
+  });
 });

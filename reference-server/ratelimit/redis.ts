@@ -31,8 +31,14 @@ return {count, oldest[2] or ''}
 
 type Reply = [number, number, string];
 
+/** The scripts as commands: ioredis sends EVALSHA (the script's hash) and EVAL only on NOSCRIPT. */
+interface ScriptCommands {
+  dealkitHit(key: string, nowMs: number, windowMs: number, limit: number, member: string): Promise<Reply>;
+  dealkitPeek(key: string, nowMs: number, windowMs: number): Promise<[number, string]>;
+}
+
 export class RedisStore implements RateLimitStore {
-  private readonly redis: Redis;
+  private readonly redis: Redis & ScriptCommands;
   private readonly instance = randomBytes(6).toString("hex");
   private counter = 0;
 
@@ -41,7 +47,10 @@ export class RedisStore implements RateLimitStore {
     private readonly prefix = "dealkit:ratelimit:",
   ) {
     // No offline queue: when Redis is down a call fails at once and the limiter falls back.
-    this.redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    redis.defineCommand("dealkitHit", { numberOfKeys: 1, lua: HIT });
+    redis.defineCommand("dealkitPeek", { numberOfKeys: 1, lua: PEEK });
+    this.redis = redis as Redis & ScriptCommands;
     // Connection errors surface through the failing calls (the limiter falls back and logs).
     this.redis.on("error", () => {});
   }
@@ -52,23 +61,18 @@ export class RedisStore implements RateLimitStore {
 
   async hit(key: string, nowMs: number, limit: number, windowMs: number): Promise<WindowState> {
     const member = `${nowMs}-${this.instance}-${this.counter++}`;
-    const [allowed, count, oldest] = (await this.redis.eval(
-      HIT,
-      1,
+    const [allowed, count, oldest] = await this.redis.dealkitHit(
       this.prefix + key,
       nowMs,
       windowMs,
       limit,
       member,
-    )) as Reply;
+    );
     return { allowed: allowed === 1, count, oldestMs: oldest === "" ? undefined : Number(oldest) };
   }
 
   async peek(key: string, nowMs: number, windowMs: number): Promise<Omit<WindowState, "allowed">> {
-    const [count, oldest] = (await this.redis.eval(PEEK, 1, this.prefix + key, nowMs, windowMs)) as [
-      number,
-      string,
-    ];
+    const [count, oldest] = await this.redis.dealkitPeek(this.prefix + key, nowMs, windowMs);
     return { count, oldestMs: oldest === "" ? undefined : Number(oldest) };
   }
 
