@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { type BenchArgs, parseArgs, type ScenarioName, selectedScenarios, USAGE } from "./args.ts";
 import { type BenchContext, loadShape } from "./context.ts";
 import { REPO, stopAll } from "./procs.ts";
+import { updateReadmes } from "./readme-results.ts";
 import { writeResults } from "./report.ts";
 import { conformance } from "./scenarios/conformance.ts";
 import { limiter } from "./scenarios/limiter.ts";
@@ -92,6 +93,7 @@ async function main(args: BenchArgs): Promise<void> {
     sections,
   };
   const written = writeResults(run, join(REPO, "bench"));
+  if (written === "results.md") updateReadmes(run, REPO);
   ctx.log(`wrote bench/${written} and its JSON (${run.header.wallSeconds.toFixed(0)} s)`);
 }
 
