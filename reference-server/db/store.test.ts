@@ -1,9 +1,13 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { containsWord } from "../../src/rules/words.ts";
 import { loadSpec } from "../../src/spec/load.ts";
 import type { AlertRow } from "../data/records.ts";
-import { openDatabase } from "./open.ts";
+import { connect, openDatabase } from "./open.ts";
 import { type AlertFilter, Store } from "./store.ts";
 
 const NOW = Date.UTC(2026, 10, 25, 2, 30) / 1000;
@@ -106,5 +110,29 @@ describe("store queries", () => {
     store.db.prepare("UPDATE alerts SET comments = comments").run();
     expect(String(store.memo("k", build))).toBe("3");
     expect(String(store.memo("k", build))).toBe("3");
+  });
+});
+
+describe("memo and other processes", () => {
+  it("sees another connection's commit from the next event-loop turn", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "dealkit-store-"));
+    const path = join(dir, "data.db");
+    const db = connect(path);
+    const other = new BetterSqlite3(path);
+    try {
+      const store = new Store(db);
+      let builds = 0;
+      const build = () => `${++builds}`;
+      expect(String(store.memo("k", build))).toBe("1");
+      other.prepare("INSERT INTO meta (key, value) VALUES ('touched', 'yes')").run();
+      // Requests answered in the same turn arrived together with the commit: either order holds.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(String(store.memo("k", build))).toBe("2");
+      expect(String(store.memo("k", build))).toBe("2");
+    } finally {
+      other.close();
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
