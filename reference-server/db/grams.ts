@@ -33,6 +33,16 @@ export function wordExpression(word: string): string {
   return `"${grams.join(" ")}"`;
 }
 
+/**
+ * The one index token of a 2-character word (a single bigram), whose document count gram_docs
+ * holds; undefined for other lengths (a longer word is a phrase of several, a 1-character word a
+ * prefix query over many).
+ */
+export function singleToken(word: string): string | undefined {
+  const chars = [...foldLatin(word)];
+  return chars.length === 2 ? `${hex(chars[0] as string)}x${hex(chars[1] as string)}` : undefined;
+}
+
 /** The FTS5 expression matching any of the words (OR). Words must be non-empty. */
 export function anyWordExpression(words: string[]): string {
   return words.map(wordExpression).join(" OR ");

@@ -1,6 +1,6 @@
 import type { Database } from "better-sqlite3";
 import type { AlertRow } from "../data/records.ts";
-import { rewriteAlerts } from "./write.ts";
+import { refreshGramDocs, rewriteAlerts } from "./write.ts";
 
 /**
  * Migrations, applied in order; `PRAGMA user_version` records how many ran. Append, never edit:
@@ -117,6 +117,12 @@ const MIGRATIONS: (string | ((db: Database) => void))[] = [
       [...old.all()].map(({ seq: _, ...row }) => row),
     );
     db.exec("DROP TABLE alerts_v1");
+  },
+  // 3: the number of alerts holding each index token, so that the total of a single 2-character
+  // word (the commonest search, one bigram token) is one lookup instead of a count of every match.
+  (db) => {
+    db.exec("CREATE TABLE gram_docs (term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID");
+    refreshGramDocs(db);
   },
 ];
 

@@ -9,6 +9,7 @@ import { loadSpec } from "../../src/spec/load.ts";
 import type { AlertRow } from "../data/records.ts";
 import { connect, openDatabase } from "./open.ts";
 import { type AlertFilter, Store } from "./store.ts";
+import { writeDataset } from "./write.ts";
 
 const NOW = Date.UTC(2026, 10, 25, 2, 30) / 1000;
 
@@ -83,6 +84,23 @@ describe("store queries", () => {
       }),
       { seed: 7, numRuns: 250 },
     );
+  });
+
+  it("counts a lone 2-character word from gram_docs, exactly, through replacements", () => {
+    const words = ["京东", "红包", "话费", "银行", "到手", "pl", "PL", "立减金", "京", "无词"];
+    const check = (rows: AlertRow[]) => {
+      for (const w of words) {
+        const expected = rows.filter((a) => matches(a, { anyWords: [w] })).length;
+        expect(store.countAlerts({ anyWords: [w] }), w).toBe(expected);
+      }
+    };
+    check(all);
+    // A re-imported alert whose text changed: its old tokens leave the counts, its new ones join.
+    const changed = { ...(all.find((a) => a.title.includes("京东")) as AlertRow) };
+    changed.title = "银行话费到手";
+    changed.content = "PLUS";
+    writeDataset(store.db, { alerts: [changed] });
+    check(store.db.prepare<[], AlertRow>("SELECT * FROM alerts ORDER BY seq DESC").all());
   });
 
   it("ranks by comments, then newest, inside the window, for short and long windows", () => {

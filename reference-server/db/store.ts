@@ -1,6 +1,6 @@
 import type { Database, Statement } from "better-sqlite3";
 import type { ActivityRow, AlertRow, ZdmRow } from "../data/records.ts";
-import { anyWordExpression } from "./grams.ts";
+import { anyWordExpression, singleToken } from "./grams.ts";
 
 /** What an alert query may filter on; every field is optional and they combine with AND. */
 export interface AlertFilter {
@@ -47,10 +47,12 @@ export class Store {
   private readonly activityPage: Statement;
   private readonly activityCount: Statement;
   private readonly activityCates: Statement<[], { id: string; name: string; count: number }>;
+  private readonly tokenDocs: Statement<[string], number>;
 
   constructor(readonly db: Database) {
     this.dataVersion = db.prepare("PRAGMA data_version").pluck();
     this.ownChanges = db.prepare("SELECT total_changes()").pluck();
+    this.tokenDocs = db.prepare<[string], number>("SELECT docs FROM gram_docs WHERE term = ?").pluck();
     this.feedAll = db.prepare(`SELECT * FROM alerts a ${NEWEST_FIRST} LIMIT ?`);
     this.feedCate = db.prepare(`SELECT * FROM alerts a WHERE a.cateid = ? ${NEWEST_FIRST} LIMIT ?`);
     this.zdm = db.prepare("SELECT * FROM zdm_items ORDER BY posttime DESC, id DESC LIMIT ?");
@@ -144,6 +146,8 @@ export class Store {
    * not to tell apart.
    */
   countAlerts(filter: AlertFilter): number {
+    const token = loneToken(filter);
+    if (token !== undefined) return this.tokenDocs.get(token) ?? 0;
     const { key, statements, params } = this.shape(filter);
     const stamp = this.changeStamp();
     if (stamp !== this.countsStamp) {
@@ -238,6 +242,20 @@ export class Store {
       count: this.db.prepare(`SELECT count(*) AS n ${joined}${and}`),
     };
   }
+}
+
+/** The index token of a filter that is one 2-character word and nothing else (write.ts gram_docs). */
+function loneToken(f: AlertFilter): string | undefined {
+  const others = [
+    f.noWords?.length ? f.noWords : undefined,
+    f.minPrice,
+    f.maxPrice,
+    f.cateid,
+    f.cateids,
+    f.tag,
+  ];
+  if (f.anyWords?.length !== 1 || others.some((o) => o !== undefined)) return undefined;
+  return singleToken(f.anyWords[0] as string);
 }
 
 /**
