@@ -253,8 +253,9 @@ function report(ctx: BenchContext, kinds: QueryKind[], results: SizeResult[]): S
               "doclists of every match (about 0.1 µs per match here, with the index merged into one segment and read " +
               "through a memory map); the server caches a total per filter, which is why repeated queries are fast. " +
               "The cost grows with the matches (compare the mean totals below), so OR lists of common words are the " +
-              "slowest. A per-token document count kept at write time would make a single word O(log n); OR lists and " +
-              "block words stay linear in their matches unless the contract allowed an approximate total above some size.",
+              "slowest. A lone 2-character word is counted in one lookup (gram_docs, per-token document counts kept " +
+              "at write time); OR lists and block words stay linear in their matches unless the contract allowed an " +
+              "approximate total above some size.",
           ]
         : []),
       "p99 over one-at-a-time requests on a shared 2-core machine includes scheduling stalls of a few ms; compare p50 for the cost of the query itself.",
