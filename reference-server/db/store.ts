@@ -83,7 +83,7 @@ export class Store {
   /**
    * A serialized answer built from the data, cached as UTF-8 bytes (a cached answer is sent
    * without encoding it again: rank-300 is 150 KB of mostly Chinese text) until any write to
-   * the database (this connection's or another's). The key must name everything else the answer depends on,
+   * the database (changeStamp). The key must name everything else the answer depends on,
    * including clock-derived bounds such as a rank window's from/to. Bounded: the map is
    * emptied when full (one rebuild per key afterwards).
    */
