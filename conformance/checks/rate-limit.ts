@@ -41,9 +41,20 @@ function waitSeconds(exchange: Exchange, windowSeconds: number): number {
  * which must not open a fresh window; and `limit` refused requests sent halfway through the wait
  * must not be counted, or the client would still be refused when Retry-After says it is not.
  */
+/** `count` requests from one address, six in flight at a time. */
+async function sendMany(ctx: ProbeContext, request: RequestCase, count: number, address: string | undefined) {
+  const out: Exchange[] = [];
+  for (let i = 0; i < count; i += 6) {
+    const batch = Math.min(6, count - i);
+    out.push(...(await Promise.all(Array.from({ length: batch }, () => ctx.sendRaw(request, address)))));
+  }
+  return out;
+}
+
 async function burst(ctx: ProbeContext) {
   const [first, second] = ctx.reserved;
   const { limit, windowSeconds } = ctx.rate;
+  const policy = ctx.spec.rateLimit;
   const findings: { finding: Finding; exchange: Exchange }[] = [];
   const fail = (exchange: Exchange, code: string, title: string, received: unknown, documented: unknown) =>
     findings.push({ exchange, finding: { code: `rate-limit/${code}`, title, received, documented } });
@@ -54,25 +65,17 @@ async function burst(ctx: ProbeContext) {
   const remaining = describesPolicy(opening, limit)
     ? Number(opening.headers["ratelimit-remaining"] ?? Number.NaN)
     : Number.NaN;
-  if (
-    opening.status === ctx.spec.rateLimit.status ||
-    (Number.isInteger(remaining) && remaining < limit - 1)
-  ) {
+  if (opening.status === policy.status || (Number.isInteger(remaining) && remaining < limit - 1)) {
     ctx.log(`rate limit: ${first ?? "the address"} is not fresh on the server; waiting ${windowSeconds} s`);
     await ctx.sleep(windowSeconds * 1000 + 1000);
     opening = await ctx.sendRaw(META, first);
   }
-  const policy = ctx.spec.rateLimit;
   const preflights = policy.counts_preflight ? 0 : PREFLIGHTS;
   for (let i = 0; i < preflights; i++) await ctx.sendRaw(PREFLIGHT, first);
   ctx.log(
     `rate limit: ${limit} requests from ${first ?? "one address"} (after ${preflights} preflights), then one more`,
   );
-  const served: Exchange[] = [opening];
-  for (let i = 1; i < limit; i += 6) {
-    const batch = Math.min(6, limit - i);
-    served.push(...(await Promise.all(Array.from({ length: batch }, () => ctx.sendRaw(META, first)))));
-  }
+  const served = [opening, ...(await sendMany(ctx, META, limit - 1, first))];
   const refused = served.filter((e) => e.status === policy.status);
   if (refused.length > 0) {
     const e = refused[0] as Exchange;
@@ -120,7 +123,7 @@ async function burst(ctx: ProbeContext) {
   }
   if (second !== undefined || first !== undefined) {
     const other = await ctx.sendRaw(META, second);
-    if (other.status === ctx.spec.rateLimit.status) {
+    if (other.status === policy.status) {
       fail(
         other,
         "per-ip",
@@ -143,10 +146,7 @@ async function burst(ctx: ProbeContext) {
       `rate limit: refused as documented; waiting Retry-After ${wait} s (${knocks} refused knocks halfway)`,
     );
     await ctx.sleep((wait * 1000) / 2);
-    for (let i = 0; i < knocks; i += 6) {
-      const batch = Math.min(6, knocks - i);
-      await Promise.all(Array.from({ length: batch }, () => ctx.sendRaw(META, first)));
-    }
+    await sendMany(ctx, META, knocks, first);
     await ctx.sleep((wait * 1000) / 2 + 300);
     const again = await ctx.sendRaw(META, first);
     if (again.status === policy.status) {
