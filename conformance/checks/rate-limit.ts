@@ -36,6 +36,7 @@ function waitSeconds(exchange: Exchange, windowSeconds: number): number {
  * is refused with 429; another IP is still served (counting is per IP); after waiting what the
  * server asked for (Retry-After), the first IP is served again. Whether Retry-After itself is
  * present and well-formed is response-headers' finding; here it only has to be long enough.
+ * Over the limit, one request to each operation must be refused too (applies_to: all-endpoints).
  * On the way, the counting rules of x-rate-limit: preflights sent before the burst must not use
  * up any of the `limit` requests; the request over the limit carries a forged X-Forwarded-For,
  * which must not open a fresh window; and `limit` refused requests sent halfway through the wait
@@ -135,6 +136,21 @@ async function burst(ctx: ProbeContext) {
   } else {
     skipped = "per-IP counting not tested: one source address (non-loopback target)";
   }
+  // applies_to: all-endpoints: over the limit, every operation refuses, not only the one counted.
+  for (const op of ctx.spec.operations) {
+    const request = ctx.validCases(op.operationId)[0];
+    if (!request) continue;
+    const e = await ctx.sendRaw(request, first);
+    if (e.status !== policy.status) {
+      fail(
+        e,
+        "endpoint-not-limited",
+        `${op.operationId} (${request.pathname}) answered ${e.status} while ${first ?? "the client"} was over the limit`,
+        e.status,
+        `${policy.status}: the limit applies to every endpoint`,
+      );
+    }
+  }
   if (ctx.skipSlow) {
     skipped = "--skip-slow: did not wait Retry-After to see the client served again";
   } else {
@@ -169,7 +185,7 @@ export const rateLimit: Check = {
   name: "rate-limit",
   title: "Rate limit contract broken",
   verifies:
-    "60 requests per IP are served (preflights not counted), the 61st within a minute gets 429 even with a forged X-Forwarded-For, another IP is still served, and the first is served again after waiting Retry-After (refused requests not counted).",
+    "60 requests per IP are served (preflights not counted), the 61st within a minute gets 429 even with a forged X-Forwarded-For, every other endpoint refuses it too, another IP is still served, and the first is served again after waiting Retry-After (refused requests not counted).",
   source: "x-rate-limit",
   severity: "high",
   phase: "last",

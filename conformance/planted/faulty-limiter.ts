@@ -13,7 +13,7 @@ import { PROBLEM_JSON, rateLimited } from "../../src/http/problems.ts";
 import { loadSpec } from "../../src/spec/load.ts";
 import type { Mutation } from "./proxy.ts";
 
-export type LimiterFault = "counts-preflight" | "counts-refused" | "trusts-forwarded-for";
+export type LimiterFault = "counts-preflight" | "counts-refused" | "trusts-forwarded-for" | "skips-rss";
 
 /**
  * Shared by every faulty limiter of the process: each upstream request leaves from an address
@@ -66,6 +66,7 @@ export function faultyLimiter(fault: LimiterFault, windowSeconds: number): Mutat
       const forged = req.headers["x-forwarded-for"];
       const key = fault === "trusts-forwarded-for" && typeof forged === "string" ? forged : req.client;
       if (req.method === "OPTIONS" && fault !== "counts-preflight") return undefined;
+      if (fault === "skips-rss" && req.pathname === "/rss.php") return undefined;
       const decision = await limiter.hit(key, Date.now());
       if (decision.allowed) return undefined;
       return {

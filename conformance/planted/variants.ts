@@ -195,6 +195,12 @@ export const PLANTED: PlantedBug[] = [
     expect: ["rate-limit"],
   },
   {
+    name: "rss-not-limited",
+    breaks: "/rss.php is left out of the rate limit (the limit applies to every endpoint)",
+    mutation: faultyLimiter("skips-rss", 60),
+    expect: ["rate-limit"],
+  },
+  {
     name: "refused-counted",
     breaks:
       "refused requests are counted, so a client that knocks while refused stays refused past Retry-After",
