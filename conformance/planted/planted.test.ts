@@ -46,6 +46,7 @@ const DEFAULT_SET = new Set([
   // The counting rules of x-rate-limit; refused-counted also runs the Retry-After wait (4 s).
   "preflight-counted",
   "forwarded-for-trusted",
+  "rss-not-limited",
   "refused-counted",
 ]);
 const chosen = PLANTED.map((bug, i) => [bug.name, bug, i] as const).filter(
