@@ -12,6 +12,7 @@ import {
 } from "./context.ts";
 import { comparePatterns } from "./patterns.ts";
 import { writtenNode } from "./pointer.ts";
+import type { RuleId } from "./rules.ts";
 
 /**
  * Direction-aware comparison of two dereferenced JSON Schemas. A request schema constrains what
@@ -87,7 +88,7 @@ function walk(c: Collector, b: unknown, h: unknown, at: At, dir: Direction, seen
       h.items === undefined ? "base" : "head",
     );
   }
-  for (const key of ["oneOf", "anyOf"] as const) compareBranches(c, b, h, at, dir, key, inner);
+  compareCompositions(c, b, h, at, dir, inner);
   const allB = Array.isArray(b.allOf) ? b.allOf : [];
   const allH = Array.isArray(h.allOf) ? h.allOf : [];
   if (allB.length === allH.length) {
@@ -293,6 +294,37 @@ function branchName(key: string): string {
   return key.replace(/^ref:.*\//, "").replace(/^(title|index):/, "");
 }
 
+type Composition = "oneOf" | "anyOf";
+
+/**
+ * oneOf and anyOf, branch by branch. A list that moved from one keyword to the other is compared
+ * as one list, and the move reported by what it does: oneOf → anyOf lets a value match several
+ * branches (a request accepts more; a response may now match two), anyOf → oneOf the reverse.
+ */
+function compareCompositions(c: Collector, b: Json, h: Json, at: At, dir: Direction, seen: Set<unknown>) {
+  const has = (s: Json, k: Composition) => Array.isArray(s[k]);
+  for (const [from, to] of [
+    ["oneOf", "anyOf"],
+    ["anyOf", "oneOf"],
+  ] as const) {
+    if (has(b, from) && !has(b, to) && has(h, to) && !has(h, from)) {
+      const rule: RuleId =
+        dir === "response"
+          ? from === "oneOf"
+            ? "response-schema-oneof-to-anyof"
+            : "response-schema-anyof-to-oneof"
+          : from === "oneOf"
+            ? "request-schema-oneof-to-anyof"
+            : "request-schema-anyof-to-oneof";
+      c.add(rule, { ...at, base: [...at.base, from], head: [...at.head, to] }, `${name(at)}${from} → ${to}`);
+      compareBranches(c, b, h, at, dir, { base: from, head: to }, seen);
+      return;
+    }
+  }
+  for (const key of ["oneOf", "anyOf"] as const)
+    compareBranches(c, b, h, at, dir, { base: key, head: key }, seen);
+}
+
 /** Pairs oneOf/anyOf branches by the $ref they were written with, then by title, then by position. */
 function compareBranches(
   c: Collector,
@@ -300,11 +332,12 @@ function compareBranches(
   h: Json,
   at: At,
   dir: Direction,
-  key: "oneOf" | "anyOf",
+  keys: { base: Composition; head: Composition },
   seen: Set<unknown>,
 ): void {
-  const bb = Array.isArray(b[key]) ? (b[key] as unknown[]) : [];
-  const hh = Array.isArray(h[key]) ? (h[key] as unknown[]) : [];
+  const key = keys.base;
+  const bb = Array.isArray(b[keys.base]) ? (b[keys.base] as unknown[]) : [];
+  const hh = Array.isArray(h[keys.head]) ? (h[keys.head] as unknown[]) : [];
   if (bb.length === 0 && hh.length === 0) return;
   const keyOf = (raw: unknown, tokens: string[], s: unknown, i: number): string => {
     const written = writtenNode(raw, tokens);
@@ -313,7 +346,7 @@ function compareBranches(
     return `index:${i}`;
   };
   const bKeys = bb.map((s, i) => keyOf(c.baseRaw, [...at.base, key, String(i)], s, i));
-  const hKeys = hh.map((s, i) => keyOf(c.headRaw, [...at.head, key, String(i)], s, i));
+  const hKeys = hh.map((s, i) => keyOf(c.headRaw, [...at.head, keys.head, String(i)], s, i));
   const pairs: [number, number][] = [];
   const freeB = new Set(bb.keys());
   const freeH = new Set(hh.keys());
@@ -337,7 +370,7 @@ function compareBranches(
     const where: At = {
       ...at,
       base: [...at.base, key, String(i)],
-      head: [...at.head, key, String(j)],
+      head: [...at.head, keys.head, String(j)],
       field: `${at.field ?? ""}<${branchName(bKeys[i] as string)}>`,
     };
     walk(c, bb[i], hh[j], where, dir, seen);
@@ -348,8 +381,8 @@ function compareBranches(
     c.add(rule, where, `${name(at)}${key} branch ${branchName(bKeys[i] as string)} removed`, "base");
   }
   for (const j of freeH) {
-    const where: At = { ...at, base: [...at.base, key], head: [...at.head, key, String(j)] };
+    const where: At = { ...at, base: [...at.base, key], head: [...at.head, keys.head, String(j)] };
     const rule = dir === "response" ? "response-schema-branch-added" : "request-schema-branch-added";
-    c.add(rule, where, `${name(at)}${key} branch ${branchName(hKeys[j] as string)} added`);
+    c.add(rule, where, `${name(at)}${keys.head} branch ${branchName(hKeys[j] as string)} added`);
   }
 }

@@ -224,6 +224,26 @@ export const RULES = {
     "Send one of the remaining shapes.",
   ],
   "request-schema-branch-added": [I, "A request accepts a new oneOf/anyOf shape.", "Nothing to change."],
+  "response-schema-oneof-to-anyof": [
+    W,
+    "A response's oneOf became anyOf: a value may now match several of its shapes.",
+    "Do not assume exactly one shape matches.",
+  ],
+  "response-schema-anyof-to-oneof": [
+    I,
+    "A response's anyOf became oneOf: each value matches exactly one of its shapes.",
+    "Nothing to change.",
+  ],
+  "request-schema-oneof-to-anyof": [
+    I,
+    "A request's oneOf became anyOf: a value matching several shapes is now accepted.",
+    "Nothing to change.",
+  ],
+  "request-schema-anyof-to-oneof": [
+    B,
+    "A request's anyOf became oneOf: a value matching several shapes is now refused.",
+    "Send values that match exactly one shape.",
+  ],
   // Responses
   "response-status-removed": [B, "A documented response status is gone.", "Stop relying on that status."],
   "response-status-added": [W, "A new documented response status.", "Handle the new status."],

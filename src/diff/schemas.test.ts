@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type Doc, diffEdit, rulesOf, schema, without } from "./testing.ts";
+import { diffDocuments } from "./diff.ts";
+import { type Doc, diffEdit, param, rulesOf, schema, spec, TODAY, without } from "./testing.ts";
 
 type Case = [string, { given: (d: Doc) => void; want: string[] }];
 
@@ -94,5 +95,65 @@ describe("pointers", () => {
       "GET /api/v1/my/push",
       "GET /plus/json/rank/{act}.json",
     ]);
+  });
+});
+
+/** oneOf ⇄ anyOf: the branches are compared as one list; the move is judged by direction. */
+describe("oneOf and anyOf swapped", () => {
+  const feedItems = (d: Doc) => schema(d, "FeedResponse").properties.data.items;
+  const feedLimit = (d: Doc) => param(d, "FeedLimit");
+  /** Renames the composition keyword of a schema, keeping its branches. */
+  const rename = (s: Doc, from: string, to: string) => {
+    s[to] = s[from];
+    delete s[from];
+  };
+  /** A request schema with two shapes: a number of items, or the word "max". */
+  const composedLimit = (d: Doc, key: string) => {
+    feedLimit(d).schema = {
+      [key]: [
+        { type: "integer", minimum: 1, maximum: 50 },
+        { type: "string", enum: ["max"] },
+      ],
+    };
+  };
+  const diff = async (editBase: (d: Doc) => void, editHead: (d: Doc) => void) => {
+    const base = spec();
+    const head = spec();
+    editBase(base);
+    editHead(head);
+    return rulesOf(
+      await diffDocuments({ label: "base", raw: base }, { label: "head", raw: head }, { today: TODAY }),
+    );
+  };
+
+  it("response oneOf → anyOf: a value may match two shapes (warning), no branch added or removed", async () => {
+    const r = await diffEdit((d) => rename(feedItems(d), "oneOf", "anyOf"));
+    expect(rulesOf(r)).toEqual(["response-schema-oneof-to-anyof"]);
+    expect(r.findings[0]?.location.pointer).toBe(
+      "/components/schemas/FeedResponse/properties/data/items/anyOf",
+    );
+  });
+
+  it("response anyOf → oneOf, with a branch changed inside: both reported", async () => {
+    const rules = await diff(
+      (d) => rename(feedItems(d), "oneOf", "anyOf"),
+      (d) => delete schema(d, "ZdmItem").properties.brand,
+    );
+    expect(rules).toEqual(["response-field-removed", "response-schema-anyof-to-oneof"]);
+  });
+
+  it("request anyOf → oneOf refuses values matching both shapes (breaking); the reverse accepts them", async () => {
+    expect(
+      await diff(
+        (d) => composedLimit(d, "anyOf"),
+        (d) => composedLimit(d, "oneOf"),
+      ),
+    ).toEqual(["request-schema-anyof-to-oneof"]);
+    expect(
+      await diff(
+        (d) => composedLimit(d, "oneOf"),
+        (d) => composedLimit(d, "anyOf"),
+      ),
+    ).toEqual(["request-schema-oneof-to-anyof"]);
   });
 });
