@@ -52,10 +52,15 @@ export function comparisonTable(run: BenchRun, previous: BenchRun): Table {
   };
 }
 
+/** Every target of a run, its verdict and figure: the first table of results.md and the READMEs. */
+export function targetsTable(run: BenchRun): string {
+  const rows = run.sections.flatMap((s) => s.targets.map((t) => [t.name, verdict(t), t.measured]));
+  return renderTable({ columns: ["target", "verdict", "measured"], rows });
+}
+
 /** The whole results.md: header, the targets at a glance, then one section per scenario. */
 export function renderMarkdown(run: BenchRun, previous?: BenchRun): string {
   const h = run.header;
-  const targets = run.sections.flatMap((s) => s.targets.map((t) => [t.name, verdict(t), t.measured]));
   const parts = [
     "# dealkit benchmark results",
     "",
@@ -71,7 +76,7 @@ export function renderMarkdown(run: BenchRun, previous?: BenchRun): string {
     "",
     "## Targets",
     "",
-    renderTable({ columns: ["target", "verdict", "measured"], rows: targets }),
+    targetsTable(run),
   ];
   if (previous)
     parts.push("", "## Compared with the previous full run", "", renderTable(comparisonTable(run, previous)));
