@@ -1,16 +1,17 @@
 /**
  * The conformance command behind the CLI: picks the target (a base URL, or the bundled
- * reference server in process), runs, prints progress and the report, writes report files.
+ * reference server in process), runs, prints progress and the report, and writes the report
+ * files in every case, a run that stopped (exit 2) included.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { Account } from "./arbitraries/requests.ts";
-import { UnreachableError } from "./http/client.ts";
 import { formatConsole } from "./reporters/console.ts";
 import { formatJson } from "./reporters/json.ts";
 import { formatJunit } from "./reporters/junit.ts";
-import type { RunReport } from "./runner/results.ts";
-import { type RunOptions, runConformance } from "./runner/run.ts";
+import { formatPlan } from "./runner/plan-format.ts";
+import type { RunReport } from "./runner/report.ts";
+import { type RunOptions, run } from "./runner/run.ts";
 import { startBundledServer, type Target } from "./runner/target.ts";
 
 export interface CliRun extends Omit<RunOptions, "baseUrl" | "log" | "replayTarget"> {
@@ -19,41 +20,71 @@ export interface CliRun extends Omit<RunOptions, "baseUrl" | "log" | "replayTarg
   out?: (line: string) => void;
 }
 
-/** Runs and reports; returns the exit code (0 pass, 1 fail, 2 unreachable target). */
-export async function conformanceCommand(run: CliRun): Promise<{ code: number; report?: RunReport }> {
-  const out = run.out ?? ((line: string) => console.log(line));
+async function writeReports(run: CliRun, report: RunReport, out: (line: string) => void): Promise<void> {
+  for (const r of run.reports) {
+    try {
+      await mkdir(dirname(r.path), { recursive: true });
+      await writeFile(r.path, r.format === "junit" ? formatJunit(report) : formatJson(report));
+      out(`wrote ${r.format} report to ${r.path}`);
+    } catch (err) {
+      console.error(`dealkit conformance: could not write ${r.path}: ${(err as Error).message}`);
+    }
+  }
+}
+
+/** Runs and reports; returns the exit code (0 pass, 1 fail, 2 the run could not judge the target). */
+export async function conformanceCommand(cli: CliRun): Promise<{ code: number; report?: RunReport }> {
+  const out = cli.out ?? ((line: string) => console.log(line));
   const started = Date.now();
   const log = (line: string) => out(`[${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s] ${line}`);
   let target: Target;
-  if (run.baseUrl) {
-    target = { baseUrl: run.baseUrl, close: async () => {} };
+  if (cli.baseUrl) {
+    target = { baseUrl: cli.baseUrl, close: async () => {} };
   } else {
     log("starting the bundled reference server (in process, :memory: data)");
     target = await startBundledServer();
   }
-  const account: Account | undefined = run.account ?? target.account;
-  out(`dealkit conformance: ${target.baseUrl}, seed ${run.seed}`);
+  const account: Account | undefined = cli.account ?? target.account;
+  out(`dealkit conformance: ${target.baseUrl}, seed ${cli.seed}`);
   try {
-    const report = await runConformance({
-      ...run,
+    const result = await run({
+      ...cli,
       baseUrl: target.baseUrl,
       ...(account ? { account } : {}),
       log,
-      replayTarget: run.baseUrl ? `--base-url ${run.baseUrl} ` : "",
+      replayTarget: cli.baseUrl ? `--base-url ${cli.baseUrl} ` : "",
     });
+    const { report } = result;
+    if (cli.planOnly && result.plan) {
+      out(formatPlan(result.plan, target.baseUrl, result.discovered));
+      return { code: 0, report };
+    }
     out(formatConsole(report));
-    for (const r of run.reports) {
-      await mkdir(dirname(r.path), { recursive: true });
-      await writeFile(r.path, r.format === "junit" ? formatJunit(report) : formatJson(report));
-      out(`wrote ${r.format} report to ${r.path}`);
-    }
-    return { code: report.passed ? 0 : 1, report };
+    await writeReports(cli, report, out);
+    if (report.error) console.error(`dealkit conformance: ${report.error}`);
+    return { code: report.error ? 2 : report.passed ? 0 : 1, report };
   } catch (err) {
-    if (err instanceof UnreachableError) {
-      console.error(`dealkit conformance: target unreachable: ${err.message}`);
-      return { code: 2 };
-    }
-    throw err;
+    // A fault of the suite itself: still one line, still the report files, still exit 2.
+    const message = `internal error: ${(err as Error).message}`;
+    console.error(
+      `dealkit conformance: ${message}${process.env.DEALKIT_DEBUG ? `\n${(err as Error).stack}` : " (DEALKIT_DEBUG=1 shows the stack)"}`,
+    );
+    const report: RunReport = {
+      seed: cli.seed,
+      baseUrl: target.baseUrl,
+      mode: "none",
+      startedAt: new Date(started).toISOString(),
+      durationMs: Date.now() - started,
+      requests: 0,
+      unexpected429: 0,
+      checks: [],
+      notes: [],
+      requireEvidence: cli.requireEvidence ?? false,
+      error: message,
+      passed: false,
+    };
+    await writeReports(cli, report, out);
+    return { code: 2, report };
   } finally {
     await target.close();
   }

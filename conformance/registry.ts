@@ -3,6 +3,7 @@
  * x-conformance rule of the spec. Names are unique; registering one twice is a programming error.
  */
 import type { Spec } from "../src/spec/spec.ts";
+import { answersComplete } from "./checks/answers-complete.ts";
 import { contentType } from "./checks/content-type.ts";
 import { cors } from "./checks/cors.ts";
 import { invalidInputsRejected } from "./checks/invalid-inputs-rejected.ts";
@@ -22,7 +23,8 @@ export class Registry {
 
   register(check: Check): this {
     if (this.byName.has(check.name)) throw new Error(`a check named ${check.name} is already registered`);
-    if (!check.judge && !check.probe) throw new Error(`check ${check.name} neither judges nor probes`);
+    if (!check.judge && !check.judgeGroup && !check.judgeBurst)
+      throw new Error(`check ${check.name} judges nothing`);
     this.byName.set(check.name, check);
     return this;
   }
@@ -45,6 +47,7 @@ export const FIXED_CHECKS: Check[] = [
   validInputsAccepted,
   invalidInputsRejected,
   noServerErrors,
+  answersComplete,
   cors,
   versioning,
   metaLimits,

@@ -1,10 +1,14 @@
 /**
  * The vocabulary of the conformance suite: what a request case, an exchange, a check and a
- * violation are. Checks are values of `Check`; the registry lists them; the runner feeds them.
+ * violation are. Checks are values of `Check`; the registry lists them; the runner's phases
+ * (discover, plan, execute, judge, report) feed them.
  */
 import type { ParsedRequest } from "../src/spec/request.ts";
 import type { Spec } from "../src/spec/spec.ts";
 import type { Operation } from "../src/spec/types.ts";
+import type { Account } from "./arbitraries/requests.ts";
+import type { Vocabulary } from "./arbitraries/vocabulary.ts";
+import type { TransportFailure } from "./http/client.ts";
 
 export type Severity = "critical" | "high" | "medium" | "low";
 
@@ -23,6 +27,9 @@ export interface RequestCase {
   label: string;
 }
 
+/** Where in the schedule a request went: a finding's replay must recreate what preceded it. */
+export type Phase = "discovery" | "plan" | "burst" | "over-limit" | "wait" | "explore";
+
 /** A request and what came back, read against the spec. */
 export interface Exchange {
   request: RequestCase;
@@ -32,6 +39,7 @@ export interface Exchange {
   operation?: Operation;
   /** The request as the spec reads it (only for routed GET requests). */
   parsed?: ParsedRequest;
+  /** 0 when no whole answer came (see `failure`). */
   status: number;
   /** Header names lower-cased. */
   headers: Record<string, string>;
@@ -43,9 +51,14 @@ export interface Exchange {
   /** Unix seconds (fractional) when the request left and when the answer came back. */
   sentAt: number;
   receivedAt: number;
+  /** Set when no whole HTTP answer came: timeout, reset, body over the cap, malformed. */
+  failure?: TransportFailure;
+  phase?: Phase;
+  /** Requests this address had sent in the current rate window before this one (burst replays). */
+  windowIndex?: number;
 }
 
-/** What a check found wrong with one exchange (the runner adds request, seed and replay). */
+/** What a check found wrong (the recorder adds request, seed and replay). */
 export interface Finding {
   /** Stable code: `<check>` or `<check>/<detail>`; the dedupe key is code + operation. */
   code: string;
@@ -66,6 +79,8 @@ export interface Violation extends Finding {
   seed: number;
   /** How to replay it: the CLI arguments, and the fast-check path when it came from a property. */
   replay: string;
+  /** A shell script sending what had to precede the request (the burst that filled the window). */
+  reproduce?: string;
 }
 
 /** What checks may read: the spec, the frozen releases, and the target's facts. */
@@ -77,36 +92,78 @@ export interface CheckContext {
   rate: { limit: number; windowSeconds: number };
 }
 
-/** The runner's services a probing check uses to send its own requests. */
-export interface ProbeContext extends CheckContext {
-  /** Sends through the pacer; the exchange is judged by every passive check as well. */
-  send(request: RequestCase, options?: { address?: string }): Promise<Exchange>;
-  /** Sends bypassing the pacer from one reserved address (the deliberate 429 burst only). */
-  sendRaw(request: RequestCase, address: string | undefined): Promise<Exchange>;
-  /** Reserved source addresses nobody else uses (two on loopback, [undefined] otherwise). */
-  reserved: (string | undefined)[];
-  /** Waits until no request from this address is inside the rate window any more. */
-  waitIdle(address: string | undefined): Promise<void>;
-  /** Base cases the runner built from the spec (valid ones per operation), for paired requests. */
+/** What a check may read when it plans requests of its own. */
+export interface PlanContext extends CheckContext {
+  vocabulary: Vocabulary;
+  account?: Account;
+  /** Valid requests of an operation that should find data, best first (steered by discovery). */
   validCases(operationId: string): RequestCase[];
-  /** Credentials for key-protected operations, when known. */
-  account?: { uid: string; key: string };
-  skipSlow: boolean;
-  sleep(ms: number): Promise<void>;
-  log(line: string): void;
 }
 
-export interface ProbeOutcome {
-  cases: number;
+/**
+ * Requests sent back to back from one address and judged together by their check. In a
+ * "compare" group the first request is the control: it is sent again last (A, B..., A′), and an
+ * answer to A′ that differs from A means the data moved meanwhile.
+ */
+export interface PlannedGroup {
+  check: string;
+  kind: "compare" | "set";
+  requests: RequestCase[];
+  label: string;
+}
+
+/** A group once sent: one list of exchanges per attempt (a moved control is retried once). */
+export interface SentGroup {
+  planned: PlannedGroup;
+  exchanges: Exchange[];
+}
+
+/** A check's verdict on evidence it gathered across several exchanges. */
+export interface Verdict {
   findings: { finding: Finding; exchange: Exchange }[];
-  /** Set when part of the check could not run (why), e.g. --skip-slow or a single source address. */
+  /** True when the evidence could have shown a violation. */
+  informative: boolean;
+  /** Why nothing could be concluded (the data moved, the endpoint failed...). */
+  inconclusive?: string;
+  /** Part of the check that could not be done here (e.g. per-IP counting from one address). */
+  partial?: string;
+}
+
+/**
+ * The first rate window of one client address, spent as the 429 burst: `limit` requests (the
+ * plan's own), the one over the limit, one to every other operation, the wait, and after it.
+ */
+export interface BurstRecord {
+  address: string | undefined;
+  limit: number;
+  windowSeconds: number;
+  /** True when the server's count for the address was empty when the burst began. */
+  fresh: boolean;
+  /** Every request of the window in sending order (preflights included), before the limit was reached. */
+  window: Exchange[];
+  /** Over the limit: first with a forged X-Forwarded-For, then (if that was served) without. */
+  overLimit: Exchange[];
+  /** Over the limit, one valid request to every other operation. */
+  otherEndpoints: Exchange[];
+  /** The same moment from another client address (spread runs only). */
+  otherAddress?: Exchange;
+  /** Refused requests sent halfway through the wait (must not be counted). */
+  knocks: Exchange[];
+  /** Seconds waited after the refusal (Retry-After, capped at the window). */
+  waited?: number;
+  /** The first request after the wait. */
+  after?: Exchange;
+  /** Why part of the burst was not done. */
   skipped?: string;
+  /** The run saw the target count several client addresses as one (rate diagnosis). */
+  countedTogether?: boolean;
 }
 
 /**
  * A conformance check. `judge` reads one exchange (applicability guard first: `null` when the
- * exchange is not its business); `probe` plans requests of its own (CORS preflight, the 429
- * burst, paired requests). A check has one or both.
+ * exchange is not its business); `informative` says whether a judged exchange could have shown a
+ * violation; `plan` asks for requests of its own (preflights, comparisons, credential variants),
+ * judged by `judgeGroup`; `judgeBurst` reads the 429 burst.
  */
 export interface Check {
   /** Stable name, kebab-case; rule checks are `rule:<x-conformance id>`. */
@@ -118,7 +175,12 @@ export interface Check {
   source: string;
   severity: Severity;
   judge?(ctx: CheckContext, exchange: Exchange): Finding[] | null;
-  probe?(ctx: ProbeContext): Promise<ProbeOutcome>;
-  /** "last": runs after everything else (the 429 burst). */
-  phase?: "main" | "last";
+  informative?(ctx: CheckContext, exchange: Exchange): boolean;
+  plan?(ctx: PlanContext): PlannedGroup[];
+  judgeGroup?(ctx: CheckContext, group: SentGroup): Verdict;
+  judgeBurst?(ctx: CheckContext, burst: BurstRecord): Verdict;
+  /** The operation whose data its evidence needs (rule checks), for the report's reasons. */
+  operationId?: string;
+  /** Its evidence needs an account (served answers of the key-protected streams). */
+  needsAccount?: boolean;
 }

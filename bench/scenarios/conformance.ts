@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { RunReport } from "../../conformance/runner/results.ts";
+import type { RunReport } from "../../conformance/runner/report.ts";
 import type { BenchContext } from "../context.ts";
 import { REPO } from "../procs.ts";
 import { formatNumber } from "../stats.ts";
@@ -53,11 +53,11 @@ export async function conformance(ctx: BenchContext): Promise<Section> {
   if (ctx.args.slowConformance) runs.push(await runSuite(ctx, "full", []));
   const fast = runs[0]?.report;
   const perCheck: Table = {
-    caption: `Per check (the --skip-slow run): cases judged and requests the check sent itself (exploration requests are shared by every check that judges them)`,
-    columns: ["check", "status", "cases", "own requests"],
+    caption: `Per check (the --skip-slow run): answers judged, and those that could have shown a violation (evidence)`,
+    columns: ["check", "status", "cases", "evidence"],
     rows: (fast?.checks ?? [])
       .filter((c) => c.status !== "skipped")
-      .map((c) => [c.name, c.status, c.cases, c.requests]),
+      .map((c) => [c.name, c.status, c.cases, c.informative]),
   };
   return {
     id: "conformance",
@@ -113,11 +113,11 @@ export async function conformance(ctx: BenchContext): Promise<Section> {
       wallSeconds: r.wallSeconds,
       durationMs: r.report?.durationMs,
       requests: r.report?.requests,
-      checks: r.report?.checks.map(({ name, status, cases, requests }) => ({
+      checks: r.report?.checks.map(({ name, status, cases, informative }) => ({
         name,
         status,
         cases,
-        requests,
+        informative,
       })),
     })),
   };

@@ -1,11 +1,15 @@
 /**
- * The fixed cases that run before any random one: each parameter at each valid boundary (the
- * others at their base value), then each parameter at each invalid boundary, a missing required
- * parameter and a parameter given twice.
+ * The boundary cases of an operation, each tied to the goal it serves: every numeric parameter at
+ * its minimum and maximum and every rank window (valid: must be served), each parameter just
+ * outside its range or enum, a non-number, a missing required parameter and a parameter given
+ * twice (invalid: must be a 400 naming it).
  */
-import type { Operation } from "../../src/spec/types.ts";
+import { refusingRules } from "../../src/rules/evaluate.ts";
+import { parseRequest } from "../../src/spec/request.ts";
+import type { Spec } from "../../src/spec/spec.ts";
+import type { Operation, Parameter } from "../../src/spec/types.ts";
 import type { Credentials, RequestCase } from "../types.ts";
-import { exampleValue, invalidBoundaries, validBoundaries } from "./params.ts";
+import { exampleValue } from "./params.ts";
 import { type Account, buildCase } from "./requests.ts";
 import type { Vocabulary } from "./vocabulary.ts";
 
@@ -17,54 +21,90 @@ export function baseValues(op: Operation, vocab: Vocabulary): Record<string, str
 }
 
 /**
- * The fixed cases of an operation in the order they run: numeric boundaries and invalid values
- * first, then (`sweeps`) every value of each enum, which a small request budget may cut.
+ * The base values with what a refusing rule needs besides (a search needs a criterion): each
+ * boundary case then breaks one thing only, and the 400 it earns can name only that.
  */
+export function servedBase(spec: Spec, op: Operation, vocab: Vocabulary): Record<string, string> {
+  const values = baseValues(op, vocab);
+  for (let i = 0; i < 3; i++) {
+    const parsed = parseRequest(spec, op, new URLSearchParams(Object.entries(values)), values);
+    const rule = refusingRules(spec, op, parsed)[0];
+    const blank = Object.entries(rule?.when?.query ?? {}).find(([, p]) => p.blank === true);
+    const param = blank && op.parameters.find((p) => p.name === blank[0]);
+    if (!param) break;
+    values[param.name] = exampleValue(param, vocab);
+  }
+  return values;
+}
+
+export interface BoundaryCase {
+  /** `valid:<op>:<param>=<value>` or `invalid:<op>:<param>=<value>` (also `… missing`, `… twice`). */
+  goal: string;
+  request: RequestCase;
+}
+
+const numeric = (p: Parameter) => p.schema.type === "integer" || p.schema.type === "number";
+
+/** Valid values that must be served: numeric min and max; every value of the rank window enum. */
+export function validValues(p: Parameter): string[] {
+  const s = p.schema;
+  if (numeric(p)) return [s.minimum, s.maximum].filter((v) => v !== undefined).map(String);
+  // Windows differ in kind (rolling, calendar day): each is its own computation to get right.
+  if (s.enum && p.name === "act" && p.in === "query") return s.enum.map(String);
+  return [];
+}
+
+/** Values that must be refused: just outside each bound, an unknown enum value, an over-long word. */
+function invalidValues(p: Parameter): string[] {
+  const s = p.schema;
+  if (s.enum) return ["nope"];
+  if (numeric(p)) {
+    const out: string[] = [];
+    if (s.minimum !== undefined) out.push(String(s.minimum - 1));
+    if (s.maximum !== undefined) out.push(String(s.maximum + 1));
+    return out;
+  }
+  if (p.words) return ["x".repeat(p.words.max_word_length + 1)];
+  if (s.pattern) return ["Bad Cate"];
+  if (s.maxLength !== undefined) return ["z".repeat(s.maxLength + 1)];
+  return [];
+}
+
 export function boundaryCases(
+  spec: Spec,
   op: Operation,
   vocab: Vocabulary,
   account?: Account,
-): { first: RequestCase[]; sweeps: RequestCase[] } {
-  const sweeps: RequestCase[] = [];
+): BoundaryCase[] {
   const credentials: Credentials | undefined = op.secured ? (account ? "valid" : "invalid") : undefined;
-  const base = baseValues(op, vocab);
-  const cases: RequestCase[] = [buildCase(op, { values: base, credentials, label: "base" }, account)];
-  const params = op.parameters.filter(
-    (p) => p.in !== "header" && !(op.secured && p.name === "uid" && account),
-  );
-  for (const p of params) {
-    for (const v of validBoundaries(p)) {
-      (p.schema.enum ? sweeps : cases).push(
-        buildCase(
-          op,
-          { values: { ...base, [p.name]: v }, credentials, label: `boundary ${p.name}=${v}` },
-          account,
-        ),
-      );
-    }
-  }
-  for (const p of params) {
-    for (const v of invalidBoundaries(p)) {
-      cases.push(
-        buildCase(
-          op,
-          { values: { ...base, [p.name]: v }, credentials, label: `invalid ${p.name}=${v}` },
-          account,
-        ),
-      );
-    }
-    if (p.required && p.in === "query") {
-      const { [p.name]: _, ...rest } = base;
-      cases.push(buildCase(op, { values: rest, credentials, label: `missing ${p.name}` }, account));
-    }
+  const base = servedBase(spec, op, vocab);
+  const id = op.operationId;
+  const out: BoundaryCase[] = [];
+  const add = (goal: string, values: Record<string, string>, extra?: [string, string][]) =>
+    out.push({
+      goal,
+      request: buildCase(op, { values, credentials, ...(extra ? { extra } : {}), label: goal }, account),
+    });
+  // The uid is half of the credentials when an account is known: it stays as the account's.
+  const params = op.parameters.filter((p) => p.in !== "header" && !(op.secured && p.name === "uid"));
+  for (const p of params)
+    for (const v of validValues(p)) add(`valid:${id}:${p.name}=${v}`, { ...base, [p.name]: v });
+  for (const p of params)
+    for (const v of invalidValues(p)) add(`invalid:${id}:${p.name}=${v}`, { ...base, [p.name]: v });
+  const junk = params.find(numeric);
+  if (junk)
+    add(`invalid:${id}:${junk.name}=${junk.schema.type === "integer" ? "1.5" : "abc"}`, {
+      ...base,
+      [junk.name]: junk.schema.type === "integer" ? "1.5" : "abc",
+    });
+  for (const p of params.filter((x) => x.required && x.in === "query")) {
+    const { [p.name]: _, ...rest } = base;
+    add(`invalid:${id}:${p.name} missing`, rest);
   }
   const twice = params.find((p) => p.in === "query");
   if (twice) {
     const v = exampleValue(twice, vocab);
-    const values = { ...base, [twice.name]: v };
-    cases.push(
-      buildCase(op, { values, credentials, extra: [[twice.name, v]], label: `${twice.name} twice` }, account),
-    );
+    add(`invalid:${id}:${twice.name} twice`, { ...base, [twice.name]: v }, [[twice.name, v]]);
   }
-  return { first: cases, sweeps };
+  return out;
 }

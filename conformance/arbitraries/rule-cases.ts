@@ -155,6 +155,19 @@ function plan(
   return out;
 }
 
+/** Assignments (one per anyOf branch) under which a rule's condition holds, starting from `base`. */
+export function holdingValues(
+  spec: Spec,
+  op: Operation,
+  vocab: Vocabulary,
+  rule: Rule,
+  base: Record<string, string>,
+): Record<string, string>[] {
+  return holding({ spec, op, vocab }, rule.when ?? {}, base).map((values) =>
+    repair({ spec, op, vocab }, rule, values),
+  );
+}
+
 /** Breaks the condition of another rule that would refuse this request, on a free parameter. */
 function repair(pl: Planner, target: Rule, values: Record<string, string>): Record<string, string> {
   const constrained = new Set(Object.keys(target.when?.query ?? {}));

@@ -1,50 +1,86 @@
 /**
  * Values that make requests meaningful on the target's data: words that occur in its titles (so
- * word searches find something to judge), prices it carries, its activity categories. Read
- * once from the target's own answers; the fallbacks keep generation working on an empty target.
+ * word searches find something to judge), prices it carries, its categories and activity
+ * categories, most frequent first. Read once from the target's own answers (discovery); the
+ * fallbacks keep generation working on an empty target.
  */
 export interface Vocabulary {
+  /** Words of alert titles, the most widespread first. */
   words: string[];
+  /** Prices of searchable alerts (not zdm items). */
   prices: number[];
+  /** Activity category ids, those with records first. */
   activityCates: string[];
+  /** Words of activity names, the most widespread first. */
+  activityWords: string[];
   tags: string[];
+  /** Alert category ids seen in the data, the busiest first. */
+  categories: string[];
 }
 
 export const FALLBACK_VOCABULARY: Vocabulary = {
   words: ["京东", "红包", "立减金", "拼多多", "话费", "外卖", "PLUS"],
   prices: [0.01, 9.9, 99, 1799],
   activityCates: ["waimai", "chuxing"],
+  activityWords: ["外卖", "红包"],
   tags: ["京东", "红包"],
+  categories: [],
 };
 
 type Rec = Record<string, unknown>;
 
-/** Picks distinct short words from titles: the first CJK pair and the first Latin word of each. */
+const text = (v: unknown) => (typeof v === "string" ? v : "");
+
+/** Candidate words of a title: its first CJK pair and its first Latin word. */
+function wordsOf(title: string): string[] {
+  return [/[\u4e00-\u9fff]{2}/.exec(title)?.[0], /[A-Za-z]{3,}/.exec(title)?.[0]].filter(
+    (w): w is string => w !== undefined,
+  );
+}
+
+/** Candidate words ranked by how many of the texts contain them (ties: first seen first). */
+function rankedWords(titles: string[], max: number): string[] {
+  const candidates = [...new Set(titles.flatMap(wordsOf))];
+  const spread = new Map(candidates.map((w) => [w, titles.filter((t) => t.includes(w)).length]));
+  return candidates.sort((a, b) => (spread.get(b) ?? 0) - (spread.get(a) ?? 0)).slice(0, max);
+}
+
+/** Values ranked by how often they occur. */
+function byFrequency<T>(values: T[]): T[] {
+  const counts = new Map<T, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return [...counts.keys()].sort((a, b) => (counts.get(b) ?? 0) - (counts.get(a) ?? 0));
+}
+
 export function vocabularyFrom(alerts: unknown[], activities: unknown[], cates: unknown[]): Vocabulary {
-  const words = new Set<string>();
-  const prices = new Set<number>();
-  const tags = new Set<string>();
-  for (const a of alerts as Rec[]) {
-    const title = typeof a?.title === "string" ? a.title : "";
-    const cjk = /[\u4e00-\u9fff]{2}/.exec(title)?.[0];
-    const latin = /[A-Za-z]{3,}/.exec(title)?.[0];
-    if (cjk && words.size < 12) words.add(cjk);
-    if (latin && words.size < 12) words.add(latin);
-    if (typeof a?.price === "number" && prices.size < 8) prices.add(a.price);
-    if (Array.isArray(a?.tags))
-      for (const t of a.tags) if (typeof t === "string" && tags.size < 6) tags.add(t);
-  }
-  for (const act of activities as Rec[]) {
-    const cjk = typeof act?.name === "string" ? /[\u4e00-\u9fff]{2}/.exec(act.name)?.[0] : undefined;
-    if (cjk && words.size < 16) words.add(cjk);
-  }
-  const activityCates = (cates as Rec[])
-    .map((c) => c?.id)
-    .filter((id): id is string => typeof id === "string");
+  const records = (alerts as Rec[]).filter((a) => a !== null && typeof a === "object");
+  const acts = (activities as Rec[]).filter((a) => a !== null && typeof a === "object");
+  const words = rankedWords(
+    records.map((a) => text(a.title)),
+    16,
+  );
+  const prices = [
+    ...new Set(records.map((a) => a.price).filter((p): p is number => typeof p === "number" && p >= 0)),
+  ].slice(0, 8);
+  const tags = byFrequency(
+    records.flatMap((a) => (Array.isArray(a.tags) ? a.tags.filter((t) => typeof t === "string") : [])),
+  ).slice(0, 6);
+  const categories = byFrequency(
+    records.map((a) => a.cateid).filter((c): c is string => typeof c === "string"),
+  );
+  const listed = (cates as Rec[]).map((c) => c?.id).filter((id): id is string => typeof id === "string");
+  const withRecords = byFrequency(acts.map((a) => a.cate).filter((c): c is string => typeof c === "string"));
+  const activityCates = [...new Set([...withRecords, ...listed])].slice(0, 8);
+  const activityWords = rankedWords(
+    acts.map((a) => text(a.name)),
+    8,
+  );
   return {
-    words: words.size > 0 ? [...words] : FALLBACK_VOCABULARY.words,
-    prices: prices.size > 0 ? [...prices] : FALLBACK_VOCABULARY.prices,
-    activityCates: activityCates.length > 0 ? activityCates.slice(0, 8) : FALLBACK_VOCABULARY.activityCates,
-    tags: tags.size > 0 ? [...tags] : FALLBACK_VOCABULARY.tags,
+    words: words.length > 0 ? words : FALLBACK_VOCABULARY.words,
+    prices: prices.length > 0 ? prices : FALLBACK_VOCABULARY.prices,
+    activityCates: activityCates.length > 0 ? activityCates : FALLBACK_VOCABULARY.activityCates,
+    activityWords: activityWords.length > 0 ? activityWords : FALLBACK_VOCABULARY.activityWords,
+    tags: tags.length > 0 ? (tags as string[]) : FALLBACK_VOCABULARY.tags,
+    categories,
   };
 }

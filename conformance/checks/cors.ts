@@ -1,4 +1,4 @@
-import type { Check, Exchange, Finding, ProbeContext } from "../types.ts";
+import type { Check, Exchange, Finding, PlanContext, PlannedGroup } from "../types.ts";
 import { isServerError, routed } from "./guards.ts";
 
 const lowerList = (v: string | undefined) =>
@@ -8,10 +8,7 @@ const lowerList = (v: string | undefined) =>
     .filter(Boolean);
 
 /** Allow-Origin and the exposed headers on one answer (success, 4xx, 401 and 429 alike). */
-function judgeHeaders(
-  ctx: ProbeContext | Parameters<NonNullable<Check["judge"]>>[0],
-  exchange: Exchange,
-): Finding[] {
+function judgeHeaders(ctx: Parameters<NonNullable<Check["judge"]>>[0], exchange: Exchange): Finding[] {
   const { cors } = ctx.spec;
   const findings: Finding[] = [];
   const origin = exchange.headers["access-control-allow-origin"];
@@ -36,54 +33,53 @@ function judgeHeaders(
   return findings;
 }
 
-/** Preflight of every path: 204 with the allowed methods, headers and Max-Age of x-cors. */
-async function preflight(ctx: ProbeContext) {
+/** A preflight answer: the status, allowed methods, headers and Max-Age of x-cors. */
+function judgePreflight(ctx: Parameters<NonNullable<Check["judge"]>>[0], exchange: Exchange): Finding[] {
   const { preflight: pf, allow_origin } = ctx.spec.cors;
-  const findings: { finding: Finding; exchange: Exchange }[] = [];
-  // A preflight needs no valid parameters: any concrete path of each operation will do.
+  const h = exchange.headers;
+  const problems: [string, unknown, unknown][] = [];
+  if (exchange.status !== pf.status) problems.push(["status", exchange.status, pf.status]);
+  if (h["access-control-allow-origin"] !== allow_origin)
+    problems.push(["allow-origin", h["access-control-allow-origin"] ?? null, allow_origin]);
+  const methods = lowerList(h["access-control-allow-methods"]);
+  if (!pf.allow_methods.every((m) => methods.includes(m.toLowerCase())))
+    problems.push(["allow-methods", h["access-control-allow-methods"] ?? null, pf.allow_methods]);
+  const headers = lowerList(h["access-control-allow-headers"]);
+  if (!pf.allow_headers.every((x) => headers.includes(x.toLowerCase())))
+    problems.push(["allow-headers", h["access-control-allow-headers"] ?? null, pf.allow_headers]);
+  if (Number(h["access-control-max-age"]) !== pf.max_age_seconds)
+    problems.push(["max-age", h["access-control-max-age"] ?? null, pf.max_age_seconds]);
+  return problems.map(([what, received, documented]) => ({
+    code: `cors/preflight-${what}`,
+    title: `preflight of ${exchange.request.pathname}: wrong ${what}`,
+    received,
+    documented,
+  }));
+}
+
+/** One preflight per path: a preflight needs no valid parameters, any concrete path will do. */
+function preflights(ctx: PlanContext): PlannedGroup[] {
+  const { allow_headers } = ctx.spec.cors.preflight;
   const paths = new Set(
     ctx.spec.operations.map(
       (op) => ctx.validCases(op.operationId)[0]?.pathname ?? op.path.replace(/\{[^}]+\}/g, "x"),
     ),
   );
-  for (const pathname of paths) {
-    const exchange = await ctx.send({
-      method: "OPTIONS",
-      pathname,
-      query: [],
-      headers: {
-        "access-control-request-method": "GET",
-        "access-control-request-headers": pf.allow_headers.join(", ").toLowerCase(),
-      },
-      label: "preflight",
-    });
-    const h = exchange.headers;
-    const problems: [string, unknown, unknown][] = [];
-    if (exchange.status !== pf.status) problems.push(["status", exchange.status, pf.status]);
-    if (h["access-control-allow-origin"] !== allow_origin)
-      problems.push(["allow-origin", h["access-control-allow-origin"] ?? null, allow_origin]);
-    const methods = lowerList(h["access-control-allow-methods"]);
-    if (!pf.allow_methods.every((m) => methods.includes(m.toLowerCase())))
-      problems.push(["allow-methods", h["access-control-allow-methods"] ?? null, pf.allow_methods]);
-    const headers = lowerList(h["access-control-allow-headers"]);
-    if (!pf.allow_headers.every((x) => headers.includes(x.toLowerCase())))
-      problems.push(["allow-headers", h["access-control-allow-headers"] ?? null, pf.allow_headers]);
-    if (Number(h["access-control-max-age"]) !== pf.max_age_seconds)
-      problems.push(["max-age", h["access-control-max-age"] ?? null, pf.max_age_seconds]);
-    for (const [what, received, documented] of problems) {
-      findings.push({
-        exchange,
-        finding: {
-          code: `cors/preflight-${what}`,
-          title: `preflight of ${pathname}: wrong ${what}`,
-          received,
-          documented,
-        },
-      });
-    }
-  }
-  return { cases: paths.size, findings };
+  const requests = [...paths].map((pathname) => ({
+    method: "OPTIONS" as const,
+    pathname,
+    query: [],
+    headers: {
+      "access-control-request-method": "GET",
+      "access-control-request-headers": allow_headers.join(", ").toLowerCase(),
+    },
+    label: "preflight",
+  }));
+  return [{ check: "cors", kind: "set", requests, label: "preflight of every path" }];
 }
+
+const isPreflight = (e: Exchange) =>
+  e.request.method === "OPTIONS" && e.request.headers["access-control-request-method"] !== undefined;
 
 /** Browsers may call every endpoint cross-origin, and read Retry-After and RateLimit-* too. */
 export const cors: Check = {
@@ -94,8 +90,10 @@ export const cors: Check = {
   source: "x-cors",
   severity: "medium",
   judge(ctx, exchange) {
+    if (exchange.failure) return null;
+    if (isPreflight(exchange)) return judgePreflight(ctx, exchange);
     if (!routed(exchange) || isServerError(exchange.status)) return null;
     return judgeHeaders(ctx, exchange);
   },
-  probe: preflight,
+  plan: preflights,
 };

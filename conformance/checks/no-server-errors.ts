@@ -8,7 +8,7 @@ export const noServerErrors: Check = {
   source: 'info.description "Errors": never a 500',
   severity: "critical",
   judge(_ctx, exchange) {
-    if (exchange.request.method !== "GET") return null;
+    if (exchange.request.method !== "GET" || exchange.failure) return null;
     if (exchange.status < 500) return [];
     return [
       {

@@ -1,193 +1,137 @@
-import { describesPolicy } from "../runner/transport.ts";
-import type { Check, Exchange, Finding, ProbeContext, RequestCase } from "../types.ts";
-
-const META: RequestCase = {
-  method: "GET",
-  operationId: "getMeta",
-  pathname: "/api/v1/meta",
-  query: [],
-  headers: {},
-  label: "burst",
-};
-
-/** A CORS preflight of the same resource: not counted when the spec says counts_preflight: false. */
-const PREFLIGHT: RequestCase = {
-  method: "OPTIONS",
-  pathname: "/api/v1/meta",
-  query: [],
-  headers: { "access-control-request-method": "GET" },
-  label: "burst-preflight",
-};
-const PREFLIGHTS = 3;
-/** TEST-NET-3 (RFC 5737): an address no real client has, sent by the client itself. */
-const FORGED_CLIENT = "203.0.113.7";
-
-/** Seconds the server asked us to wait: Retry-After, else RateLimit-Reset, else the window. */
-function waitSeconds(exchange: Exchange, windowSeconds: number): number {
-  for (const name of ["retry-after", "ratelimit-reset"]) {
-    const v = Number(exchange.headers[name]);
-    if (Number.isFinite(v) && v > 0) return Math.min(v, windowSeconds * 2);
-  }
-  return windowSeconds;
-}
+import type { BurstRecord, Check, Exchange, Finding, Verdict } from "../types.ts";
 
 /**
- * The 429 contract, run last: from one fresh client IP, `limit` requests are served and the next
- * is refused with 429; another IP is still served (counting is per IP); after waiting what the
- * server asked for (Retry-After), the first IP is served again. Whether Retry-After itself is
- * present and well-formed is response-headers' finding; here it only has to be long enough.
- * Over the limit, one request to each operation must be refused too (applies_to: all-endpoints).
- * On the way, the counting rules of x-rate-limit: preflights sent before the burst must not use
- * up any of the `limit` requests; the request over the limit carries a forged X-Forwarded-For,
- * which must not open a fresh window; and `limit` refused requests sent halfway through the wait
- * must not be counted, or the client would still be refused when Retry-After says it is not.
+ * The 429 contract, judged on the burst (see runner/burst.ts): from one fresh client IP, `limit`
+ * requests of the plan are served (the preflights among them not counted) and the next is
+ * refused with 429, even with a forged X-Forwarded-For; every other operation refuses that client
+ * too (applies_to: all-endpoints); another IP is still served (counting is per IP); refused
+ * requests sent halfway through the wait are not counted, so after waiting Retry-After the client
+ * is served again. Whether Retry-After is present and well-formed is response-headers' finding;
+ * that it never exceeds the window is judged here, on every 429.
  */
-/** `count` requests from one address, six in flight at a time. */
-async function sendMany(ctx: ProbeContext, request: RequestCase, count: number, address: string | undefined) {
-  const out: Exchange[] = [];
-  for (let i = 0; i < count; i += 6) {
-    const batch = Math.min(6, count - i);
-    out.push(...(await Promise.all(Array.from({ length: batch }, () => ctx.sendRaw(request, address)))));
-  }
-  return out;
-}
-
-async function burst(ctx: ProbeContext) {
-  const [first, second] = ctx.reserved;
-  const { limit, windowSeconds } = ctx.rate;
+function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst: BurstRecord): Verdict {
   const policy = ctx.spec.rateLimit;
   const findings: { finding: Finding; exchange: Exchange }[] = [];
   const fail = (exchange: Exchange, code: string, title: string, received: unknown, documented: unknown) =>
     findings.push({ exchange, finding: { code: `rate-limit/${code}`, title, received, documented } });
-  await ctx.waitIdle(first);
-  // The first request also asks the server whether this IP's window is really empty (an earlier
-  // run may have used it): if RateLimit-Remaining says otherwise, wait the window out once.
-  let opening = await ctx.sendRaw(META, first);
-  const remaining = describesPolicy(opening, limit)
-    ? Number(opening.headers["ratelimit-remaining"] ?? Number.NaN)
-    : Number.NaN;
-  if (opening.status === policy.status || (Number.isInteger(remaining) && remaining < limit - 1)) {
-    ctx.log(`rate limit: ${first ?? "the address"} is not fresh on the server; waiting ${windowSeconds} s`);
-    await ctx.sleep(windowSeconds * 1000 + 1000);
-    opening = await ctx.sendRaw(META, first);
-  }
-  const preflights = policy.counts_preflight ? 0 : PREFLIGHTS;
-  for (let i = 0; i < preflights; i++) await ctx.sendRaw(PREFLIGHT, first);
-  ctx.log(
-    `rate limit: ${limit} requests from ${first ?? "one address"} (after ${preflights} preflights), then one more`,
-  );
-  const served = [opening, ...(await sendMany(ctx, META, limit - 1, first))];
-  const refused = served.filter((e) => e.status === policy.status);
-  if (refused.length > 0) {
-    const e = refused[0] as Exchange;
-    if (preflights > 0 && refused.length === preflights) {
+  const limited = (e: Exchange) => e.status === policy.status;
+  const [over, plain] = burst.overLimit;
+  if (!over) return { findings, informative: false, inconclusive: burst.skipped ?? "the burst was not sent" };
+
+  const gets = burst.window.filter((e) => e.request.method === "GET");
+  const preflights = burst.window.length - gets.length;
+  // A request that got no answer may or may not have been counted by the server.
+  const uncertain = gets.filter((e) => e.failure).length;
+  const firstRefused = gets.findIndex(limited);
+  if (burst.countedTogether) {
+    // Requests from the other addresses used up this client's window: that is the finding.
+    const e = gets[firstRefused] ?? over;
+    fail(
+      e,
+      "per-ip",
+      "requests from different client IPs were counted together (a proxy in front that hides client IPs, or a limiter that counts all clients as one)",
+      `refused after ${firstRefused >= 0 ? firstRefused : gets.length} requests from this IP`,
+      `${burst.limit} per client IP`,
+    );
+  } else if (firstRefused >= 0) {
+    const e = gets[firstRefused] as Exchange;
+    if (!policy.counts_preflight && preflights > 0 && firstRefused + uncertain >= burst.limit - preflights) {
       fail(
         e,
         "counts-preflight",
-        `the last ${preflights} of ${limit} requests were refused after ${preflights} preflights: preflights are counted`,
-        `${limit - preflights} served`,
-        `${limit} served (counts_preflight: false)`,
+        `request ${firstRefused + 1} of ${burst.limit} was refused after ${preflights} preflights in the window: preflights are counted`,
+        `${firstRefused} served`,
+        `${burst.limit} served (counts_preflight: false)`,
       );
-    } else {
+    } else if (firstRefused + uncertain < burst.limit) {
       fail(
         e,
         "refused-early",
-        `request ${served.indexOf(e) + 1} of ${limit} within the window was refused`,
+        `request ${firstRefused + 1} of ${burst.limit} within the window was refused`,
         e.status,
-        `${limit} served`,
+        `${burst.limit} served`,
       );
     }
   }
-  const forged = { ...META, headers: { "x-forwarded-for": FORGED_CLIENT } };
-  let over = await ctx.sendRaw(forged, first);
-  let skipped: string | undefined;
-  if (over.status !== policy.status) {
-    const plain = await ctx.sendRaw(META, first);
-    if (plain.status !== policy.status) {
+  if (!limited(over)) {
+    if (!plain || !limited(plain)) {
+      const e = plain ?? over;
       fail(
-        over,
+        e,
         "not-enforced",
-        `request ${limit + 1} within ${windowSeconds} s was not refused`,
-        over.status,
+        `request ${burst.limit + 1} within ${burst.windowSeconds} s was not refused`,
+        e.status,
         policy.status,
       );
-      return { cases: 1, findings };
+      return { findings, informative: true };
     }
     fail(
       over,
       "trusts-forwarded-for",
-      `request ${limit + 1} was served because it carried X-Forwarded-For: ${FORGED_CLIENT} (the next, without it, was refused)`,
+      `request ${burst.limit + 1} was served because it carried X-Forwarded-For: ${over.request.headers["x-forwarded-for"]} (the next, without it, was refused)`,
       over.status,
       `${policy.status}: ${policy.client_ip}`,
     );
-    over = plain;
   }
-  if (second !== undefined || first !== undefined) {
-    const other = await ctx.sendRaw(META, second);
-    if (other.status === policy.status) {
-      fail(
-        other,
-        "per-ip",
-        `another client IP (${second ?? "default"}) was refused too`,
-        other.status,
-        "served: counted per client IP",
-      );
-    }
-  } else {
-    skipped = "per-IP counting not tested: one source address (non-loopback target)";
-  }
-  // applies_to: all-endpoints: over the limit, every operation refuses, not only the one counted.
-  for (const op of ctx.spec.operations) {
-    const request = ctx.validCases(op.operationId)[0];
-    if (!request) continue;
-    const e = await ctx.sendRaw(request, first);
-    if (e.status !== policy.status) {
-      fail(
-        e,
-        "endpoint-not-limited",
-        `${op.operationId} (${request.pathname}) answered ${e.status} while ${first ?? "the client"} was over the limit`,
-        e.status,
-        `${policy.status}: the limit applies to every endpoint`,
-      );
-    }
-  }
-  if (ctx.skipSlow) {
-    skipped = "--skip-slow: did not wait Retry-After to see the client served again";
-  } else {
-    const wait = waitSeconds(over, windowSeconds);
-    // Knocks halfway through the wait are still inside the window when it ends: counted, they
-    // would keep the client out; not counted (counts_refused: false), they change nothing.
-    const knocks = policy.counts_refused ? 0 : limit;
-    ctx.log(
-      `rate limit: refused as documented; waiting Retry-After ${wait} s (${knocks} refused knocks halfway)`,
+  if (burst.otherAddress && limited(burst.otherAddress)) {
+    fail(
+      burst.otherAddress,
+      "per-ip",
+      `another client IP (${burst.otherAddress.localAddress ?? "default"}) was refused too: the target counts clients together`,
+      burst.otherAddress.status,
+      "served: counted per client IP",
     );
-    await ctx.sleep((wait * 1000) / 2);
-    await sendMany(ctx, META, knocks, first);
-    await ctx.sleep((wait * 1000) / 2 + 300);
-    const again = await ctx.sendRaw(META, first);
-    if (again.status === policy.status) {
-      fail(
-        again,
-        "not-served-after-wait",
-        `still refused after waiting the ${wait} s the server asked for` +
-          (knocks
-            ? ` (${knocks} refused requests were sent halfway: refused requests must not be counted)`
-            : ""),
-        again.status,
-        "served",
-      );
-    }
   }
-  return { cases: 1, findings, ...(skipped ? { skipped } : {}) };
+  for (const e of burst.otherEndpoints.filter((x) => !limited(x) && !x.failure)) {
+    fail(
+      e,
+      "endpoint-not-limited",
+      `${e.operation?.operationId ?? e.request.pathname} answered ${e.status} while the client was over the limit`,
+      e.status,
+      `${policy.status}: the limit applies to every endpoint`,
+    );
+  }
+  if (burst.after && limited(burst.after)) {
+    const knocks = burst.knocks.length;
+    fail(
+      burst.after,
+      "not-served-after-wait",
+      `still refused after waiting the ${burst.waited} s the server asked for` +
+        (knocks
+          ? ` (${knocks} refused requests were sent halfway: refused requests must not be counted)`
+          : ""),
+      burst.after.status,
+      "served",
+    );
+  }
+  const partial = [
+    burst.otherAddress ? undefined : "per-IP counting not tested (one source address)",
+    burst.after ? undefined : (burst.skipped ?? "the client was not seen served again after the wait"),
+  ].filter(Boolean);
+  return { findings, informative: true, ...(partial.length ? { partial: partial.join("; ") } : {}) };
 }
 
 export const rateLimit: Check = {
   name: "rate-limit",
   title: "Rate limit contract broken",
   verifies:
-    "60 requests per IP are served (preflights not counted), the 61st within a minute gets 429 even with a forged X-Forwarded-For, every other endpoint refuses it too, another IP is still served, and the first is served again after waiting Retry-After (refused requests not counted).",
+    "60 requests per IP are served (preflights not counted), the 61st within a minute gets 429 even with a forged X-Forwarded-For, every other endpoint refuses it too, another IP is still served, Retry-After never exceeds the window, and the client is served again after waiting it (refused requests not counted).",
   source: "x-rate-limit",
   severity: "high",
-  phase: "last",
-  probe: burst,
+  judge(ctx, exchange) {
+    if (exchange.failure || exchange.status !== ctx.spec.rateLimit.status) return null;
+    const retryAfter = Number(exchange.headers["retry-after"]);
+    if (!(retryAfter > ctx.rate.windowSeconds)) return [];
+    return [
+      {
+        code: "rate-limit/retry-after-beyond-window",
+        title: `Retry-After ${retryAfter} s is longer than the ${ctx.rate.windowSeconds}-second window: a slot frees within it`,
+        received: retryAfter,
+        documented: `<= ${ctx.rate.windowSeconds} (the real time until a slot frees)`,
+      },
+    ];
+  },
+  // Any 429 answers the Retry-After question; the burst itself is the informative case.
+  informative: () => false,
+  judgeBurst,
 };

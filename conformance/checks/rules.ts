@@ -1,10 +1,11 @@
-import { checkRule, conditionHolds } from "../../src/rules/evaluate.ts";
+import { checkRule, conditionHolds, type RuleExchange } from "../../src/rules/evaluate.ts";
+import { ruleInformative } from "../../src/rules/evidence.ts";
 import type { Condition, Rule } from "../../src/rules/types.ts";
 import type { Spec } from "../../src/spec/spec.ts";
 import type { Operation } from "../../src/spec/types.ts";
-import { probeIgnores } from "../rules/ignores.ts";
-import { probeUniformBody } from "../rules/uniform-body.ts";
-import type { Check, ProbeContext } from "../types.ts";
+import { judgeIgnores, planIgnores } from "../rules/ignores.ts";
+import { judgeUniformBody, planUniformBody } from "../rules/uniform-body.ts";
+import type { Check, CheckContext, Exchange } from "../types.ts";
 import { documentedContent, isServerError, rateLimited, routed } from "./guards.ts";
 
 /** The parameters a rule's condition talks about (all anyOf branches). */
@@ -19,17 +20,50 @@ function conditionParams(rule: Rule): Set<string> {
 }
 
 /**
+ * The exchange as the rule engine reads it, when the rule is this exchange's business: an answer
+ * of the rule's operation, documented, to a request whose invalid parameters (if any) are exactly
+ * what the rule is about. Undocumented statuses and media types are status-code-documented's and
+ * content-type's findings; other invalid requests are invalid-inputs-rejected's (two faults at
+ * once may be answered either way); checkRule itself skips served-answer rules on requests a
+ * refusing rule refuses.
+ */
+function ruleExchange(ctx: CheckContext, op: Operation, rule: Rule, exchange: Exchange): RuleExchange | null {
+  if (!routed(exchange) || exchange.operation.operationId !== op.operationId) return null;
+  if (isServerError(exchange.status) || rateLimited(ctx.spec, exchange)) return null;
+  const response = ctx.spec.response(op.operationId, exchange.status);
+  if (!response) return null;
+  if (Object.keys(response.content).length > 0 && !documentedContent(ctx.spec, exchange)) return null;
+  const about400 = rule.then.status !== undefined && rule.then.status >= 400;
+  const named = conditionParams(rule);
+  const sent = new Set(exchange.request.query.map(([k]) => k));
+  if (exchange.parsed.errors.some((e) => !about400 || !named.has(e.name) || sent.has(e.name))) return null;
+  const credentials = exchange.request.credentials;
+  if (op.secured && credentials !== "valid" && rule.when?.credentials === undefined) return null;
+  if (!conditionHolds(ctx.spec, op, rule.when, exchange.parsed, credentials)) return null;
+  return {
+    operation: op,
+    request: exchange.parsed,
+    ...(credentials ? { credentials } : {}),
+    status: exchange.status,
+    ...(exchange.mediaType ? { mediaType: exchange.mediaType } : {}),
+    body: exchange.body,
+    sentAt: exchange.sentAt,
+    receivedAt: exchange.receivedAt,
+  };
+}
+
+/**
  * One check per x-conformance rule of the spec, named `rule:<id>`: the rules are read from the
  * document, never re-typed here. Single-exchange expectations go through the rule engine
  * (checkRule) on every exchange of the rule's operation whose `when` holds; `ignores` and
- * `uniformBody` need several requests and are probed.
+ * `uniformBody` need several requests, planned and judged as a group.
  */
 export function ruleCheck(op: Operation, rule: Rule): Check {
   const about400 = rule.then.status !== undefined && rule.then.status >= 400;
-  const probe = rule.then.ignores
-    ? (ctx: ProbeContext) => probeIgnores(ctx, op, rule)
+  const grouped = rule.then.ignores
+    ? { plan: planIgnores, judge: judgeIgnores }
     : rule.then.uniformBody
-      ? (ctx: ProbeContext) => probeUniformBody(ctx, op, rule)
+      ? { plan: planUniformBody, judge: judgeUniformBody }
       : undefined;
   return {
     name: `rule:${rule.id}`,
@@ -37,34 +71,12 @@ export function ruleCheck(op: Operation, rule: Rule): Check {
     verifies: rule.summary,
     source: `x-conformance ${op.operationId} (${rule.source})`,
     severity: about400 ? "medium" : "high",
+    operationId: op.operationId,
+    needsAccount: op.secured && rule.when?.credentials !== "invalid",
     judge(ctx, exchange) {
-      if (!routed(exchange) || exchange.operation.operationId !== op.operationId) return null;
-      if (isServerError(exchange.status) || rateLimited(ctx.spec, exchange)) return null;
-      // Undocumented statuses and media types are status-code-documented's and content-type's findings.
-      const response = ctx.spec.response(op.operationId, exchange.status);
-      if (!response) return null;
-      if (Object.keys(response.content).length > 0 && !documentedContent(ctx.spec, exchange)) return null;
-      // An invalid request is invalid-inputs-rejected's business, unless the rule is about refusing
-      // exactly the parameters that are missing (a missing act). Two faults at once may be answered
-      // either way. (checkRule itself skips served-answer rules on requests a refusing rule refuses.)
-      const named = conditionParams(rule);
-      const sent = new Set(exchange.request.query.map(([k]) => k));
-      if (exchange.parsed.errors.some((e) => !about400 || !named.has(e.name) || sent.has(e.name)))
-        return null;
-      const credentials = exchange.request.credentials;
-      if (op.secured && credentials !== "valid" && rule.when?.credentials === undefined) return null;
-      if (!conditionHolds(ctx.spec, op, rule.when, exchange.parsed, credentials)) return null;
-      const failures = checkRule(ctx.spec, rule, {
-        operation: op,
-        request: exchange.parsed,
-        ...(credentials ? { credentials } : {}),
-        status: exchange.status,
-        ...(exchange.mediaType ? { mediaType: exchange.mediaType } : {}),
-        body: exchange.body,
-        sentAt: exchange.sentAt,
-        receivedAt: exchange.receivedAt,
-      });
-      return failures.map((f) => ({
+      const seen = ruleExchange(ctx, op, rule, exchange);
+      if (!seen) return null;
+      return checkRule(ctx.spec, rule, seen).map((f) => ({
         code: `rule:${rule.id}`,
         rule: rule.id,
         title: `${rule.summary} ${f.message}${f.pointer ? ` at ${f.pointer}` : ""}`,
@@ -72,7 +84,17 @@ export function ruleCheck(op: Operation, rule: Rule): Check {
         documented: f.documented ?? rule.summary,
       }));
     },
-    ...(probe ? { probe } : {}),
+    informative(ctx, exchange) {
+      const seen = ruleExchange(ctx, op, rule, exchange);
+      // A grouped rule's evidence is its group's; the single answers only judge its status.
+      return seen !== null && !grouped && ruleInformative(ctx.spec, rule, seen);
+    },
+    ...(grouped
+      ? {
+          plan: (ctx) => grouped.plan(ctx, op, rule),
+          judgeGroup: (ctx, group) => grouped.judge(ctx, rule, group),
+        }
+      : {}),
   };
 }
 

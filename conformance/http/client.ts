@@ -2,7 +2,16 @@ import http from "node:http";
 import https from "node:https";
 import type { RequestCase } from "../types.ts";
 
-/** The raw answer to one request, before the spec reads it. */
+/**
+ * Why a request got no whole HTTP answer. A failure is an outcome to judge (answers-complete),
+ * never an exception: one hanging or resetting endpoint must not end the run.
+ */
+export interface TransportFailure {
+  kind: "timeout" | "reset" | "too-large" | "malformed" | "unreachable";
+  message: string;
+}
+
+/** The raw answer to one request, before the spec reads it; status 0 when it failed. */
 export interface RawResponse {
   url: string;
   status: number;
@@ -10,12 +19,21 @@ export interface RawResponse {
   text: string;
   sentAt: number;
   receivedAt: number;
+  failure?: TransportFailure;
 }
 
-/** The target could not be reached at all (exit 2), as opposed to answering wrongly. */
-export class UnreachableError extends Error {}
+/** What one answer may cost at most: a deadline for headers and body together, and a body cap. */
+export interface AnswerLimits {
+  deadlineMs: number;
+  maxBodyBytes: number;
+}
 
-const TIMEOUT_MS = 30_000;
+export const DEFAULT_LIMITS: AnswerLimits = {
+  deadlineMs: 10_000,
+  // The largest documented answer (rank, limit 300, with content) is a few hundred KB.
+  maxBodyBytes: 8 * 1024 * 1024,
+};
+
 // One keep-alive agent per source address: each is a distinct client IP to the server.
 const agents = new Map<string, http.Agent>();
 
@@ -37,54 +55,95 @@ export function closeAgents(): void {
 }
 
 /** The URL of a case against a base URL (query entries in order, duplicates kept). */
-function caseUrl(baseUrl: string, request: RequestCase): string {
+export function caseUrl(baseUrl: string, request: Pick<RequestCase, "pathname" | "query">): string {
   // A base URL may carry a path prefix (https://host/deal-api): operation paths go below it.
   const url = new URL(baseUrl);
   url.pathname = `${url.pathname.replace(/\/$/, "")}${request.pathname}`;
-  const search = new URLSearchParams(request.query);
-  url.search = search.toString();
+  url.search = new URLSearchParams(request.query).toString();
   return url.toString();
 }
 
-/** Sends one request from `localAddress` (when given) and reads the whole answer. */
-export function send(baseUrl: string, request: RequestCase, localAddress?: string): Promise<RawResponse> {
+const UNREACHABLE = new Set(["ECONNREFUSED", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
+
+/** Sorts a socket or parser error into the kinds a report can explain. */
+function classify(err: NodeJS.ErrnoException): TransportFailure["kind"] {
+  const code = err.code ?? "";
+  if (UNREACHABLE.has(code)) return "unreachable";
+  if (code.startsWith("HPE_")) return "malformed";
+  return "reset";
+}
+
+/**
+ * Sends one request from `localAddress` (when given) and reads the answer within the limits:
+ * headers and body before the deadline, the body under the cap (read as it streams, so a huge
+ * or endless body costs at most the cap in memory). Resolves with a failure instead of throwing.
+ */
+export function send(
+  baseUrl: string,
+  request: RequestCase,
+  localAddress: string | undefined,
+  limits: AnswerLimits = DEFAULT_LIMITS,
+): Promise<RawResponse> {
   const url = caseUrl(baseUrl, request);
   const target = new URL(url);
   const secure = target.protocol === "https:";
-  const lib = secure ? https : http;
   const sentAt = Date.now() / 1000;
-  return new Promise((resolve, reject) => {
-    const req = lib.request(
+  return new Promise((resolve) => {
+    let status = 0;
+    let headers: Record<string, string> = {};
+    let bytes = 0;
+    let settled = false;
+    const finish = (text: string, failure?: TransportFailure) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({
+        url,
+        status,
+        headers,
+        text,
+        sentAt,
+        receivedAt: Date.now() / 1000,
+        ...(failure ? { failure } : {}),
+      });
+    };
+    const fail = (kind: TransportFailure["kind"], message: string) => {
+      finish("", { kind, message });
+      req.destroy();
+    };
+    const req = (secure ? https : http).request(
       target,
-      {
-        method: request.method,
-        headers: request.headers,
-        agent: agentFor(secure, localAddress),
-        timeout: TIMEOUT_MS,
-      },
+      { method: request.method, headers: request.headers, agent: agentFor(secure, localAddress) },
       (res) => {
+        status = res.statusCode ?? 0;
+        headers = {};
+        for (const [name, value] of Object.entries(res.headers)) {
+          if (value !== undefined)
+            headers[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+        }
+        const declared = Number(res.headers["content-length"]);
+        if (declared > limits.maxBodyBytes) {
+          fail("too-large", `Content-Length ${declared} is over the ${limits.maxBodyBytes}-byte cap`);
+          return;
+        }
         const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("error", reject);
-        res.on("end", () => {
-          const headers: Record<string, string> = {};
-          for (const [name, value] of Object.entries(res.headers)) {
-            if (value !== undefined)
-              headers[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
-          }
-          resolve({
-            url,
-            status: res.statusCode ?? 0,
-            headers,
-            text: Buffer.concat(chunks).toString("utf8"),
-            sentAt,
-            receivedAt: Date.now() / 1000,
-          });
+        res.on("data", (chunk: Buffer) => {
+          bytes += chunk.length;
+          if (bytes > limits.maxBodyBytes) fail("too-large", `body over the ${limits.maxBodyBytes}-byte cap`);
+          else chunks.push(chunk);
         });
+        res.on("error", (err) => fail(classify(err), `${err.message} after ${bytes} body bytes`));
+        res.on("aborted", () => fail("reset", `connection closed after ${bytes} body bytes`));
+        res.on("end", () => finish(Buffer.concat(chunks).toString("utf8")));
       },
     );
-    req.on("timeout", () => req.destroy(new Error(`no answer within ${TIMEOUT_MS} ms`)));
-    req.on("error", (err) => reject(new UnreachableError(`${request.method} ${url}: ${err.message}`)));
+    const timer = setTimeout(() => {
+      const what = status === 0 ? "no response headers" : `${bytes} body bytes`;
+      fail("timeout", `no whole answer within ${limits.deadlineMs} ms (${what})`);
+    }, limits.deadlineMs);
+    req.on("error", (err: NodeJS.ErrnoException) => {
+      if (!settled) fail(classify(err), err.message);
+    });
     req.end();
   });
 }

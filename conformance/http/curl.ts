@@ -1,6 +1,7 @@
 import type { Exchange } from "../types.ts";
 
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+/** Single-quotes a shell word. */
+export const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** A curl line that sends the same request (with the source address when it matters). */
 export function curlLine(

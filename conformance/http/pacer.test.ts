@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Pacer } from "./pacer.ts";
+import { Pacer, type Slot } from "./pacer.ts";
 
 /** A fake clock: sleeping advances it. */
 function clock() {
@@ -18,7 +18,7 @@ describe("Pacer", () => {
     const pacer = new Pacer(["a", "b"], 3, 10, c.now);
     const sent: { address: string | undefined; at: number }[] = [];
     for (let i = 0; i < 12; i++) {
-      const slot = await pacer.acquire(c.sleep);
+      const slot = (await pacer.acquire(c.sleep)) as Slot;
       sent.push({ address: slot.address, at: c.now() });
       slot.release(c.now());
     }
@@ -49,10 +49,10 @@ describe("Pacer under concurrency", () => {
   it("releases a slot taken before other requests pruned the list (regression: a single address deadlocked)", async () => {
     const c = clock();
     const pacer = new Pacer([undefined], 2, 1, c.now);
-    const first = await pacer.acquire(c.sleep);
+    const first = (await pacer.acquire(c.sleep)) as Slot;
     c.now();
     await c.sleep(2000);
-    const second = await pacer.acquire(c.sleep); // prunes the list while `first` is in flight
+    const second = (await pacer.acquire(c.sleep)) as Slot; // prunes the list while `first` is in flight
     first.release(c.now());
     second.release(c.now());
     await c.sleep(2100);

@@ -1,3 +1,11 @@
+export interface Slot {
+  address: string | undefined;
+  /** The answer came back at this time: the slot stays taken a window from then. */
+  release(receivedAtMs: number): void;
+  /** The server did not count the request: the slot is free again. */
+  cancel(): void;
+}
+
 /**
  * Keeps every source address under the advertised rate. A request occupies a slot of its
  * address from the moment it leaves until `windowSeconds` (+ a margin) after its answer came
@@ -9,6 +17,8 @@ export class Pacer {
   private readonly slots = new Map<string, { end: number }[]>();
   private readonly restUntil = new Map<string, number>();
   private readonly marginMs = 1000;
+  /** Set when the target counts every source address as one client: all share one window. */
+  private pooled = false;
 
   constructor(
     private readonly addresses: (string | undefined)[],
@@ -29,7 +39,39 @@ export class Pacer {
   }
 
   private key(address: string | undefined): string {
-    return address ?? "";
+    return this.pooled ? "*" : (address ?? "");
+  }
+
+  /**
+   * From now on every address shares one window (the target counts them together: a proxy that
+   * hides client IPs). What each address has in flight or in its window moves to the shared one.
+   */
+  pool(): void {
+    if (this.pooled) return;
+    const shared = [...this.slots.values()].flat();
+    const rest = Math.max(0, ...this.restUntil.values());
+    this.pooled = true;
+    this.slots.clear();
+    this.slots.set("*", shared);
+    this.restUntil.clear();
+    this.restUntil.set("*", rest);
+  }
+
+  /** Requests `address` may still send in the current window (in-flight ones count as sent). */
+  free(address: string | undefined): number {
+    const t = this.now();
+    if ((this.restUntil.get(this.key(address)) ?? 0) > t) return 0;
+    return Math.max(0, this.limit - this.occupied(address).length);
+  }
+
+  /** Requests of `address` inside the current window (in flight included). */
+  inWindow(address: string | undefined): number {
+    return this.occupied(address).length;
+  }
+
+  /** Requests of every address inside the current window. */
+  inAnyWindow(): number {
+    return [...this.slots.keys()].reduce((n, k) => n + this.occupied(k === "" ? undefined : k).length, 0);
   }
 
   /** Slots (end times, ms) still occupied for an address; Infinity while in flight. */
@@ -54,11 +96,15 @@ export class Pacer {
     return Math.max(rest, freeAt === undefined ? 50 : freeAt - t);
   }
 
-  /** Takes a slot on the least-loaded address that has one, waiting as little as possible. */
+  /**
+   * Takes a slot on the least-loaded address that has one, waiting as little as possible;
+   * undefined when no slot frees before `until` (ms).
+   */
   async acquire(
     sleep: (ms: number) => Promise<void>,
     only?: string,
-  ): Promise<{ address: string | undefined; release: (receivedAtMs: number) => void }> {
+    until = Number.POSITIVE_INFINITY,
+  ): Promise<Slot | undefined> {
     for (;;) {
       const pool = only !== undefined ? [only] : this.addresses;
       // The least-loaded address that may send now: load spread evenly leaves every address
@@ -76,21 +122,23 @@ export class Pacer {
         }
       }
       if (bestWait === 0) return this.take(best);
+      if (this.now() + bestWait > until) return undefined;
       await sleep(Math.min(bestWait, 1000));
     }
   }
 
   /** Records a request that bypassed `acquire` (the deliberate burst) so others stay clear of it. */
-  take(address: string | undefined): {
-    address: string | undefined;
-    release: (receivedAtMs: number) => void;
-  } {
+  take(address: string | undefined): Slot {
     const slot = { end: Number.POSITIVE_INFINITY };
     this.occupied(address).push(slot);
     return {
       address,
       release: (receivedAtMs) => {
         slot.end = receivedAtMs + this.windowSeconds * 1000 + this.marginMs;
+      },
+      // A request the server did not count (a refused one, when counts_refused is false).
+      cancel: () => {
+        slot.end = 0;
       },
     };
   }
@@ -107,9 +155,9 @@ export class Pacer {
     for (let i = 0; i < missing; i++) list.push({ end });
   }
 
-  /** The server told us to wait (Retry-After, or no request left until RateLimit-Reset). */
+  /** The server told us to wait (Retry-After, or no request left until RateLimit-Reset); never beyond a window. */
   rest(address: string | undefined, seconds: number): void {
-    const until = this.now() + seconds * 1000 + this.marginMs;
+    const until = this.now() + Math.min(seconds, this.windowSeconds) * 1000 + this.marginMs;
     const k = this.key(address);
     this.restUntil.set(k, Math.max(this.restUntil.get(k) ?? 0, until));
   }

@@ -1,15 +1,22 @@
-import type { CheckResult, RunReport } from "../runner/results.ts";
+import type { CheckResult, RunReport } from "../runner/report.ts";
 
 const show = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
+const STATUS: Record<CheckResult["status"], string> = {
+  pass: "pass",
+  fail: "FAIL",
+  "not-exercised": "not exercised",
+  skipped: "skipped",
+};
+
 function table(checks: CheckResult[]): string[] {
   const width = Math.max(5, ...checks.map((c) => c.name.length));
-  const lines = [`${"check".padEnd(width)}  status   cases  requests  note`];
+  const lines = [`${"check".padEnd(width)}  ${"status".padEnd(13)}  cases  evidence  note`];
   for (const c of checks) {
-    const status = c.status === "fail" ? `FAIL(${c.violations.length})` : c.status;
+    const status = c.status === "fail" ? `FAIL(${c.violations.length})` : STATUS[c.status];
     lines.push(
-      `${c.name.padEnd(width)}  ${status.padEnd(7)}  ${String(c.cases).padStart(5)}  ${String(c.requests || "-").padStart(8)}  ${c.note ?? ""}`,
+      `${c.name.padEnd(width)}  ${status.padEnd(13)}  ${String(c.cases).padStart(5)}  ${String(c.informative).padStart(8)}  ${c.reason ?? c.note ?? ""}`,
     );
   }
   return lines;
@@ -17,30 +24,35 @@ function table(checks: CheckResult[]): string[] {
 
 /** The end-of-run text: the check table, then every violation with its reproduction. */
 export function formatConsole(report: RunReport): string {
-  const failed = report.checks.filter((c) => c.status === "fail");
-  const skipped = report.checks.filter((c) => c.status === "skipped");
+  if (report.error && report.checks.every((c) => c.cases === 0)) {
+    return `\ndealkit conformance: ${report.error}\n${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s; seed ${report.seed}`;
+  }
+  const count = (status: CheckResult["status"], rules?: boolean) =>
+    report.checks.filter(
+      (c) => c.status === status && (rules === undefined || c.name.startsWith("rule:") === rules),
+    ).length;
   const lines = ["", ...table(report.checks), ""];
-  for (const c of failed) {
+  for (const c of report.checks.filter((x) => x.status === "fail")) {
     for (const v of c.violations) {
       lines.push(`✗ ${v.check} [${v.severity}] ${v.operation}: ${v.title}`);
       lines.push(`    Received:   ${clip(show(v.received), 300)}`);
       lines.push(`    Documented: ${clip(show(v.documented), 300)}`);
       lines.push(`    Request:    ${v.request}`);
       lines.push(`    Replay:     ${v.replay}`);
+      if (v.reproduce) lines.push(`    Reproduce:  ${v.reproduce.split("\n").join("\n                ")}`);
       lines.push("");
     }
   }
+  if (report.error) lines.push(`error: ${report.error}`);
   for (const n of report.notes) lines.push(`note: ${n}`);
   // A plain mock passes the schema-level checks and fails the rule-level ones: say which kind failed.
-  const count = (rules: boolean) => {
-    const group = report.checks.filter((c) => c.name.startsWith("rule:") === rules);
-    const n = (s: string) => group.filter((c) => c.status === s).length;
-    return `${n("pass")} passed, ${n("fail")} failed, ${n("skipped")} skipped`;
-  };
-  lines.push(`schema/protocol-level checks: ${count(false)}`);
-  lines.push(`rule-level checks (x-conformance): ${count(true)}`);
+  const group = (rules: boolean) =>
+    `${count("pass", rules)} passed, ${count("fail", rules)} failed, ${count("not-exercised", rules)} not exercised, ${count("skipped", rules)} skipped`;
+  lines.push(`schema/protocol-level checks: ${group(false)}`);
+  lines.push(`rule-level checks (x-conformance): ${group(true)}`);
+  const unexercised = count("not-exercised");
   lines.push(
-    `${report.checks.length - failed.length - skipped.length} passed, ${failed.length} failed, ${skipped.length} skipped; ` +
+    `${count("pass")} passed, ${count("fail")} failed, ${unexercised} not exercised${report.requireEvidence && unexercised ? " (failing: --require-evidence)" : ""}, ${count("skipped")} skipped; ` +
       `${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s; seed ${report.seed}`,
   );
   return lines.join("\n");

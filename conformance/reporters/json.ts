@@ -1,4 +1,4 @@
-import type { RunReport } from "../runner/results.ts";
+import type { RunReport } from "../runner/report.ts";
 
 /** The machine-readable report: every check with its id (= name), status, cases and violations. */
 export function formatJson(report: RunReport): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { RunReport } from "../runner/results.ts";
+import type { RunReport } from "../runner/report.ts";
 import { formatJunit } from "./junit.ts";
 
 const report: RunReport = {
@@ -7,9 +7,11 @@ const report: RunReport = {
   baseUrl: "http://127.0.0.1:1",
   startedAt: "2026-11-25T00:00:00.000Z",
   durationMs: 1234,
+  mode: "spread",
   requests: 3,
   unexpected429: 0,
   notes: [],
+  requireEvidence: false,
   passed: false,
   checks: [
     {
@@ -20,7 +22,9 @@ const report: RunReport = {
       severity: "medium",
       status: "pass",
       cases: 1,
-      requests: 0,
+      informative: 1,
+      planned: 1,
+      sent: 1,
       violations: [],
     },
     {
@@ -29,11 +33,13 @@ const report: RunReport = {
       verifies: "v",
       source: "s",
       severity: "high",
-      status: "skipped",
+      status: "not-exercised",
       cases: 0,
-      requests: 0,
+      informative: 0,
+      planned: 1,
+      sent: 1,
       violations: [],
-      note: "no <case>",
+      reason: "no <case>",
     },
     {
       name: "no-server-errors",
@@ -43,7 +49,9 @@ const report: RunReport = {
       severity: "critical",
       status: "fail",
       cases: 1,
-      requests: 0,
+      informative: 1,
+      planned: 1,
+      sent: 1,
       violations: [
         {
           check: "no-server-errors",
@@ -85,10 +93,20 @@ describe("JUnit report", () => {
     const xml = formatJunit(report);
     expect(wellFormed(xml)).toBe(true);
     expect(xml).toContain('<testsuites name="dealkit conformance" tests="3" failures="1" skipped="1"');
+    expect(xml).toContain('<skipped message="not exercised: no &lt;case&gt;"/>');
     expect(xml).toContain('<property name="seed" value="7"/>');
     expect(xml).toMatch(
       /<testcase classname="conformance" name="no-server-errors">\s*<failure message="answered 500 to q=&lt;&quot;&amp;\uFFFD&gt;"/,
     );
-    expect(xml).toContain('<skipped message="no &lt;case&gt;"/>');
+  });
+
+  it("fails a check without evidence under --require-evidence, and reports a stopped run as an error", () => {
+    const strict = formatJunit({ ...report, requireEvidence: true });
+    expect(strict).toContain('failures="2"');
+    expect(strict).toMatch(/<failure message="not exercised: no &lt;case&gt;" type="not-exercised">/);
+    const stopped = formatJunit({ ...report, checks: [], error: "not the deal-alert API" });
+    expect(wellFormed(stopped)).toBe(true);
+    expect(stopped).toContain('errors="1"');
+    expect(stopped).toContain('<error message="not the deal-alert API"/>');
   });
 });

@@ -1,4 +1,4 @@
-import type { RunReport } from "../runner/results.ts";
+import type { CheckResult, RunReport } from "../runner/report.ts";
 
 /** XML 1.0 cannot carry most control characters at all, escaped or not: they become U+FFFD. */
 function xmlSafe(s: string): string {
@@ -14,35 +14,61 @@ function xmlSafe(s: string): string {
 const esc = (s: string) =>
   xmlSafe(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
-/** JUnit XML: one testsuite, one testcase per check (failure per violation list, skipped with its reason). */
+/** Whether a check counts as failed in CI: a violation, or no evidence under --require-evidence. */
+const failing = (c: CheckResult, report: RunReport) =>
+  c.status === "fail" || (c.status === "not-exercised" && report.requireEvidence);
+
+function testcase(c: CheckResult, report: RunReport): string[] {
+  const lines = [`    <testcase classname="conformance" name="${esc(c.name)}">`];
+  if (c.status === "fail") {
+    const body = c.violations
+      .map(
+        (v) =>
+          `${v.operation}: ${v.title}\nReceived: ${JSON.stringify(v.received)}\nDocumented: ${JSON.stringify(v.documented)}\n${v.request}\nReplay: ${v.replay}${v.reproduce ? `\nReproduce:\n${v.reproduce}` : ""}`,
+      )
+      .join("\n\n");
+    const first = c.violations[0]?.title ?? c.title;
+    lines.push(`      <failure message="${esc(first)}" type="${esc(c.name)}">${esc(body)}</failure>`);
+  } else if (c.status === "not-exercised") {
+    const message = `not exercised: ${c.reason ?? "no evidence"}`;
+    lines.push(
+      failing(c, report)
+        ? `      <failure message="${esc(message)}" type="not-exercised">${esc(`${c.cases} answers judged, none could show a violation (--require-evidence)`)}</failure>`
+        : `      <skipped message="${esc(message)}"/>`,
+    );
+  } else if (c.status === "skipped") {
+    lines.push(`      <skipped message="${esc(c.reason ?? "skipped")}"/>`);
+  } else {
+    lines.push(
+      `      <system-out>${esc(`${c.informative} of ${c.cases} cases could show a violation${c.note ? `; ${c.note}` : ""}`)}</system-out>`,
+    );
+  }
+  lines.push("    </testcase>");
+  return lines;
+}
+
+/** JUnit XML: one testsuite, one testcase per check; a run that stopped (exit 2) is one error. */
 export function formatJunit(report: RunReport): string {
-  const failures = report.checks.filter((c) => c.status === "fail").length;
-  const skipped = report.checks.filter((c) => c.status === "skipped").length;
+  const failures = report.checks.filter((c) => failing(c, report)).length;
+  const skipped = report.checks.filter((c) => !failing(c, report) && c.status !== "pass").length;
+  const errors = report.error ? 1 : 0;
+  const tests = report.checks.length + errors;
   const time = (report.durationMs / 1000).toFixed(3);
+  const counts = `tests="${tests}" failures="${failures}" skipped="${skipped}" errors="${errors}" time="${time}"`;
   const lines = [
     `<?xml version="1.0" encoding="UTF-8"?>`,
-    `<testsuites name="dealkit conformance" tests="${report.checks.length}" failures="${failures}" skipped="${skipped}" time="${time}">`,
-    `  <testsuite name="dealkit conformance ${esc(report.baseUrl)}" tests="${report.checks.length}" failures="${failures}" skipped="${skipped}" errors="0" time="${time}" timestamp="${report.startedAt}">`,
-    `    <properties><property name="seed" value="${report.seed}"/><property name="requests" value="${report.requests}"/></properties>`,
+    `<testsuites name="dealkit conformance" ${counts}>`,
+    `  <testsuite name="dealkit conformance ${esc(report.baseUrl)}" ${counts} timestamp="${report.startedAt}">`,
+    `    <properties><property name="seed" value="${report.seed}"/><property name="requests" value="${report.requests}"/><property name="mode" value="${report.mode}"/></properties>`,
   ];
-  for (const c of report.checks) {
-    lines.push(`    <testcase classname="conformance" name="${esc(c.name)}">`);
-    if (c.status === "fail") {
-      const body = c.violations
-        .map(
-          (v) =>
-            `${v.operation}: ${v.title}\nReceived: ${JSON.stringify(v.received)}\nDocumented: ${JSON.stringify(v.documented)}\n${v.request}\nReplay: ${v.replay}`,
-        )
-        .join("\n\n");
-      const first = c.violations[0]?.title ?? c.title;
-      lines.push(`      <failure message="${esc(first)}" type="${esc(c.name)}">${esc(body)}</failure>`);
-    } else if (c.status === "skipped") {
-      lines.push(`      <skipped message="${esc(c.note ?? "skipped")}"/>`);
-    } else if (c.note) {
-      lines.push(`      <system-out>${esc(c.note)}</system-out>`);
-    }
-    lines.push("    </testcase>");
+  if (report.error) {
+    lines.push(
+      `    <testcase classname="conformance" name="run">`,
+      `      <error message="${esc(report.error)}"/>`,
+      "    </testcase>",
+    );
   }
+  for (const c of report.checks) lines.push(...testcase(c, report));
   lines.push("  </testsuite>", "</testsuites>", "");
   return lines.join("\n");
 }

@@ -1,42 +1,75 @@
 /**
- * The `ignores` expectation: adding the named parameters must not change the body. For a few
- * served base requests, the suite sends the same request again with each ignored parameter
- * added (a plausible value and a junk one) and compares the parsed bodies.
+ * The `ignores` expectation: adding the named parameters must not change the body. A served base
+ * request A is sent, then A with each ignored parameter added (a plausible value and a junk one),
+ * then A again (A′), back to back: if A′ differs from A the data moved meanwhile and nothing can
+ * be concluded (the executor retries the group once); otherwise every variant must equal A.
  */
 import { isDeepStrictEqual } from "node:util";
 import type { Rule } from "../../src/rules/types.ts";
 import type { Operation } from "../../src/spec/types.ts";
-import type { Exchange, Finding, ProbeContext, ProbeOutcome } from "../types.ts";
+import type {
+  CheckContext,
+  Exchange,
+  Finding,
+  PlanContext,
+  PlannedGroup,
+  SentGroup,
+  Verdict,
+} from "../types.ts";
 
-export async function probeIgnores(ctx: ProbeContext, op: Operation, rule: Rule): Promise<ProbeOutcome> {
-  const names = rule.then.ignores ?? [];
+const VALUES = ["2", "abc"];
+
+export function planIgnores(ctx: PlanContext, op: Operation, rule: Rule): PlannedGroup[] {
+  const base = ctx.validCases(op.operationId)[0];
+  if (!base) return [];
+  const variants = (rule.then.ignores ?? []).flatMap((name) =>
+    VALUES.map((value) => ({
+      ...base,
+      query: [...base.query, [name, value] as [string, string]],
+      label: `rule:${rule.id} +${name}=${value}`,
+    })),
+  );
+  const control = { ...base, label: `rule:${rule.id} control` };
+  return [
+    { check: `rule:${rule.id}`, kind: "compare", requests: [control, ...variants], label: `${rule.id}` },
+  ];
+}
+
+const nonEmpty = (body: unknown) => {
+  const data = (body as { data?: unknown } | null)?.data ?? body;
+  return Array.isArray(data) ? data.length > 0 : data !== undefined && data !== null;
+};
+
+export function judgeIgnores(_ctx: CheckContext, rule: Rule, group: SentGroup): Verdict {
+  const [control, ...rest] = group.exchanges;
+  const again = rest.at(-1);
+  const variants = rest.slice(0, -1);
+  if (!control || !again || control.status !== 200)
+    return {
+      findings: [],
+      informative: false,
+      inconclusive: `the base request was answered ${control?.status}`,
+    };
+  if (again.status !== 200 || !isDeepStrictEqual(again.body, control.body))
+    return {
+      findings: [],
+      informative: false,
+      inconclusive: "data changed: the base request, sent again, got another answer",
+    };
   const findings: { finding: Finding; exchange: Exchange }[] = [];
-  let cases = 0;
-  for (const base of ctx.validCases(op.operationId).slice(0, 3)) {
-    const plain = await ctx.send(base);
-    if (plain.status !== 200) continue;
-    for (const name of names) {
-      for (const value of ["2", "abc"]) {
-        const paired = await ctx.send({
-          ...base,
-          query: [...base.query, [name, value]],
-          label: `rule:${rule.id} paired`,
-        });
-        cases++;
-        if (paired.status !== 200 || !isDeepStrictEqual(paired.body, plain.body)) {
-          findings.push({
-            exchange: paired,
-            finding: {
-              code: `rule:${rule.id}`,
-              rule: rule.id,
-              title: `${rule.summary} Adding ${name}=${value} changed the answer`,
-              received: { status: paired.status, body: paired.text.slice(0, 200) },
-              documented: { status: 200, body: plain.text.slice(0, 200) },
-            },
-          });
-        }
-      }
-    }
+  for (const paired of variants) {
+    if (paired.status === 200 && isDeepStrictEqual(paired.body, control.body)) continue;
+    const added = paired.request.query.at(-1) ?? ["", ""];
+    findings.push({
+      exchange: paired,
+      finding: {
+        code: `rule:${rule.id}`,
+        rule: rule.id,
+        title: `${rule.summary} Adding ${added[0]}=${added[1]} changed the answer (the base request, sent before and after it, got the same answer both times)`,
+        received: { status: paired.status, body: paired.text.slice(0, 200) },
+        documented: { status: 200, body: control.text.slice(0, 200) },
+      },
+    });
   }
-  return { cases, findings };
+  return { findings, informative: nonEmpty(control.body) };
 }

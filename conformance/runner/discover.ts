@@ -1,7 +1,9 @@
 /**
- * What the suite learns from the target before planning: its vocabulary (words, prices,
- * activity categories from its own data) and its advertised rate limit (meta), so that
- * requests find data to judge and pacing follows the stricter of the spec and the target.
+ * Phase 1, discover: what the suite learns from the target before planning, in at most four
+ * requests. Is it this API at all (a target that is not stops the run, exit 2)? Its advertised
+ * rate (the stricter of spec and meta wins), how much of its rate window is already used, and
+ * its vocabulary (words, prices, categories of its own data), so that the plan's requests find
+ * data to judge.
  */
 import { type Vocabulary, vocabularyFrom } from "../arbitraries/vocabulary.ts";
 import type { Exchange, RequestCase } from "../types.ts";
@@ -28,27 +30,81 @@ export const DISCOVERY: RequestCase[] = [
   ]),
 ];
 
+export interface Discovery {
+  exchanges: Exchange[];
+  /** Set when the target is not this API, or cannot be reached: the run stops (exit 2). */
+  stop?: string;
+  /** The rate the target's manifest advertises. */
+  metaRate?: { limit: number; windowSeconds: number };
+  /** The server's RateLimit-Remaining after the first request (others may share the window). */
+  remainingAfterFirst?: number;
+  vocabulary: Vocabulary;
+}
+
 const arrayAt = (e: Exchange | undefined, key: "data" | "cates"): unknown[] => {
   const v = (e?.body as Record<string, unknown> | undefined)?.[key];
   return e?.status === 200 && Array.isArray(v) ? v : [];
 };
 
-export function learn(exchanges: Exchange[]): {
-  vocabulary: Vocabulary;
-  metaRate?: { limit: number; windowSeconds: number };
-} {
+/**
+ * An answer only this kind of API gives: the JSON envelope `{ data, ... }`, an RFC 9457 problem
+ * body, or a 429 with Retry-After. An HTML page, a 404 text or a directory listing is not one.
+ */
+export function looksLikeTheApi(e: Exchange): boolean {
+  if (e.failure) return false;
+  const body = e.body as Record<string, unknown> | null;
+  const object = body !== null && typeof body === "object" && !Array.isArray(body);
+  if (e.status === 200 && e.mediaType === "application/json" && object && "data" in body) return true;
+  if (e.mediaType === "application/problem+json" && object && "status" in body && "title" in body)
+    return true;
+  return e.status === 429 && e.headers["retry-after"] !== undefined;
+}
+
+const describe = (e: Exchange) =>
+  `${e.request.method} ${e.request.pathname}${e.request.query.length ? "?…" : ""} → ${
+    e.failure ? e.failure.message : `${e.status} ${e.mediaType ?? "(no content type)"}`
+  }`;
+
+/** Sends the discovery requests one by one and reads what they tell. */
+export async function discover(send: (r: RequestCase) => Promise<Exchange>): Promise<Discovery> {
+  const exchanges: Exchange[] = [];
+  for (const request of DISCOVERY) {
+    const e = await send(request);
+    exchanges.push(e);
+    if (e.failure?.kind === "unreachable") {
+      return {
+        exchanges,
+        stop: `target unreachable: ${e.failure.message}`,
+        vocabulary: vocabularyFrom([], [], []),
+      };
+    }
+  }
   const [meta, feed, rank, shenghuo] = exchanges;
   const vocabulary = vocabularyFrom(
     [...arrayAt(feed, "data"), ...arrayAt(rank, "data")],
     arrayAt(shenghuo, "data"),
     arrayAt(shenghuo, "cates"),
   );
+  if (!exchanges.some(looksLikeTheApi)) {
+    const failed = exchanges.every((e) => e.failure);
+    return {
+      exchanges,
+      stop: failed
+        ? `no answer from the target: ${exchanges.map(describe).join("; ")}`
+        : `not the deal-alert API (no JSON envelope, problem body or 429 in ${exchanges.length} answers): ${exchanges.map(describe).join("; ")}`,
+      vocabulary,
+    };
+  }
   const rl = (
     meta?.body as { data?: { rate_limit?: { limit?: unknown; window_seconds?: unknown } } } | undefined
   )?.data?.rate_limit;
-  const metaRate =
-    meta?.status === 200 && typeof rl?.limit === "number" && typeof rl.window_seconds === "number"
-      ? { limit: rl.limit, windowSeconds: rl.window_seconds }
-      : undefined;
-  return { vocabulary, ...(metaRate ? { metaRate } : {}) };
+  const remaining = Number(meta?.headers["ratelimit-remaining"] ?? Number.NaN);
+  return {
+    exchanges,
+    vocabulary,
+    ...(meta?.status === 200 && typeof rl?.limit === "number" && typeof rl.window_seconds === "number"
+      ? { metaRate: { limit: rl.limit, windowSeconds: rl.window_seconds } }
+      : {}),
+    ...(Number.isInteger(remaining) ? { remainingAfterFirst: remaining } : {}),
+  };
 }

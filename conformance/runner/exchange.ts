@@ -3,7 +3,7 @@ import type { Spec } from "../../src/spec/spec.ts";
 import type { RawResponse } from "../http/client.ts";
 import type { Exchange, RequestCase } from "../types.ts";
 
-/** Reads a raw answer against the spec: which operation, what the request meant, the body. */
+/** Reads a raw answer against the spec: which operation, what the request meant, the body (none when it failed). */
 export function readExchange(
   spec: Spec,
   request: RequestCase,
@@ -30,6 +30,7 @@ export function readExchange(
     body,
     sentAt: raw.sentAt,
     receivedAt: raw.receivedAt,
+    ...(raw.failure ? { failure: raw.failure } : {}),
   };
   const match = request.method === "GET" ? spec.match(request.pathname) : undefined;
   if (match) {

@@ -1,20 +1,19 @@
 /**
- * Property-based exploration of one operation with fast-check: the fixed cases run first
- * (boundaries, then the rule-planned cases), then random requests from the spec's arbitraries.
- * The property fails on a finding not reported yet; fast-check shrinks the request to a
- * minimal one, which is reported, and the exploration goes on with that finding known. Answers
- * are cached, so a rerun from the same seed re-spends nothing.
+ * Random exploration of one operation with fast-check, after the plan: requests from the spec's
+ * arbitraries (valid, one parameter invalid, fuzzed). The property fails on a finding not
+ * reported yet; fast-check shrinks the request to a minimal one, which is reported, and the
+ * exploration goes on with that finding known. Answers are cached, so shrinking re-spends nothing
+ * it already asked.
  */
 import fc from "fast-check";
 import type { Operation } from "../../src/spec/types.ts";
-import { UnreachableError } from "../http/client.ts";
 import type { Exchange, RequestCase } from "../types.ts";
-import type { Recorder } from "./results.ts";
+import type { Judge } from "./judge.ts";
 
 export interface ExploreEnv {
-  recorder: Recorder;
+  judge: Judge;
   cached(request: RequestCase): Promise<Exchange>;
-  /** True once the run's request budget is spent: properties stop asking. */
+  /** True once nothing more may be sent (budget, deadline, a failing endpoint): properties stop asking. */
   exhausted(): boolean;
 }
 
@@ -23,33 +22,28 @@ const MAX_ROUNDS = 12;
 export async function explore(
   env: ExploreEnv,
   op: Operation,
-  examples: RequestCase[],
   arbitrary: fc.Arbitrary<RequestCase>,
   seed: number,
-  randomRuns: number,
+  runs: number,
 ): Promise<void> {
   const known = new Set<string>();
   const fresh = (exchange: Exchange) =>
-    env.recorder.judge(exchange).filter((j) => !known.has(j.key) && !env.recorder.has(j.key));
-  for (let round = 0; round < MAX_ROUNDS; round++) {
+    env.judge.judge(exchange).filter((j) => !known.has(j.key) && !env.judge.has(j.key));
+  for (let round = 0; round < MAX_ROUNDS && runs > 0; round++) {
     const property = fc.asyncProperty(arbitrary, async (request) => {
       if (env.exhausted()) return true;
-      return fresh(await env.cached(request)).length === 0;
+      const exchange = await env.cached(request).catch(() => undefined);
+      return !exchange || fresh(exchange).length === 0;
     });
-    const details = await fc.check(property, {
-      seed,
-      numRuns: examples.length + randomRuns,
-      examples: examples.map((e) => [e] as [RequestCase]),
-    });
-    if (details.errorInstance instanceof UnreachableError) throw details.errorInstance;
+    const details = await fc.check(property, { seed, numRuns: runs });
     if (!details.failed || !details.counterexample) return;
-    const exchange = await env.cached(details.counterexample[0]);
+    const exchange = await env.cached(details.counterexample[0]).catch(() => undefined);
+    if (!exchange) return;
     const found = fresh(exchange);
     if (found.length === 0) return;
     for (const j of found) {
       known.add(j.key);
-      const minimal = await dropEntries(env, exchange, j.key);
-      env.recorder.record(j.check, j.finding, minimal, `${op.operationId}:${details.counterexamplePath}`);
+      env.judge.record(j.check, j.finding, exchange, `${op.operationId}:${details.counterexamplePath}`);
     }
   }
 }
@@ -57,11 +51,11 @@ export async function explore(
 const MAX_DROPS = 12;
 
 /**
- * fast-check shrinks random requests but not the fixed cases given as examples: this removes
- * query entries one at a time while the same finding persists (a few cached requests at most),
- * so `q=&kp=x&mip=&mxp=` is reported as `kp=x`.
+ * The plan's requests are fixed, not shrunk by fast-check: this removes query entries one at a
+ * time while the same finding persists (a few requests at most), so `q=&kp=x&mip=&mxp=` is
+ * reported as `kp=x`.
  */
-async function dropEntries(env: ExploreEnv, exchange: Exchange, key: string): Promise<Exchange> {
+export async function dropEntries(env: ExploreEnv, exchange: Exchange, key: string): Promise<Exchange> {
   let best = exchange;
   let tries = 0;
   for (let i = 0; i < best.request.query.length && tries < MAX_DROPS && !env.exhausted(); ) {
@@ -72,8 +66,9 @@ async function dropEntries(env: ExploreEnv, exchange: Exchange, key: string): Pr
     }
     const query = best.request.query.filter((_, j) => j !== i);
     tries++;
-    const candidate = await env.cached({ ...best.request, query });
-    if (env.recorder.judge(candidate).some((j) => j.key === key)) best = candidate;
+    const candidate = await env.cached({ ...best.request, query }).catch(() => undefined);
+    if (!candidate) break;
+    if (env.judge.judge(candidate).some((j) => j.key === key)) best = candidate;
     else i++;
   }
   return best;

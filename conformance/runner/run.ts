@@ -1,48 +1,76 @@
 /**
- * One conformance run against a base URL: discover, explore every operation (fixed cases,
- * then random ones, shrinking failures), run the probing checks, and the 429 burst last.
+ * One conformance run against a base URL, as its phases: discover (is it this API, its rate, its
+ * data) → plan (the requests, as data) → execute (the burst, paced requests, fallbacks,
+ * exploration) → judge (the burst's verdict; every exchange was judged as it came) → report.
  */
-import { refusingRules } from "../../src/rules/evaluate.ts";
 import { loadSpec, specFromDocument } from "../../src/spec/load.ts";
 import { frozenReleases } from "../../src/spec/release.ts";
-import { parseRequest } from "../../src/spec/request.ts";
-import { boundaryCases } from "../arbitraries/boundaries.ts";
-import { type Account, requestArbitrary } from "../arbitraries/requests.ts";
-import { ruleCases } from "../arbitraries/rule-cases.ts";
+import { baseValues } from "../arbitraries/boundaries.ts";
+import { type Account, buildCase } from "../arbitraries/requests.ts";
 import { FALLBACK_VOCABULARY } from "../arbitraries/vocabulary.ts";
 import { isLoopback, sourceAddresses } from "../http/addresses.ts";
-import { closeAgents } from "../http/client.ts";
+import { type AnswerLimits, closeAgents, DEFAULT_LIMITS } from "../http/client.ts";
 import { Pacer } from "../http/pacer.ts";
 import { defaultRegistry, selectChecks } from "../registry.ts";
-import type { Check, CheckContext, Exchange, ProbeContext, RequestCase } from "../types.ts";
-import { DISCOVERY, learn } from "./discover.ts";
-import { explore } from "./explore.ts";
-import { Recorder, type RunReport } from "./results.ts";
-import { sleep, Transport } from "./transport.ts";
+import type { CheckContext } from "../types.ts";
+import { RateDiagnosis } from "./diagnosis.ts";
+import { type Discovery, discover } from "./discover.ts";
+import { execute } from "./execute.ts";
+import { Judge } from "./judge.ts";
+import { buildPlan, candidatesByOperation, type Plan, validCasesOf } from "./plan.ts";
+import { checkResults, passed, type RunReport } from "./report.ts";
+import { Sender } from "./sender.ts";
+import { NotSent, Transport } from "./transport.ts";
 
 export interface RunOptions {
   baseUrl: string;
   seed: number;
   only?: string[];
   skip?: string[];
-  /** Most requests the exploration may spend (the burst and probes come on top). */
+  /** Most requests of the whole run (default 190 from one address, 4000 spread over loopback). */
   budget?: number;
   /** Overrides the advertised rate (--rate N/MIN). */
   rate?: { limit: number; windowSeconds: number };
   skipSlow?: boolean;
   specPath?: string;
   account?: Account;
-  /** Random requests per operation after the fixed cases. */
+  /** Random requests per operation after the plan (default: what the budget leaves; 40 spread). */
   randomRuns?: number;
-  /** Source addresses to spread over on a loopback target. */
+  /** Source addresses to spread over on a loopback target; 1 forces a one-address run. */
   addresses?: number;
+  /** The whole run stops sending after this many seconds (default 170). */
+  maxTimeSeconds?: number;
+  /** Per-answer deadline and body cap. */
+  limits?: Partial<AnswerLimits>;
+  /** "Not exercised" fails the run. */
+  requireEvidence?: boolean;
+  /** Discover and plan only: nothing but discovery is sent. */
+  planOnly?: boolean;
   log?: (line: string) => void;
   /** How the replay line names the target (`--base-url URL `, or "" for the bundled server). */
   replayTarget?: string;
 }
 
+export interface RunResult {
+  report: RunReport;
+  plan?: Plan;
+  /** Requests discovery sent (for --plan). */
+  discovered: number;
+}
+
+const BUDGET = { "one-address": 190, spread: 4000 };
+const SPREAD_RANDOM_RUNS = 40;
+/** Spread runs keep a few addresses for the burst: one an earlier run used gives way to the next. */
+const BURST_ADDRESSES = 6;
+export const DEFAULT_MAX_TIME_SECONDS = 170;
+
 export async function runConformance(options: RunOptions): Promise<RunReport> {
+  return (await run(options)).report;
+}
+
+export async function run(options: RunOptions): Promise<RunResult> {
   const started = Date.now();
+  const deadline = started + (options.maxTimeSeconds ?? DEFAULT_MAX_TIME_SECONDS) * 1000;
   const log = options.log ?? (() => {});
   const spec = await loadSpec(options.specPath);
   const releases = await Promise.all(
@@ -52,181 +80,189 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     })),
   );
   const registry = defaultRegistry(spec);
-  const selected = selectChecks(registry, options.only, options.skip);
-  const loopback = isLoopback(options.baseUrl);
-  const notes: string[] = [];
-
-  // Two addresses are kept apart for the burst (the refused IP and the still-served one).
-  const addresses = await sourceAddresses(options.baseUrl, loopback ? (options.addresses ?? 40) + 2 : 1);
-  const pool = addresses.length > 2 ? addresses.slice(0, -2) : addresses;
-  const reserved = addresses.length > 2 ? addresses.slice(-2) : [undefined];
-  if (addresses.length === 1)
-    notes.push("one source address: requests paced at the advertised rate; per-IP counting not tested");
-  else
-    notes.push(
-      `requests spread over ${pool.length} loopback source addresses (${pool[0]}…), burst from ${reserved.join(" and ")}`,
-    );
-
+  const checks = selectChecks(registry, options.only, options.skip);
+  const selected = new Set(checks.map((c) => c.name));
+  // Spread: the pool, then the burst's addresses (a used one gives way to the next), then the per-IP one.
+  const spreadOver = options.addresses ?? 40;
+  const wanted = isLoopback(options.baseUrl) && spreadOver > 1 ? spreadOver + BURST_ADDRESSES + 1 : 1;
+  const addresses = await sourceAddresses(options.baseUrl, wanted);
+  const mode: Plan["mode"] = addresses.length > BURST_ADDRESSES + 1 ? "spread" : "one-address";
+  const pool = mode === "spread" ? addresses.slice(0, -BURST_ADDRESSES - 1) : [undefined];
+  const burstFrom = mode === "spread" ? addresses.slice(-BURST_ADDRESSES - 1, -1) : [undefined];
+  const otherAddress = mode === "spread" ? addresses.at(-1) : undefined;
+  const notes = [
+    mode === "spread"
+      ? `requests spread over ${pool.length} loopback source addresses (${pool[0]}…), burst from ${burstFrom[0]}…, per-IP check from ${otherAddress}`
+      : "one source address: requests paced at the advertised rate, the first window spent as the 429 burst; per-IP counting not tested",
+  ];
   const specRate = { limit: spec.rateLimit.limit, windowSeconds: spec.rateLimit.window_seconds };
   const ctx: CheckContext = { spec, releases, rate: options.rate ?? specRate };
   const pacer = new Pacer(pool, ctx.rate.limit, ctx.rate.windowSeconds);
-  const transport = new Transport(spec, options.baseUrl, pacer, log);
-  const replayTarget = options.replayTarget ?? `--base-url ${options.baseUrl} `;
-  const recorder = new Recorder(ctx, selected, options.seed, replayTarget);
+  const diagnosis = new RateDiagnosis(mode === "spread", () => ctx.rate, log);
+  const transport = new Transport(
+    spec,
+    options.baseUrl,
+    pacer,
+    diagnosis,
+    { ...DEFAULT_LIMITS, ...options.limits },
+    deadline,
+  );
+  const judge = new Judge(
+    ctx,
+    checks,
+    options.seed,
+    options.baseUrl,
+    options.replayTarget ?? `--base-url ${options.baseUrl} `,
+  );
+  const report = (
+    fields: Partial<RunReport> & { error?: string },
+    facts?: Parameters<typeof checkResults>[1],
+  ): RunReport => {
+    const results = checkResults(
+      registry.all(),
+      facts ?? { account: !!options.account, selected, failing: transport.failing, judge },
+    );
+    const error = fields.error;
+    return {
+      seed: options.seed,
+      baseUrl: options.baseUrl,
+      mode,
+      startedAt: new Date(started).toISOString(),
+      durationMs: Date.now() - started,
+      requests: transport.requests,
+      unexpected429: transport.unexpected429,
+      checks: error
+        ? results.map((c) => (c.status === "skipped" ? c : { ...c, status: "not-exercised", reason: error }))
+        : results,
+      notes: [...notes, ...diagnosis.notes, ...(fields.notes ?? [])],
+      requireEvidence: options.requireEvidence ?? false,
+      ...(error ? { error } : {}),
+      passed: passed(results, options.requireEvidence ?? false, error),
+    };
+  };
 
   try {
-    // Discovery: the target's data and its advertised rate (the stricter of spec and meta wins).
     log(`discovering ${options.baseUrl}`);
-    const found: Exchange[] = [];
-    for (const r of DISCOVERY) found.push(await transport.send(r));
-    const { vocabulary, metaRate } = learn(found);
-    if (!options.rate && metaRate) {
+    const discovery: Discovery = await discover((r) => transport.send(r, { phase: "discovery" })).catch(
+      (err) => {
+        if (err instanceof NotSent)
+          return {
+            exchanges: [],
+            stop: "--max-time was reached during discovery",
+            vocabulary: FALLBACK_VOCABULARY,
+          };
+        throw err;
+      },
+    );
+    for (const e of discovery.exchanges) judge.recordAll(e);
+    if (discovery.stop)
+      return { report: report({ error: discovery.stop }), discovered: discovery.exchanges.length };
+    if (!options.rate && discovery.metaRate) {
       ctx.rate = {
-        limit: Math.min(specRate.limit, metaRate.limit),
-        windowSeconds: Math.max(specRate.windowSeconds, metaRate.windowSeconds),
+        limit: Math.min(specRate.limit, discovery.metaRate.limit),
+        windowSeconds: Math.max(specRate.windowSeconds, discovery.metaRate.windowSeconds),
       };
+      pacer.setRate(ctx.rate.limit, ctx.rate.windowSeconds);
     }
-    pacer.setRate(ctx.rate.limit, ctx.rate.windowSeconds);
-    for (const e of found) recorder.recordAll(e);
-    if (vocabulary.words === FALLBACK_VOCABULARY.words)
-      notes.push("no data found on the target: built-in vocabulary used");
     log(`rate in force: ${ctx.rate.limit} requests per ${ctx.rate.windowSeconds} s per client IP`);
-
     const account = options.account;
-    const examplesOf = new Map<string, RequestCase[]>();
-    for (const op of spec.operations) {
-      // Boundaries first, then the rule-planned cases, then the enum sweeps (the first a small budget cuts).
-      const { first, sweeps } = boundaryCases(op, vocabulary, account);
-      examplesOf.set(op.operationId, [...first, ...ruleCases(spec, op, vocabulary, account), ...sweeps]);
-    }
-    const validCases = (operationId: string): RequestCase[] => {
-      const op = spec.operation(operationId);
-      return (examplesOf.get(operationId) ?? []).filter((c) => {
-        if (op.secured && c.credentials !== "valid") return false;
-        const parsed = parseRequest(
-          spec,
-          op,
-          new URLSearchParams(c.query),
-          spec.match(c.pathname)?.pathParams,
-        );
-        return (
-          parsed.errors.length === 0 &&
-          refusingRules(spec, op, parsed).length === 0 &&
-          !c.pathname.includes("%")
-        );
-      });
-    };
-    const budget = options.budget ?? (addresses.length > 1 ? 4000 : 300);
-    const randomRuns = options.randomRuns ?? (addresses.length > 1 ? 40 : 6);
-
-    const probeContext = (check: Check): ProbeContext => {
-      const result = recorder.results.get(check.name);
-      const counted = async (exchange: Promise<Exchange>) => {
-        if (result) result.requests++;
-        const e = await exchange;
-        recorder.recordAll(e);
-        return e;
-      };
-      return {
-        ...ctx,
-        send: (request, o) => counted(transport.send(request, o?.address)),
-        sendRaw: (request, address) => counted(transport.sendRaw(request, address)),
-        reserved,
-        waitIdle: async (address) => {
-          const ms = pacer.idleIn(address);
-          if (ms > 0)
-            log(
-              `waiting ${(ms / 1000).toFixed(0)} s for ${address ?? "the address"} to leave the rate window`,
-            );
-          await sleep(ms);
-        },
-        validCases,
-        ...(account ? { account } : {}),
-        skipSlow: options.skipSlow ?? false,
-        sleep,
-        log,
-      };
-    };
-    const runProbe = async (check: Check) => {
-      if (!check.probe) return;
-      const outcome = await check.probe(probeContext(check));
-      const result = recorder.results.get(check.name);
-      if (result) {
-        result.cases += outcome.cases;
-        if (outcome.skipped) result.note = outcome.skipped;
-      }
-      for (const { finding, exchange } of outcome.findings) recorder.record(check, finding, exchange);
-    };
-
-    log(`exploring ${spec.operations.length} operations (seed ${options.seed})`);
-    const env = {
-      recorder,
-      cached: (r: RequestCase) => transport.cached(r),
-      exhausted: () => transport.requests >= budget,
-    };
-    const main = selected.filter((c) => c.phase !== "last");
-    // A paced run can sit for a while waiting for rate windows: say so now and then.
-    const progress = setInterval(() => log(`  … ${transport.requests} requests sent`), 10_000);
+    const byOp = candidatesByOperation(spec, discovery.vocabulary, account);
+    const validCases = validCasesOf(byOp);
+    const plan = buildPlan({
+      spec,
+      checks,
+      selected,
+      vocabulary: discovery.vocabulary,
+      ...(account ? { account } : {}),
+      mode,
+      rate: ctx.rate,
+      budget: options.budget ?? BUDGET[mode],
+      seed: options.seed,
+      ...(options.randomRuns !== undefined || mode === "spread"
+        ? { randomRuns: options.randomRuns ?? SPREAD_RANDOM_RUNS }
+        : {}),
+      spent: transport.requests,
+    });
+    if (options.planOnly) return { report: report({}), plan, discovered: discovery.exchanges.length };
+    log(
+      `plan: ${plan.steps.length} requests, ${plan.groups.length} groups${plan.burst ? ", the burst first" : ""}, then exploration`,
+    );
+    const sender = new Sender(
+      ctx,
+      transport,
+      judge,
+      diagnosis,
+      new Map(checks.map((c) => [c.name, c])),
+      plan.budget,
+      deadline,
+    );
+    const progress = setInterval(() => log(`  … ${transport.requests} requests sent`), 15_000);
     progress.unref();
-    await Promise.all([
-      ...spec.operations.map(async (op, i) => {
-        const examples = examplesOf.get(op.operationId) ?? [];
-        const arbitrary = requestArbitrary(op, vocabulary, account);
-        await explore(env, op, examples, arbitrary, (options.seed + i * 7919) | 0, randomRuns);
-        log(`  ${op.operationId}: explored (${transport.requests} requests so far)`);
-      }),
-      ...main.map(runProbe),
-    ]).finally(() => clearInterval(progress));
-    // Findings fast-check did not get to shrink (round cap, budget) are still reported, unshrunk.
-    for (const e of await transport.cachedExchanges()) recorder.recordAll(e);
-    if (transport.requests >= budget)
-      notes.push(`request budget of ${budget} reached: exploration stopped early`);
-
-    for (const check of selected.filter((c) => c.phase === "last")) {
-      log(`running ${check.name} (last)`);
-      await runProbe(check);
+    const execution = await execute({
+      spec,
+      plan,
+      transport,
+      pacer,
+      sender,
+      judge,
+      checks,
+      pool,
+      burstFrom,
+      otherAddress,
+      discovery: discovery.exchanges,
+      validCase: (operationId) => {
+        const op = spec.operation(operationId);
+        return (
+          validCases(operationId)[0] ??
+          (op.secured
+            ? buildCase(op, {
+                values: baseValues(op, discovery.vocabulary),
+                credentials: "invalid",
+                label: "over the limit",
+              })
+            : undefined)
+        );
+      },
+      vocabulary: discovery.vocabulary,
+      ...(account ? { account } : {}),
+      deadline,
+      skipSlow: options.skipSlow ?? false,
+      log,
+    }).finally(() => clearInterval(progress));
+    const rateLimit = checks.find((c) => c.judgeBurst);
+    if (execution.burst && rateLimit?.judgeBurst) {
+      judge.verdict(
+        rateLimit,
+        rateLimit.judgeBurst(ctx, { ...execution.burst, countedTogether: diagnosis.countedTogether }),
+      );
     }
+    const stopped = sender.blocked();
+    const explored = [...execution.explored].map(([op, n]) => `${op} ${n}`).join(", ");
+    return {
+      report: report(
+        {
+          notes: [
+            ...(explored ? [`random exploration: ${explored}`] : []),
+            ...(stopped ? [`stopped early: ${stopped}`] : []),
+            ...(diagnosis.summary(transport.unexpected429)
+              ? [diagnosis.summary(transport.unexpected429) as string]
+              : []),
+          ],
+        },
+        {
+          plan,
+          judge,
+          sender,
+          account: !!account,
+          selected,
+          failing: transport.failing,
+          ...(execution.burst?.skipped ? { burstSkipped: execution.burst.skipped } : {}),
+        },
+      ),
+      plan,
+      discovered: discovery.exchanges.length,
+    };
   } finally {
     closeAgents();
   }
-
-  const selectedNames = new Set(selected.map((c) => c.name));
-  const checks = [...recorder.results.values()];
-  for (const c of registry.all()) {
-    if (!selectedNames.has(c.name)) {
-      checks.push({
-        name: c.name,
-        title: c.title,
-        verifies: c.verifies,
-        source: c.source,
-        severity: c.severity,
-        status: "skipped",
-        cases: 0,
-        requests: 0,
-        violations: [],
-        note: "not selected",
-      });
-    }
-  }
-  for (const r of checks) {
-    if (r.status === "pass" && r.cases === 0) {
-      r.status = "skipped";
-      r.note = r.note ?? "no applicable case (e.g. needs an account for the key-protected streams)";
-    }
-  }
-  const order = new Map(registry.all().map((c, i) => [c.name, i]));
-  checks.sort((a, b) => (order.get(a.name) ?? 0) - (order.get(b.name) ?? 0));
-  if (transport.unexpected429 > 0)
-    notes.push(`${transport.unexpected429} unexpected 429 answers outside the burst`);
-  return {
-    seed: options.seed,
-    baseUrl: options.baseUrl,
-    startedAt: new Date(started).toISOString(),
-    durationMs: Date.now() - started,
-    requests: transport.requests,
-    unexpected429: transport.unexpected429,
-    checks,
-    notes,
-    passed: checks.every((c) => c.status !== "fail"),
-  };
 }

@@ -1,16 +1,22 @@
 /**
  * Sends requests for the runner: through the pacer (never above the advertised rate per source
- * address), honouring Retry-After and RateLimit-Remaining: 0 (never retrying at once), counting
- * every request, reading each answer against the spec.
+ * address) or, for the deliberate burst, on one address unpaced; counting every request, reading
+ * each answer against the spec, keeping score of failing endpoints. An unexpected 429 is handed
+ * to the rate diagnosis, the address rests (never longer than the window), and the request goes
+ * again once; nothing is ever retried at once.
  */
 import type { Spec } from "../../src/spec/spec.ts";
-import { send as sendHttp, UnreachableError } from "../http/client.ts";
-import type { Pacer } from "../http/pacer.ts";
-import type { Exchange, RequestCase } from "../types.ts";
+import { type AnswerLimits, DEFAULT_LIMITS, send as sendHttp } from "../http/client.ts";
+import type { Pacer, Slot } from "../http/pacer.ts";
+import type { Exchange, Phase, RequestCase } from "../types.ts";
+import type { RateDiagnosis } from "./diagnosis.ts";
 import { readExchange } from "./exchange.ts";
 
 /** Browsers send Origin on every cross-origin call; so does the suite, so CORS is judged as a browser sees it. */
 export const ORIGIN = "https://conformance.dealkit.example";
+
+/** Consecutive failed answers (no whole answer, or 5xx) after which an endpoint is left alone. */
+const FAILING_AFTER = 3;
 
 /**
  * RateLimit-Remaining is believed only when RateLimit-Limit (if sent) is the limit we pace by: a
@@ -21,82 +27,91 @@ export function describesPolicy(exchange: Exchange, limit: number): boolean {
   return stated === undefined || Number(stated) === limit;
 }
 
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
+
+export interface SendOptions {
+  phase: Phase;
+  /** Send from this address; paced unless `raw`. */
+  address?: string;
+  /** The deliberate burst: no pacing (still recorded in the pacer, so nobody else uses the address meanwhile). */
+  raw?: boolean;
+}
+
+/** A request that was not sent: no slot of the rate window freed before the run's deadline. */
+export class NotSent extends Error {}
 
 export class Transport {
   requests = 0;
   unexpected429 = 0;
+  /** Operations whose last answers all failed: the rest of their requests are not sent. */
+  readonly failing = new Map<string, string>();
+  private readonly streak = new Map<string, number>();
   private readonly cache = new Map<string, Promise<Exchange>>();
 
   constructor(
     private readonly spec: Spec,
     private readonly baseUrl: string,
     private readonly pacer: Pacer,
-    private readonly log: (line: string) => void,
+    private readonly diagnosis: RateDiagnosis,
+    private readonly limits: AnswerLimits = DEFAULT_LIMITS,
+    /** The run's deadline (ms): no request waits for a slot beyond it. */
+    private readonly deadline = Number.POSITIVE_INFINITY,
   ) {}
 
   private withOrigin(request: RequestCase): RequestCase {
     return { ...request, headers: { origin: ORIGIN, ...request.headers } };
   }
 
-  /** One paced request; a 429 makes its address rest for Retry-After, and the request goes again (3 tries). */
-  async send(request: RequestCase, only?: string): Promise<Exchange> {
-    const req = this.withOrigin(request);
-    for (let attempt = 0; ; attempt++) {
-      const slot = await this.pacer.acquire(sleep, only);
-      let exchange: Exchange;
-      try {
-        exchange = readExchange(this.spec, req, await this.patient(req, slot.address), slot.address);
-      } finally {
-        slot.release(Date.now());
-      }
-      this.requests++;
-      const limited = exchange.status === this.spec.rateLimit.status;
-      const retryAfter = Number(exchange.headers["retry-after"]);
-      if (limited) {
-        this.unexpected429++;
-        this.log(
-          `unexpected ${exchange.status} from ${slot.address ?? "default address"}; resting ${exchange.headers["retry-after"] ?? "?"} s`,
-        );
-        this.pacer.rest(slot.address, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 60);
-        if (attempt < 2) continue;
-      } else if (describesPolicy(exchange, this.pacer.currentLimit)) {
-        const remaining = Number(exchange.headers["ratelimit-remaining"] ?? Number.NaN);
-        if (Number.isInteger(remaining)) this.pacer.observe(slot.address, remaining);
-        if (remaining === 0) {
-          const reset = Number(exchange.headers["ratelimit-reset"]);
-          this.pacer.rest(slot.address, Number.isFinite(reset) ? reset : 60);
-        }
-      }
-      return exchange;
-    }
-  }
-
   /**
-   * A dropped connection or a timeout on a busy machine is not yet an unreachable target: two
-   * more tries, a second apart, before the run gives up (exit 2).
+   * One request; a 429 outside the burst makes its address rest, and the request goes once more.
+   * Throws NotSent when no slot frees before the run's deadline.
    */
-  private async patient(req: RequestCase, address: string | undefined) {
+  async send(request: RequestCase, options: SendOptions): Promise<Exchange> {
     for (let attempt = 0; ; attempt++) {
-      try {
-        return await sendHttp(this.baseUrl, req, address);
-      } catch (err) {
-        if (!(err instanceof UnreachableError) || attempt >= 2) throw err;
-        this.log(`no answer (${err.message}); trying again in 1 s`);
-        await sleep(1000);
-      }
+      const slot = options.raw
+        ? this.pacer.take(options.address)
+        : await this.pacer.acquire(sleep, options.address, this.deadline);
+      if (!slot) throw new NotSent("--max-time was reached");
+      const exchange = await this.once(request, slot, options.phase);
+      if (exchange.status !== this.spec.rateLimit.status || options.raw) return exchange;
+      this.unexpected429++;
+      const retryAfter = Number(exchange.headers["retry-after"]);
+      if (this.diagnosis.unexpected(exchange, this.pacer, slot.address) === "stop") return exchange;
+      this.pacer.rest(slot.address, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 60);
+      if (attempt >= 1) return exchange;
     }
   }
 
-  /** The deliberate burst: no pacing, from one address; still recorded so nobody else uses it meanwhile. */
-  async sendRaw(request: RequestCase, address: string | undefined): Promise<Exchange> {
+  private async once(request: RequestCase, slot: Slot, phase: Phase): Promise<Exchange> {
     const req = this.withOrigin(request);
-    const slot = this.pacer.take(address);
-    try {
-      return readExchange(this.spec, req, await sendHttp(this.baseUrl, req, address), address);
-    } finally {
-      slot.release(Date.now());
-      this.requests++;
+    const windowIndex = this.pacer.inWindow(slot.address) - 1;
+    this.requests++;
+    const raw = await sendHttp(this.baseUrl, req, slot.address, this.limits);
+    const exchange = { ...readExchange(this.spec, req, raw, slot.address), phase, windowIndex };
+    const refused = exchange.status === this.spec.rateLimit.status;
+    if (refused && !this.spec.rateLimit.counts_refused) slot.cancel();
+    else slot.release(raw.receivedAt * 1000);
+    this.keepScore(exchange);
+    if (!refused && describesPolicy(exchange, this.pacer.currentLimit)) {
+      const remaining = Number(exchange.headers["ratelimit-remaining"] ?? Number.NaN);
+      if (Number.isInteger(remaining)) this.pacer.observe(slot.address, remaining);
+      if (remaining === 0) {
+        const reset = Number(exchange.headers["ratelimit-reset"]);
+        this.pacer.rest(slot.address, Number.isFinite(reset) ? reset : 60);
+      }
+    }
+    return exchange;
+  }
+
+  private keepScore(exchange: Exchange): void {
+    const op = exchange.operation?.operationId;
+    if (!op) return;
+    const bad = exchange.failure !== undefined || exchange.status >= 500;
+    const streak = bad ? (this.streak.get(op) ?? 0) + 1 : 0;
+    this.streak.set(op, streak);
+    if (streak >= FAILING_AFTER && !this.failing.has(op)) {
+      const why = exchange.failure ? exchange.failure.message : `answered ${exchange.status}`;
+      this.failing.set(op, `the endpoint failed ${streak} times in a row (last: ${why})`);
     }
   }
 
@@ -106,12 +121,12 @@ export class Transport {
     return settled.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
   }
 
-  /** Same request, same answer within a run (GET on read-only data): shrinking and reruns cost nothing twice. */
-  cached(request: RequestCase): Promise<Exchange> {
+  /** Same request, same answer within a run: shrinking and reruns of a property cost nothing twice. */
+  cached(request: RequestCase, phase: Phase): Promise<Exchange> {
     const key = JSON.stringify([request.method, request.pathname, request.query, request.headers]);
     let pending = this.cache.get(key);
     if (!pending) {
-      pending = this.send(request);
+      pending = this.send(request, { phase });
       this.cache.set(key, pending);
       pending.catch(() => this.cache.delete(key));
     }

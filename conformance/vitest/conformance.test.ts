@@ -11,7 +11,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadSpec } from "../../src/spec/load.ts";
 import { defaultRegistry } from "../registry.ts";
-import type { RunReport } from "../runner/results.ts";
+import type { RunReport } from "../runner/report.ts";
 import { runConformance } from "../runner/run.ts";
 
 const baseUrl = [process.env.DEALKIT_BASE_URL, process.env.BASE_URL].find((u) => u && /^https?:\/\//.test(u));

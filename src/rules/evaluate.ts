@@ -223,6 +223,36 @@ function checkEach(ctx: PredicateContext, each: EachExpectation, fail: Fail): Ru
   return out;
 }
 
+/** The items an `each` expectation judges on this answer: those at `at` that satisfy `where`. */
+export function judgedItems(
+  spec: Spec,
+  each: EachExpectation,
+  exchange: RuleExchange,
+): Record<string, unknown>[] {
+  const items = get(exchange.body, each.at);
+  if (!Array.isArray(items)) return [];
+  const ctx: PredicateContext = { ...contextOf(spec, exchange), toleranceSeconds: 5 };
+  return items.filter(
+    (item): item is Record<string, unknown> =>
+      item !== null &&
+      typeof item === "object" &&
+      Object.entries(each.where ?? {}).every(([f, p]) =>
+        predicateHolds(ctx, (item as Record<string, unknown>)[f], p),
+      ),
+  );
+}
+
+/** The cap of a `count` expectation for this request (undefined when its parameter is absent without default). */
+export function countCap(spec: Spec, then: Expectation, exchange: RuleExchange): number | undefined {
+  if (!then.count) return undefined;
+  const max = resolve({ ...contextOf(spec, exchange), toleranceSeconds: 5 }, then.count.max);
+  return typeof max === "number" ? max : undefined;
+}
+
+function contextOf(spec: Spec, exchange: RuleExchange): Omit<PredicateContext, "toleranceSeconds"> {
+  return { spec, operation: exchange.operation, request: exchange.request, exchange };
+}
+
 function checkOrder(then: Expectation, body: unknown, fail: Fail): RuleFailure[] {
   if (!then.order) return [];
   const items = get(body, then.order.at);

@@ -1,19 +1,28 @@
 import { conformanceCommand } from "../../../conformance/main.ts";
 import { UnknownCheckError } from "../../../conformance/registry.ts";
+import { DEFAULT_MAX_TIME_SECONDS } from "../../../conformance/runner/run.ts";
 import { intOption, parseOptions, UsageError } from "../args.ts";
 
 export const summary =
   "check an implementation against the spec (property-based; the bundled server by default)";
 export const usage = `usage: dealkit conformance [--base-url URL] [--seed N] [--report junit=PATH] [--report json=PATH]
-                          [--only CHECK,...] [--skip CHECK,...] [--budget N] [--rate N/MIN] [--skip-slow]
-                          [--uid UID --api-key KEY]
+                          [--only CHECK,...] [--skip CHECK,...] [--budget N] [--max-time S] [--timeout S]
+                          [--rate N/MIN] [--skip-slow] [--require-evidence] [--plan] [--uid UID --api-key KEY]
 
 Without --base-url the bundled reference server is started in process on an ephemeral loopback
-port and checked. Exit 0 when every check passes, 1 when any fails, 2 for a usage error or an
-unreachable target. CHECK is a check name, "rules" (every rule check) or a prefix ending in *.
---budget caps the requests of the exploration; --rate overrides the advertised rate (e.g. 30/MIN);
---skip-slow does not wait for Retry-After after the 429 burst. --uid/--api-key give an account
-for the key-protected streams (the bundled server's demo account is used otherwise).`;
+port and checked. Exit 0 when every check passes, 1 when any fails, 2 for a usage error or a
+target the run could not judge (unreachable, not this API). CHECK is a check name, "rules"
+(every rule check) or a prefix ending in *.
+  --budget N          most requests of the whole run (default 190 from one address, 4000 when
+                      spread over loopback addresses)
+  --max-time S        stop sending after S seconds (default ${DEFAULT_MAX_TIME_SECONDS}); the report is written anyway
+  --timeout S         deadline for one whole answer, headers and body (default 10)
+  --rate N/MIN        pace at this rate instead of the advertised one
+  --skip-slow         do not wait Retry-After after the 429 burst
+  --require-evidence  a check without evidence ("not exercised") fails the run
+  --plan              discover, print the plan (every request and what it is for), send nothing more
+  --uid/--api-key     an account for the key-protected streams (the bundled server's demo account
+                      is used otherwise)`;
 
 const list = (v: string | undefined) =>
   v
@@ -31,6 +40,10 @@ export async function run(args: string[]): Promise<number> {
     budget: { type: "string" },
     rate: { type: "string" },
     "skip-slow": { type: "boolean" },
+    "require-evidence": { type: "boolean" },
+    plan: { type: "boolean" },
+    "max-time": { type: "string" },
+    timeout: { type: "string" },
     uid: { type: "string" },
     "api-key": { type: "string" },
     spec: { type: "string" },
@@ -54,6 +67,8 @@ export async function run(args: string[]): Promise<number> {
     throw new UsageError("--uid and --api-key go together");
   const seed = intOption("seed", values.seed, 0, 2 ** 31 - 1) ?? Math.floor(Math.random() * 2 ** 31);
   const budget = intOption("budget", values.budget, 1, 1_000_000);
+  const maxTime = intOption("max-time", values["max-time"], 1, 86_400);
+  const timeout = intOption("timeout", values.timeout, 1, 600);
   try {
     const { code } = await conformanceCommand({
       seed,
@@ -64,6 +79,10 @@ export async function run(args: string[]): Promise<number> {
       ...(budget !== undefined ? { budget } : {}),
       ...(rate ? { rate } : {}),
       skipSlow: values["skip-slow"] ?? false,
+      requireEvidence: values["require-evidence"] ?? false,
+      planOnly: values.plan ?? false,
+      ...(maxTime !== undefined ? { maxTimeSeconds: maxTime } : {}),
+      ...(timeout !== undefined ? { limits: { deadlineMs: timeout * 1000 } } : {}),
       ...(values.uid && values["api-key"] ? { account: { uid: values.uid, key: values["api-key"] } } : {}),
       ...(values.spec ? { specPath: values.spec } : {}),
     });

@@ -1,0 +1,34 @@
+import type { Check } from "../types.ts";
+
+const WHAT: Record<string, string> = {
+  timeout: "no whole answer before the deadline",
+  reset: "the connection was closed without a whole answer",
+  "too-large": "the body is larger than any documented answer can be",
+  malformed: "the answer is not valid HTTP",
+  unreachable: "the target could not be reached",
+};
+
+/**
+ * Every request gets a whole HTTP answer: headers and body within the per-answer deadline, a body
+ * under the cap, no dropped connection. A failure is a finding of that endpoint; the run goes on.
+ */
+export const answersComplete: Check = {
+  name: "answers-complete",
+  title: "No whole answer",
+  verifies:
+    "Every request gets a whole HTTP answer: within the per-answer deadline, a body under the size cap, no reset connection or malformed response.",
+  source:
+    'info.description "Conventions" (every endpoint answers JSON or RSS); x-rate-limit (clients are served)',
+  severity: "critical",
+  judge(_ctx, exchange) {
+    if (!exchange.failure) return [];
+    return [
+      {
+        code: `answers-complete/${exchange.failure.kind}`,
+        title: `${exchange.request.method} ${exchange.request.pathname}: ${WHAT[exchange.failure.kind] ?? exchange.failure.kind} (${exchange.failure.message})`,
+        received: exchange.failure.message,
+        documented: "a whole HTTP answer",
+      },
+    ];
+  },
+};

@@ -1,0 +1,170 @@
+/**
+ * The 429 burst, spent on the plan's own requests: one client address sends `limit` requests of
+ * the plan within its first rate window (preflights among them, which must not count), then one
+ * over the limit (with a forged X-Forwarded-For), one to every other operation (all must be
+ * refused), one from another address (spread runs: must be served), waits what Retry-After says
+ * (never longer than the window) with a few refused knocks halfway, and is served again. What
+ * happened is a BurstRecord, judged by the rate-limit check.
+ */
+import type { Spec } from "../../src/spec/spec.ts";
+import type { Pacer } from "../http/pacer.ts";
+import type { BurstRecord, Exchange, RequestCase } from "../types.ts";
+import { countedRequests, type Item, type Sender } from "./sender.ts";
+import { describesPolicy, sleep } from "./transport.ts";
+
+const META: RequestCase = {
+  method: "GET",
+  operationId: "getMeta",
+  pathname: "/api/v1/meta",
+  query: [],
+  headers: {},
+  label: "burst",
+};
+/** TEST-NET-3 (RFC 5737): an address no real client has, sent by the client itself. */
+const FORGED_CLIENT = "203.0.113.7";
+const KNOCKS = 3;
+const LANES = 4;
+/** The window must be filled well within itself, or its first requests leave before the last arrive. */
+const FILL_WITHIN = 0.8;
+
+export interface BurstEnv {
+  spec: Spec;
+  pacer: Pacer;
+  sender: Sender;
+  rate: { limit: number; windowSeconds: number };
+  /**
+   * Addresses the burst may use, in order of preference: one whose window is not empty on the
+   * server (an earlier run) gives way to the next; the last one waits for its window to empty.
+   */
+  addresses: (string | undefined)[];
+  /** A second client address (spread runs), for the per-IP check. */
+  other: string | undefined;
+  /** Requests already in this address's window (discovery, in one-address runs). */
+  initial: Exchange[];
+  /** Takes the next plan item sending at most `maxCounted` counted requests. */
+  take(maxCounted: number): Item | undefined;
+  /** A valid request of an operation (over the limit, every operation must refuse it). */
+  validCase(operationId: string): RequestCase | undefined;
+  /** The first request after the wait: the next plan step in a one-address run. */
+  afterWait(address: string | undefined): Promise<Exchange | undefined>;
+  skipSlow: boolean;
+  deadline: number;
+  log(line: string): void;
+}
+
+const remainingOf = (e: Exchange | undefined, limit: number) =>
+  e && describesPolicy(e, limit) ? Number(e.headers["ratelimit-remaining"] ?? Number.NaN) : Number.NaN;
+
+/** Sleeps, but never past the run's deadline; false when the deadline cut it short. */
+async function sleepWithin(ms: number, deadline: number): Promise<boolean> {
+  const room = deadline - Date.now();
+  await sleep(Math.min(ms, room));
+  return room >= ms;
+}
+
+export async function runBurst(env: BurstEnv): Promise<BurstRecord> {
+  const { limit, windowSeconds } = env.rate;
+  const status = env.spec.rateLimit.status;
+  const record: BurstRecord = {
+    address: env.addresses[0],
+    limit,
+    windowSeconds,
+    fresh: true,
+    window: [...env.initial],
+    overLimit: [],
+    otherEndpoints: [],
+    knocks: [],
+  };
+  const gets = () => record.window.filter((e) => e.request.method === "GET").length;
+  const refused = () => record.window.some((e) => e.status === status);
+  // The server's count must start where ours does: a client earlier in the window (an earlier
+  // run, another job on the same runner) would make the limit arrive early.
+  const used = (e: Exchange | undefined) => {
+    const remaining = remainingOf(e, limit);
+    return e?.status === status || (Number.isInteger(remaining) && remaining < limit - gets());
+  };
+  for (const [i, address] of env.addresses.entries()) {
+    record.address = address;
+    if (i > 0) record.window = [];
+    const opening =
+      record.window[0] ?? (await env.sender.request(META, { address, raw: true, phase: "burst" }));
+    if (opening && record.window.length === 0) record.window.push(opening);
+    if (!used(opening)) break;
+    if (i < env.addresses.length - 1) continue;
+    const ms = env.pacer.idleIn(address) || windowSeconds * 1000 + 1000;
+    env.log(
+      `rate limit: the window of ${address ?? "this address"} was not empty on the server; waiting ${Math.ceil(ms / 1000)} s`,
+    );
+    if (!(await sleepWithin(ms, env.deadline))) return { ...record, skipped: "--max-time was reached" };
+    record.window = [];
+  }
+  const raw = { address: record.address, raw: true } as const;
+  const started = Date.now();
+  // Fill the window with the plan's own requests, a few lanes at a time.
+  let inFlight = 0;
+  const lane = async () => {
+    for (;;) {
+      if (refused() || env.sender.blocked()) return;
+      const item = env.take(limit - gets() - inFlight);
+      if (!item) return;
+      const counted = countedRequests(item);
+      inFlight += counted;
+      record.window.push(...(await env.sender.item(item, { ...raw, phase: "burst" })));
+      inFlight -= counted;
+    }
+  };
+  await Promise.all(Array.from({ length: LANES }, lane));
+  // The plan ran out before the window filled: the manifest fills the rest.
+  while (!refused() && gets() < limit && !env.sender.blocked()) {
+    const e = await env.sender.request(META, { ...raw, phase: "burst" });
+    if (e) record.window.push(e);
+  }
+  if (gets() < limit && !refused())
+    return { ...record, skipped: env.sender.blocked() ?? "the window was not filled" };
+  if (Date.now() - started > FILL_WITHIN * windowSeconds * 1000) {
+    return {
+      ...record,
+      skipped: `filling the window took ${Math.round((Date.now() - started) / 1000)} s: the target is too slow to reach the limit within one window`,
+    };
+  }
+  env.log(
+    `rate limit: ${gets()} requests in the window from ${record.address ?? "one address"}; now over the limit`,
+  );
+  const send = async (request: RequestCase, address = record.address) =>
+    env.sender.request(request, { address, raw: true, phase: "over-limit" });
+  const over = await send({ ...META, headers: { "x-forwarded-for": FORGED_CLIENT } });
+  if (!over) return { ...record, skipped: env.sender.blocked() ?? "not sent" };
+  record.overLimit.push(over);
+  if (over.status !== status) {
+    const plain = await send(META);
+    if (plain) record.overLimit.push(plain);
+  }
+  if (env.other !== undefined) record.otherAddress = await send(META, env.other);
+  for (const op of env.spec.operations.filter((o) => o.operationId !== META.operationId)) {
+    const request = env.validCase(op.operationId);
+    const e = request && (await send(request));
+    if (e) record.otherEndpoints.push(e);
+  }
+  const refusal = record.overLimit.find((e) => e.status === status);
+  const ra = Number(refusal?.headers["retry-after"]);
+  const wait = Number.isFinite(ra) && ra >= 1 ? Math.min(ra, windowSeconds) : windowSeconds;
+  record.waited = wait;
+  if (env.skipSlow) {
+    env.pacer.rest(record.address, wait);
+    return { ...record, skipped: "--skip-slow: the client was not seen served again after the wait" };
+  }
+  const knocks = env.spec.rateLimit.counts_refused ? 0 : KNOCKS;
+  env.log(`rate limit: waiting Retry-After ${wait} s (${knocks} refused knocks halfway)`);
+  if (!(await sleepWithin((wait * 1000) / 2, env.deadline)))
+    return { ...record, skipped: "--max-time was reached during the wait" };
+  for (let i = 0; i < knocks; i++) {
+    const e = await env.sender.request(META, { ...raw, phase: "wait" });
+    if (e) record.knocks.push(e);
+  }
+  if (!(await sleepWithin((wait * 1000) / 2 + 300, env.deadline)))
+    return { ...record, skipped: "--max-time was reached during the wait" };
+  const after = await env.afterWait(record.address);
+  return after
+    ? { ...record, after }
+    : { ...record, skipped: env.sender.blocked() ?? "nothing was sent after the wait" };
+}

@@ -1,0 +1,213 @@
+/**
+ * Phase 3, execute: sends the plan. With the burst planned, the burst address's first window is
+ * spent on the plan's own requests (runner/burst.ts); everything else goes paced, a few lanes at
+ * a time: in a one-address run after the burst and its wait, in a spread run beside it from the
+ * other addresses. Then the fallbacks of rules still without evidence, the shrinking of what the
+ * plan found, and random exploration as the budget and --max-time allow.
+ */
+import type { Spec } from "../../src/spec/spec.ts";
+import type { Account } from "../arbitraries/requests.ts";
+import { requestArbitrary } from "../arbitraries/requests.ts";
+import type { Vocabulary } from "../arbitraries/vocabulary.ts";
+import type { Pacer } from "../http/pacer.ts";
+import type { BurstRecord, Check, Exchange, RequestCase } from "../types.ts";
+import { runBurst } from "./burst.ts";
+import { dropEntries, explore } from "./explore.ts";
+import type { Judge } from "./judge.ts";
+import type { Plan, PlanStep } from "./plan.ts";
+import { countedRequests, type Item, itemOperation, type Sender } from "./sender.ts";
+import { sleep, type Transport } from "./transport.ts";
+
+export interface ExecEnv {
+  spec: Spec;
+  plan: Plan;
+  transport: Transport;
+  pacer: Pacer;
+  sender: Sender;
+  judge: Judge;
+  checks: Check[];
+  /** Addresses of the paced requests; the burst's own (in order of preference); one for the per-IP check. */
+  pool: (string | undefined)[];
+  burstFrom: (string | undefined)[];
+  otherAddress: string | undefined;
+  /** Requests discovery sent, in the burst address's window when that is the only address. */
+  discovery: Exchange[];
+  validCase(operationId: string): RequestCase | undefined;
+  vocabulary: Vocabulary;
+  account?: Account;
+  deadline: number;
+  skipSlow: boolean;
+  log(line: string): void;
+}
+
+export interface Execution {
+  burst?: BurstRecord;
+  /** Random requests judged per operation. */
+  explored: Map<string, number>;
+}
+
+const LANES = { "one-address": 4, spread: 8 };
+/** Rounds of fallbacks for rules still without evidence. */
+const FALLBACK_ROUNDS = 2;
+
+/** The plan's items in sending order: preflights first (the burst must carry them), then groups, then steps. */
+function queueOf(plan: Plan): Item[] {
+  const groups = plan.groups.map((group) => ({ kind: "group" as const, group }));
+  const preflights = groups.filter((g) => g.group.requests.every((r) => r.method === "OPTIONS"));
+  const others = groups.filter((g) => !preflights.includes(g));
+  return [...preflights, ...others, ...plan.steps.map((step) => ({ kind: "step" as const, step }))];
+}
+
+/** Waits until some pool address may send `n` requests back to back; undefined when blocked. */
+async function slotsFor(env: ExecEnv, n: number): Promise<{ address: string | undefined } | undefined> {
+  for (;;) {
+    if (env.sender.blocked()) return undefined;
+    const free = env.pool.find((a) => env.pacer.free(a) >= n);
+    if (free !== undefined || (env.pool.length === 1 && env.pacer.free(env.pool[0]) >= n))
+      return { address: free ?? env.pool[0] };
+    await sleep(250);
+  }
+}
+
+async function paced(env: ExecEnv, queue: Item[]): Promise<void> {
+  const lane = async () => {
+    for (let item = queue.shift(); item; item = queue.shift()) {
+      if (env.sender.blocked()) {
+        queue.unshift(item);
+        return;
+      }
+      if (item.kind === "group") {
+        // Back to back from one address: a comparison split across a rate window would compare
+        // answers minutes apart.
+        const slots = await slotsFor(env, countedRequests(item));
+        if (slots) await env.sender.group(item.group, { phase: "plan", address: slots.address });
+      } else {
+        await env.sender.step(item.step, { phase: "plan" });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: LANES[env.plan.mode] }, lane));
+}
+
+/** Rule goals whose check still has no informative case: their fallbacks, one round at a time. */
+async function fallbacks(env: ExecEnv): Promise<void> {
+  for (let round = 0; round < FALLBACK_ROUNDS; round++) {
+    const missing = Object.entries(env.plan.fallbacks).filter(
+      ([goal, steps]) => steps[round] && (env.judge.evidence.get(goal)?.informative ?? 1) === 0,
+    );
+    if (missing.length === 0) return;
+    env.log(
+      `fallbacks: ${missing.length} rules without evidence yet (${missing.map(([g]) => g).join(", ")})`,
+    );
+    await paced(
+      env,
+      missing.map(([, steps]) => ({ kind: "step" as const, step: steps[round] as PlanStep })),
+    );
+  }
+}
+
+/** Findings of the plan's requests, each shrunk to the fewest query entries that still show it. */
+async function shrinkAndRecord(env: ExecEnv): Promise<void> {
+  const exploreEnv = exploreEnvOf(env, undefined);
+  const seen = new Set<string>();
+  for (const { judged, exchange } of env.sender.pending.splice(0)) {
+    if (seen.has(judged.key) || env.judge.has(judged.key)) continue;
+    seen.add(judged.key);
+    const minimal =
+      exchange.request.query.length > 1 ? await dropEntries(exploreEnv, exchange, judged.key) : exchange;
+    env.judge.record(judged.check, judged.finding, minimal);
+  }
+}
+
+function exploreEnvOf(env: ExecEnv, operationId: string | undefined, asked = new Set<string>()) {
+  return {
+    judge: env.judge,
+    cached: (request: RequestCase) => {
+      asked.add(JSON.stringify([request.pathname, request.query, request.headers]));
+      return env.transport.cached(request, "explore");
+    },
+    exhausted: () => env.sender.blocked(operationId) !== undefined,
+  };
+}
+
+export async function execute(env: ExecEnv): Promise<Execution> {
+  const { plan, spec } = env;
+  const queue = queueOf(plan);
+  const execution: Execution = { explored: new Map() };
+  const take = (max: number) => {
+    const i = queue.findIndex(
+      (item) => countedRequests(item) <= max && !env.sender.blocked(itemOperation(item)),
+    );
+    return i >= 0 ? queue.splice(i, 1)[0] : undefined;
+  };
+  // In a one-address run the paced requests wait for the burst and its wait; in a spread run they go beside it.
+  const burst = plan.burst
+    ? runBurst({
+        spec,
+        pacer: env.pacer,
+        sender: env.sender,
+        rate: plan.rate,
+        addresses: env.burstFrom,
+        other: env.otherAddress,
+        initial: plan.mode === "one-address" ? env.discovery : [],
+        take,
+        validCase: env.validCase,
+        afterWait: async (address) => {
+          const meta: RequestCase = {
+            method: "GET",
+            operationId: "getMeta",
+            pathname: "/api/v1/meta",
+            query: [],
+            headers: {},
+            label: "after the wait",
+          };
+          if (plan.mode === "spread") return env.sender.request(meta, { phase: "wait", address, raw: true });
+          const next = take(1);
+          return next
+            ? (await env.sender.item(next, { phase: "wait", address }))[0]
+            : env.sender.request(meta, { phase: "wait", address });
+        },
+        skipSlow: env.skipSlow,
+        deadline: env.deadline,
+        log: env.log,
+      })
+    : undefined;
+  if (burst && plan.mode === "one-address") execution.burst = await burst;
+  await paced(env, queue);
+  if (burst && plan.mode === "spread") execution.burst = await burst;
+  // Plan steps the limiter refused during the burst gave no evidence: they go again, paced.
+  const refused = [...env.sender.sent]
+    .filter(([, e]) => e.status === spec.rateLimit.status)
+    .map(([step]) => step);
+  for (const step of refused) env.sender.sent.delete(step);
+  await paced(
+    env,
+    refused.map((step) => ({ kind: "step", step })),
+  );
+  await fallbacks(env);
+  for (const item of queue.splice(0)) {
+    const why = env.sender.blocked(itemOperation(item)) ?? "not sent";
+    if (item.kind === "step") env.sender.unsent.set(item.step, why);
+    else env.sender.unsentGroups.set(item.group, why);
+  }
+  await shrinkAndRecord(env);
+  if (plan.exploration.some((x) => x.runs > 0))
+    env.log(`exploring: ${plan.exploration.map((x) => `${x.operationId} ${x.runs}`).join(", ")}`);
+  await Promise.all(
+    plan.exploration.map(async ({ operationId, runs, seed }) => {
+      const op = spec.operation(operationId);
+      const asked = new Set<string>();
+      await explore(
+        exploreEnvOf(env, operationId, asked),
+        op,
+        requestArbitrary(op, env.vocabulary, env.account),
+        seed,
+        runs,
+      );
+      execution.explored.set(operationId, asked.size);
+    }),
+  );
+  // Findings fast-check did not get to shrink (round cap, budget) are still reported, unshrunk.
+  for (const e of await env.transport.cachedExchanges()) env.judge.recordAll(e);
+  return execution;
+}

@@ -1,0 +1,123 @@
+/**
+ * Phase 4, judge: every exchange read by every selected check, with evidence kept per check
+ * (cases judged, cases that could have shown a violation, comparisons that could not conclude),
+ * and violations kept deduplicated by check, code and operation (the first, or the shrunk,
+ * instance), each with a curl line, a replay and, for what the burst showed, a script that
+ * fills the rate window first.
+ */
+import { curlLine, quote } from "../http/curl.ts";
+import type { Check, CheckContext, Exchange, Finding, Verdict, Violation } from "../types.ts";
+
+export interface Evidence {
+  cases: number;
+  informative: number;
+  /** Why comparisons or the burst could not conclude. */
+  inconclusive: string[];
+  /** Part of the check that could not be done here. */
+  partial?: string;
+}
+
+export interface JudgedFinding {
+  check: Check;
+  finding: Finding;
+  key: string;
+}
+
+const BURST_PHASES = new Set(["burst", "over-limit", "wait"]);
+
+/** A script that fills the client's rate window the way the run had before the request. */
+function reproduceScript(exchange: Exchange, baseUrl: string): string | undefined {
+  if (!exchange.phase || !BURST_PHASES.has(exchange.phase)) return undefined;
+  const fill = Math.max(0, exchange.windowIndex ?? 0);
+  const iface = exchange.localAddress ? ` --interface ${exchange.localAddress}` : "";
+  const meta = `${baseUrl.replace(/\/$/, "")}/api/v1/meta`;
+  return [
+    `# ${fill} requests from one client address fill its rate window, then the request that showed the finding`,
+    `for i in $(seq 1 ${fill}); do curl -s -o /dev/null${iface} ${quote(meta)}; done`,
+    curlLine(exchange, true),
+  ].join("\n");
+}
+
+export class Judge {
+  readonly evidence = new Map<string, Evidence>();
+  readonly violations = new Map<string, Violation[]>();
+  private readonly judged = new WeakMap<Exchange, JudgedFinding[]>();
+  private readonly keys = new Set<string>();
+
+  constructor(
+    private readonly ctx: CheckContext,
+    readonly checks: Check[],
+    private readonly seed: number,
+    private readonly baseUrl: string,
+    /** How the replay line names the target (`--base-url URL `, or "" for the bundled server). */
+    private readonly replayTarget: string,
+  ) {
+    for (const c of checks) {
+      this.evidence.set(c.name, { cases: 0, informative: 0, inconclusive: [] });
+      this.violations.set(c.name, []);
+    }
+  }
+
+  /** Runs every judging check on an exchange once (memoized), counting cases and evidence. */
+  judge(exchange: Exchange): JudgedFinding[] {
+    const memo = this.judged.get(exchange);
+    if (memo) return memo;
+    const out: JudgedFinding[] = [];
+    const operation = exchange.operation?.operationId ?? exchange.request.pathname;
+    for (const check of this.checks) {
+      const findings = check.judge?.(this.ctx, exchange);
+      if (!findings) continue;
+      const evidence = this.evidence.get(check.name);
+      if (evidence) {
+        evidence.cases++;
+        if (check.informative ? check.informative(this.ctx, exchange) : true) evidence.informative++;
+      }
+      for (const finding of findings)
+        out.push({ check, finding, key: `${check.name}|${finding.code}|${operation}` });
+    }
+    this.judged.set(exchange, out);
+    return out;
+  }
+
+  /** Keeps a violation unless one with the same key is already kept. */
+  record(check: Check, finding: Finding, exchange: Exchange, path?: string): void {
+    const operation =
+      exchange.operation?.operationId ?? exchange.request.operationId ?? exchange.request.pathname;
+    const key = `${check.name}|${finding.code}|${operation}`;
+    const list = this.violations.get(check.name);
+    if (this.keys.has(key) || !list) return;
+    this.keys.add(key);
+    const only = check.name.includes(":") ? `'${check.name}'` : check.name;
+    const reproduce = reproduceScript(exchange, this.baseUrl);
+    list.push({
+      ...finding,
+      check: check.name,
+      severity: check.severity,
+      operation,
+      request: curlLine(exchange, reproduce !== undefined),
+      seed: this.seed,
+      replay: `dealkit conformance ${this.replayTarget}--seed ${this.seed} --only ${only}${path ? ` (fast-check path ${path})` : ""}`,
+      ...(reproduce ? { reproduce } : {}),
+    });
+  }
+
+  /** Records every finding of an exchange that is new. */
+  recordAll(exchange: Exchange): void {
+    for (const j of this.judge(exchange)) this.record(j.check, j.finding, exchange);
+  }
+
+  /** A check's verdict on a group or on the burst: its findings, and the evidence it counts as. */
+  verdict(check: Check, verdict: Verdict): void {
+    const evidence = this.evidence.get(check.name);
+    if (evidence) {
+      if (verdict.informative) evidence.informative++;
+      if (verdict.inconclusive) evidence.inconclusive.push(verdict.inconclusive);
+      if (verdict.partial) evidence.partial = verdict.partial;
+    }
+    for (const { finding, exchange } of verdict.findings) this.record(check, finding, exchange);
+  }
+
+  has(key: string): boolean {
+    return this.keys.has(key);
+  }
+}

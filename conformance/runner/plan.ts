@@ -1,0 +1,213 @@
+/**
+ * Phase 2, plan: the requests of the run, computed up front as data. The smallest set of
+ * candidate requests that serves every goal (greedy set cover: each rule's evidence, each
+ * boundary, a valid request of every operation), the groups checks ask for (preflights,
+ * comparisons, credential variants), the burst, the fallbacks sent when a rule got no evidence,
+ * then random exploration as the budget allows, spread evenly so no operation is starved.
+ * The plan is computed for every check and then narrowed to the selected ones, so `--only`
+ * keeps the very requests a full run sends (replays reproduce).
+ */
+import type { Spec } from "../../src/spec/spec.ts";
+import type { Account } from "../arbitraries/requests.ts";
+import type { Vocabulary } from "../arbitraries/vocabulary.ts";
+import type { Check, PlanContext, PlannedGroup, RequestCase } from "../types.ts";
+import { type Candidate, candidatesOf, EVERY_ANSWER, goalCheck } from "./candidates.ts";
+
+export interface PlanStep {
+  request: RequestCase;
+  /** Goals it was chosen for. */
+  goals: string[];
+  /** Checks that will judge its answer. */
+  feeds: string[];
+}
+
+export interface Plan {
+  /** One client address paced at the advertised rate, or requests spread over loopback addresses. */
+  mode: "one-address" | "spread";
+  rate: { limit: number; windowSeconds: number };
+  /** Most requests of the whole run, discovery and burst included. */
+  budget: number;
+  /** The first rate window is the 429 burst (a selected check judges 429 answers). */
+  burst: boolean;
+  steps: PlanStep[];
+  groups: PlannedGroup[];
+  /** Further requests per rule goal, sent only when the plan's own gave the rule no evidence. */
+  fallbacks: Record<string, PlanStep[]>;
+  exploration: { operationId: string; runs: number; seed: number }[];
+  /** Goals no request can serve here, and why. */
+  uncovered: { goal: string; why: string }[];
+}
+
+export interface PlanInput {
+  spec: Spec;
+  checks: Check[];
+  selected: Set<string>;
+  vocabulary: Vocabulary;
+  account?: Account;
+  mode: Plan["mode"];
+  rate: Plan["rate"];
+  budget: number;
+  seed: number;
+  /** Random requests per operation; by default what the budget leaves. */
+  randomRuns?: number;
+  /** Requests discovery already spent. */
+  spent: number;
+}
+
+/** Fixed checks that judge 429 answers too: with one of them selected, the burst is sent. */
+const BURST_READERS = new Set(["rate-limit", ...EVERY_ANSWER.filter((c) => c !== "answers-complete")]);
+/** Requests the burst sends beyond the window: over the limit (2), another address, knocks, after. */
+const burstExtras = (operations: number) => 2 + 1 + 3 + 1 + operations;
+/** Requests kept back for fallbacks. */
+const FALLBACK_RESERVE = 10;
+
+const toStep = (c: Candidate, goals: string[] = []): PlanStep => ({
+  request: c.request,
+  goals,
+  feeds: c.feeds,
+});
+
+/** Greedy set cover: the candidate serving the most open goals each time (the first such on ties). */
+function cover(
+  candidates: Candidate[],
+  goals: Set<string>,
+): { chosen: Candidate[]; served: Map<Candidate, string[]> } {
+  const open = new Set(goals);
+  const chosen: Candidate[] = [];
+  const served = new Map<Candidate, string[]>();
+  while (open.size > 0) {
+    let best: Candidate | undefined;
+    let bestScore = 0;
+    for (const c of candidates) {
+      if (served.has(c)) continue;
+      let score = 0;
+      for (const g of c.goals) if (open.has(g)) score++;
+      if (score > bestScore) {
+        best = c;
+        bestScore = score;
+      }
+    }
+    if (!best) break;
+    const gained = best.goals.filter((g) => open.has(g));
+    for (const g of gained) open.delete(g);
+    chosen.push(best);
+    served.set(best, gained);
+  }
+  return { chosen, served };
+}
+
+/** Valid requests of an operation, steered ones first (they should find data). */
+export function validCasesOf(byOp: Map<string, Candidate[]>): (operationId: string) => RequestCase[] {
+  return (operationId) =>
+    (byOp.get(operationId) ?? [])
+      .filter((c) => c.goals.includes(`valid:${operationId}`))
+      .sort((a, b) => Number(b.steered) - Number(a.steered))
+      .map((c) => c.request);
+}
+
+/** Every operation's candidates. */
+export function candidatesByOperation(
+  spec: Spec,
+  vocabulary: Vocabulary,
+  account?: Account,
+): Map<string, Candidate[]> {
+  return new Map(spec.operations.map((op) => [op.operationId, candidatesOf(spec, op, vocabulary, account)]));
+}
+
+/** Evidence first (rules), then valid boundaries, then invalid ones: a cut budget loses the least. */
+const rank = (goals: string[]) =>
+  goals.some((g) => g.startsWith("rule:")) ? 0 : goals.some((g) => g.startsWith("valid:")) ? 1 : 2;
+
+export function buildPlan(input: PlanInput): Plan {
+  const { spec, account, vocabulary } = input;
+  const byOp = candidatesByOperation(spec, vocabulary, account);
+  const all = [...byOp.values()].flat();
+  const universe = new Set<string>();
+  for (const op of spec.operations) {
+    universe.add(`valid:${op.operationId}`);
+    for (const rule of op.rules)
+      if (!rule.then.ignores && !rule.then.uniformBody) universe.add(`rule:${rule.id}`);
+  }
+  for (const c of all)
+    for (const g of c.goals)
+      if (c.request.label.startsWith("valid:") || c.request.label.startsWith("invalid:")) universe.add(g);
+  const servable = new Set(all.flatMap((c) => c.goals));
+  const uncovered = [...universe]
+    .filter((g) => !servable.has(g))
+    .map((goal) => {
+      const op = spec.operations.find(
+        (o) => goal.includes(`:${o.operationId}`) || o.rules.some((r) => `rule:${r.id}` === goal),
+      );
+      return {
+        goal,
+        why: op?.secured && !account ? "needs an account (--uid, --api-key)" : "no request can serve it",
+      };
+    });
+  // Evidence first: rules covered by requests steered toward the target's data, then the rest by all.
+  const ruleGoals = new Set([...universe].filter((g) => g.startsWith("rule:") && servable.has(g)));
+  const first = cover(
+    all.filter((c) => c.steered),
+    ruleGoals,
+  );
+  const covered = new Set([...first.served.values()].flat());
+  const rest = cover(
+    all.filter((c) => !first.served.has(c)),
+    new Set([...universe].filter((g) => servable.has(g) && !covered.has(g))),
+  );
+  const chosen = [...first.chosen, ...rest.chosen];
+  const served = new Map([...first.served, ...rest.served]);
+  const ordered = chosen
+    .map((c, i) => ({ c, i, r: rank(served.get(c) ?? []) }))
+    .sort((a, b) => a.r - b.r || a.i - b.i)
+    .map(({ c }) => toStep(c, served.get(c)));
+
+  const validCases = validCasesOf(byOp);
+  const planCtx: PlanContext = {
+    spec,
+    releases: [],
+    rate: input.rate,
+    vocabulary,
+    ...(account ? { account } : {}),
+    validCases,
+  };
+  const selected = (feeds: string[]) => feeds.some((f) => input.selected.has(f));
+  const groups = input.checks
+    .filter((c) => c.plan && input.selected.has(c.name))
+    .flatMap((c) => c.plan?.(planCtx) ?? []);
+  const fallbacks: Record<string, PlanStep[]> = {};
+  for (const goal of universe) {
+    if (!goal.startsWith("rule:") || !input.selected.has(goalCheck(goal))) continue;
+    const alternatives = all
+      .filter((c) => !served.has(c) && c.goals.includes(goal))
+      .sort((a, b) => Number(b.steered) - Number(a.steered))
+      .slice(0, 2);
+    if (alternatives.length > 0) fallbacks[goal] = alternatives.map((c) => toStep(c, [goal]));
+  }
+  const steps = ordered.filter((s) => selected(s.feeds));
+  const burst = [...input.selected].some((name) => BURST_READERS.has(name));
+  const groupRequests = groups.reduce((n, g) => n + g.requests.length + (g.kind === "compare" ? 1 : 0), 0);
+  const planned =
+    input.spent +
+    steps.length +
+    groupRequests +
+    (burst ? burstExtras(spec.operations.length) : 0) +
+    Math.min(FALLBACK_RESERVE, Object.keys(fallbacks).length);
+  const explored = spec.operations.filter((op) => selected(byOp.get(op.operationId)?.[0]?.feeds ?? []));
+  const runs =
+    input.randomRuns ?? Math.max(0, Math.floor((input.budget - planned) / Math.max(1, explored.length)));
+  return {
+    mode: input.mode,
+    rate: input.rate,
+    budget: input.budget,
+    burst,
+    steps,
+    groups,
+    fallbacks,
+    exploration: explored.map((op) => ({
+      operationId: op.operationId,
+      runs,
+      seed: (input.seed + spec.operations.indexOf(op) * 7919) | 0,
+    })),
+    uncovered: uncovered.filter((u) => input.selected.has(goalCheck(u.goal))),
+  };
+}

@@ -1,0 +1,141 @@
+/**
+ * Phase 5, report: the result of every check from what the judge counted and what execution
+ * did. A check passes only with evidence (a case that could have shown a violation); without
+ * any it is "not exercised", with the true reason: not selected, no account, the budget or
+ * --max-time ran out before its requests, its endpoint failed, the data moved during every
+ * comparison, or the target's data held nothing to judge.
+ */
+import type { Check, Severity, Violation } from "../types.ts";
+import type { Evidence, Judge } from "./judge.ts";
+import type { Plan } from "./plan.ts";
+import type { Sender } from "./sender.ts";
+
+export type CheckStatus = "pass" | "fail" | "not-exercised" | "skipped";
+
+export interface CheckResult {
+  name: string;
+  title: string;
+  verifies: string;
+  source: string;
+  severity: Severity;
+  status: CheckStatus;
+  /** Exchanges judged, and those that could have shown a violation. */
+  cases: number;
+  informative: number;
+  /** Plan requests meant to feed it, and how many of them were sent. */
+  planned: number;
+  sent: number;
+  violations: Violation[];
+  /** Why it was not exercised (or skipped). */
+  reason?: string;
+  /** Part of the check not done here, or comparisons that could not conclude. */
+  note?: string;
+}
+
+export interface RunReport {
+  seed: number;
+  baseUrl: string;
+  mode: Plan["mode"] | "none";
+  startedAt: string;
+  durationMs: number;
+  requests: number;
+  /** 429 answers outside the deliberate burst (a correct runner against a correct server gets none). */
+  unexpected429: number;
+  checks: CheckResult[];
+  notes: string[];
+  /** True when "not exercised" counts as failing (--require-evidence). */
+  requireEvidence: boolean;
+  /** Set when the run stopped before judging (not this API, unreachable): exit 2. */
+  error?: string;
+  passed: boolean;
+}
+
+interface Facts {
+  plan?: Plan;
+  judge?: Judge;
+  sender?: Sender;
+  account: boolean;
+  selected: Set<string>;
+  /** Operations whose endpoint kept failing, and how. */
+  failing: Map<string, string>;
+  /** Why the burst (the rate-limit check's evidence) was cut short. */
+  burstSkipped?: string;
+}
+
+/** The true reason a selected check has no evidence. */
+function reasonFor(
+  check: Check,
+  evidence: Evidence,
+  facts: Facts,
+  planned: number,
+  sent: number,
+  unsent: string[],
+): string {
+  if (check.needsAccount && !facts.account)
+    return "no account: give --uid and --api-key to judge the key-protected streams";
+  if (evidence.inconclusive.length > 0) return `inconclusive: ${evidence.inconclusive[0]}`;
+  if (check.name === "rate-limit" && facts.burstSkipped) return facts.burstSkipped;
+  const failing = check.operationId ? facts.failing.get(check.operationId) : undefined;
+  if (failing) return failing;
+  if (sent === 0 && unsent.length > 0) return unsent[0] ?? "not sent";
+  if (planned === 0 && evidence.cases === 0) return "no request of the plan can exercise it here";
+  return `no matching data found: ${evidence.cases} answers judged, none could show a violation (empty or too few items)`;
+}
+
+export function checkResults(all: Check[], facts: Facts): CheckResult[] {
+  return all.map((check) => {
+    const base = {
+      name: check.name,
+      title: check.title,
+      verifies: check.verifies,
+      source: check.source,
+      severity: check.severity,
+    };
+    const evidence = facts.judge?.evidence.get(check.name);
+    if (!facts.selected.has(check.name) || !evidence) {
+      return {
+        ...base,
+        status: "skipped",
+        cases: 0,
+        informative: 0,
+        planned: 0,
+        sent: 0,
+        violations: [],
+        reason: "not selected",
+      };
+    }
+    const steps = (facts.plan?.steps ?? []).filter((s) => s.feeds.includes(check.name));
+    const sent = steps.filter((s) => facts.sender?.sent.has(s)).length;
+    const unsent = steps.flatMap((s) => {
+      const why = facts.sender?.unsent.get(s);
+      return why ? [why] : [];
+    });
+    const violations = facts.judge?.violations.get(check.name) ?? [];
+    const status = violations.length > 0 ? "fail" : evidence.informative > 0 ? "pass" : "not-exercised";
+    const notes = [
+      evidence.partial,
+      evidence.informative > 0 && evidence.inconclusive.length > 0
+        ? `${evidence.inconclusive.length} comparison(s) inconclusive: ${evidence.inconclusive[0]}`
+        : undefined,
+    ].filter((n): n is string => n !== undefined);
+    return {
+      ...base,
+      status,
+      cases: evidence.cases,
+      informative: evidence.informative,
+      planned: steps.length,
+      sent,
+      violations,
+      ...(status === "not-exercised"
+        ? { reason: reasonFor(check, evidence, facts, steps.length, sent, unsent) }
+        : {}),
+      ...(notes.length > 0 ? { note: notes.join("; ") } : {}),
+    };
+  });
+}
+
+/** A run passes when no check fails, and (with --require-evidence) every selected check was exercised. */
+export function passed(checks: CheckResult[], requireEvidence: boolean, error?: string): boolean {
+  if (error) return false;
+  return checks.every((c) => c.status !== "fail" && (!requireEvidence || c.status !== "not-exercised"));
+}

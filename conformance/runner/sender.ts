@@ -1,0 +1,116 @@
+/**
+ * Sends the plan's items and keeps what happened to each: the exchange of a step (or why it was
+ * not sent: budget, --max-time, a failing endpoint, a target that refuses this client), the
+ * exchanges of a group with its check's verdict. A "compare" group is sent back to back from one
+ * address with its control repeated last; when the control moved (live data) it is sent once
+ * more, and a second move is "inconclusive", never a failure.
+ */
+import type { Check, CheckContext, Exchange, PlannedGroup, RequestCase, Verdict } from "../types.ts";
+import type { RateDiagnosis } from "./diagnosis.ts";
+import type { Judge, JudgedFinding } from "./judge.ts";
+import type { PlanStep } from "./plan.ts";
+import { NotSent, type SendOptions, type Transport } from "./transport.ts";
+
+export type Item = { kind: "step"; step: PlanStep } | { kind: "group"; group: PlannedGroup };
+
+/** GET requests an item sends (what the rate limit counts). */
+export function countedRequests(item: Item): number {
+  if (item.kind === "step") return item.step.request.method === "GET" ? 1 : 0;
+  const gets = item.group.requests.filter((r) => r.method === "GET").length;
+  return gets + (item.group.kind === "compare" ? 1 : 0);
+}
+
+export const itemOperation = (item: Item) =>
+  item.kind === "step" ? item.step.request.operationId : item.group.requests[0]?.operationId;
+
+export interface SentGroupRecord {
+  group: PlannedGroup;
+  exchanges: Exchange[];
+  verdict?: Verdict;
+}
+
+export class Sender {
+  readonly sent = new Map<PlanStep, Exchange>();
+  readonly unsent = new Map<PlanStep, string>();
+  readonly groups: SentGroupRecord[] = [];
+  readonly unsentGroups = new Map<PlannedGroup, string>();
+  /** Findings on plan steps, recorded after shrinking. */
+  readonly pending: { judged: JudgedFinding; exchange: Exchange }[] = [];
+
+  constructor(
+    private readonly ctx: CheckContext,
+    private readonly transport: Transport,
+    private readonly judge: Judge,
+    private readonly diagnosis: RateDiagnosis,
+    private readonly checks: Map<string, Check>,
+    private readonly budget: number,
+    private readonly deadline: number,
+  ) {}
+
+  /** Why nothing more may be sent, if so. */
+  blocked(operationId?: string): string | undefined {
+    if (this.diagnosis.refusesClient) return this.diagnosis.refusesClient;
+    if (this.transport.requests >= this.budget) return `the request budget (${this.budget}) was spent`;
+    if (Date.now() >= this.deadline) return "--max-time was reached";
+    return operationId ? this.transport.failing.get(operationId) : undefined;
+  }
+
+  /** Sends one request and judges it (findings wait for shrinking when `pending`). */
+  async request(request: RequestCase, how: SendOptions, pending = false): Promise<Exchange | undefined> {
+    if (this.blocked(request.operationId)) return undefined;
+    let exchange: Exchange;
+    try {
+      exchange = await this.transport.send(request, how);
+    } catch (err) {
+      if (err instanceof NotSent) return undefined;
+      throw err;
+    }
+    for (const judged of this.judge.judge(exchange)) {
+      if (pending) this.pending.push({ judged, exchange });
+      else this.judge.record(judged.check, judged.finding, exchange);
+    }
+    return exchange;
+  }
+
+  async step(step: PlanStep, how: SendOptions): Promise<Exchange | undefined> {
+    const why = this.blocked(step.request.operationId);
+    if (why) {
+      this.unsent.set(step, why);
+      return undefined;
+    }
+    const exchange = await this.request(step.request, how, true);
+    if (exchange) this.sent.set(step, exchange);
+    return exchange;
+  }
+
+  async group(group: PlannedGroup, how: SendOptions): Promise<Exchange[]> {
+    const check = this.checks.get(group.check);
+    const requests =
+      group.kind === "compare" && group.requests[0] ? [...group.requests, group.requests[0]] : group.requests;
+    let record: SentGroupRecord = { group, exchanges: [] };
+    for (let attempt = 0; attempt < 2; attempt++) {
+      record = { group, exchanges: [] };
+      for (const request of requests) {
+        const why = this.blocked(request.operationId);
+        if (why) {
+          this.unsentGroups.set(group, why);
+          return record.exchanges;
+        }
+        const e = await this.request(request, how);
+        if (e) record.exchanges.push(e);
+      }
+      if (!check?.judgeGroup) break;
+      record.verdict = check.judgeGroup(this.ctx, { planned: group, exchanges: record.exchanges });
+      if (!record.verdict.inconclusive?.startsWith("data changed")) break;
+    }
+    if (check && record.verdict) this.judge.verdict(check, record.verdict);
+    this.groups.push(record);
+    return record.exchanges;
+  }
+
+  async item(item: Item, how: SendOptions): Promise<Exchange[]> {
+    if (item.kind === "group") return this.group(item.group, how);
+    const e = await this.step(item.step, how);
+    return e ? [e] : [];
+  }
+}
