@@ -4,8 +4,10 @@ import { loadSpec } from "../src/spec/load.ts";
 import type { Spec } from "../src/spec/spec.ts";
 import { createApp } from "./app.ts";
 import { accountVerifier } from "./auth.ts";
+import { startLive } from "./data/live.ts";
 import { offsetFor } from "./data/time.ts";
 import { shiftIfStale } from "./db/freshness.ts";
+import { readInfo } from "./db/meta.ts";
 import { openDatabase } from "./db/open.ts";
 import { Store } from "./db/store.ts";
 import { DEFAULTS, type ServerOptions } from "./options.ts";
@@ -74,6 +76,9 @@ export async function buildApp(options: ServerOptions = {}): Promise<BuiltApp> {
     }
   }, REFRESH_EVERY_MS);
   refresh.unref();
+  const stopLive = options.liveEveryMs
+    ? live(db, spec, options.liveEveryMs, options.seed ?? DEFAULTS.seed, nowSeconds, zoneOffset)
+    : undefined;
   return {
     app,
     spec,
@@ -82,11 +87,29 @@ export async function buildApp(options: ServerOptions = {}): Promise<BuiltApp> {
     data: opened.data,
     async close() {
       clearInterval(refresh);
+      stopLive?.();
       await app.close();
       await limiter?.close();
       if (db.open) db.close();
     },
   };
+}
+
+/** Starts live data on generated data (imported data is real: nothing is invented into it). */
+function live(
+  db: Database,
+  spec: Spec,
+  everyMs: number,
+  seed: number,
+  nowSeconds: () => number,
+  zoneOffset: number,
+) {
+  if (readInfo(db).source !== "generated")
+    throw new Error("--live needs generated data (this database holds imported data)");
+  shiftIfStale(db, nowSeconds(), zoneOffset, 1);
+  return startLive(db, { everyMs, seed, nowSeconds, categories: spec.categories.items, zoneOffset }, (err) =>
+    console.error(`dealkit: live data: ${(err as Error).message}`),
+  );
 }
 
 async function createLimiter(spec: Spec, options: ServerOptions): Promise<RateLimiter | undefined> {

@@ -24,6 +24,8 @@ export interface ServerOptions {
   demoKey?: string;
   /** Cap on the clients the in-memory rate-limit store tracks. */
   maxClients?: number;
+  /** Live data: a new alert every this many milliseconds (generated data only). */
+  liveEveryMs?: number;
 }
 
 export const DEFAULTS = {

@@ -1,5 +1,9 @@
 import type { BurstRecord, Check, Exchange, Finding, Verdict } from "../types.ts";
 
+/** Requests a server may not have counted: no whole answer, or a 5xx (it may fail before its limiter). */
+export const uncounted = (window: Exchange[]) =>
+  window.filter((e) => e.request.method === "GET" && (e.failure !== undefined || e.status >= 500)).length;
+
 /**
  * The 429 contract, judged on the burst (see runner/burst.ts): from one fresh client IP, `limit`
  * requests of the plan are served (the preflights among them not counted) and the next is
@@ -15,13 +19,12 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
   const fail = (exchange: Exchange, code: string, title: string, received: unknown, documented: unknown) =>
     findings.push({ exchange, finding: { code: `rate-limit/${code}`, title, received, documented } });
   const limited = (e: Exchange) => e.status === policy.status;
-  const [over, plain] = burst.overLimit;
+  const over = burst.overLimit[0];
   if (!over) return { findings, informative: false, inconclusive: burst.skipped ?? "the burst was not sent" };
 
   const gets = burst.window.filter((e) => e.request.method === "GET");
   const preflights = burst.window.length - gets.length;
-  // A request that got no answer may or may not have been counted by the server.
-  const uncertain = gets.filter((e) => e.failure).length;
+  const uncertain = uncounted(burst.window);
   const firstRefused = gets.findIndex(limited);
   if (burst.countedTogether) {
     // Requests from the other addresses used up this client's window: that is the finding.
@@ -53,23 +56,28 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
       );
     }
   }
-  if (!limited(over)) {
-    if (!plain || !limited(plain)) {
-      const e = plain ?? over;
-      fail(
-        e,
-        "not-enforced",
-        `request ${burst.limit + 1} within ${burst.windowSeconds} s was not refused`,
-        e.status,
-        policy.status,
-      );
-      return { findings, informative: true };
-    }
+  // Over the limit: requests until one is refused (requests the server may not have counted
+  // make room for as many more), then a forged X-Forwarded-For again, which must be refused too.
+  const forged = (e: Exchange) => e.request.headers["x-forwarded-for"] !== undefined;
+  const firstRefusal = burst.overLimit.findIndex(limited);
+  if (firstRefusal < 0) {
+    const e = burst.overLimit.at(-1) as Exchange;
     fail(
-      over,
+      e,
+      "not-enforced",
+      `request ${burst.limit + 1} within ${burst.windowSeconds} s was not refused`,
+      e.status,
+      policy.status,
+    );
+    return { findings, informative: true };
+  }
+  const servedForged = burst.overLimit.slice(firstRefusal + 1).find((e) => forged(e) && !limited(e));
+  if (servedForged) {
+    fail(
+      servedForged,
       "trusts-forwarded-for",
-      `request ${burst.limit + 1} was served because it carried X-Forwarded-For: ${over.request.headers["x-forwarded-for"]} (the next, without it, was refused)`,
-      over.status,
+      `a request over the limit was served because it carried X-Forwarded-For: ${servedForged.request.headers["x-forwarded-for"]} (the one before it, without, was refused)`,
+      servedForged.status,
       `${policy.status}: ${policy.client_ip}`,
     );
   }

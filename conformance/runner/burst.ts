@@ -7,6 +7,7 @@
  * happened is a BurstRecord, judged by the rate-limit check.
  */
 import type { Spec } from "../../src/spec/spec.ts";
+import { uncounted } from "../checks/rate-limit.ts";
 import type { Pacer } from "../http/pacer.ts";
 import type { BurstRecord, Exchange, RequestCase } from "../types.ts";
 import { countedRequests, type Item, type Sender } from "./sender.ts";
@@ -22,7 +23,9 @@ const META: RequestCase = {
 };
 /** TEST-NET-3 (RFC 5737): an address no real client has, sent by the client itself. */
 const FORGED_CLIENT = "203.0.113.7";
-const KNOCKS = 3;
+/** Knocks beyond the window's opening requests: counted, they would outnumber the slots freed. */
+const KNOCKS_BEYOND_OPENING = 2;
+const OPENING_GAP_MS = 2000;
 const LANES = 4;
 /** The window must be filled well within itself, or its first requests leave before the last arrive. */
 const FILL_WITHIN = 0.8;
@@ -41,6 +44,8 @@ export interface BurstEnv {
   other: string | undefined;
   /** Requests already in this address's window (discovery, in one-address runs). */
   initial: Exchange[];
+  /** Items sent first in the window: the preflights (which must not be counted). */
+  first: Item[];
   /** Takes the next plan item sending at most `maxCounted` counted requests. */
   take(maxCounted: number): Item | undefined;
   /** A valid request of an operation (over the limit, every operation must refuse it). */
@@ -99,6 +104,14 @@ export async function runBurst(env: BurstEnv): Promise<BurstRecord> {
     record.window = [];
   }
   const raw = { address: record.address, raw: true } as const;
+  // A pause after the window's first requests: when Retry-After has passed, those are the only
+  // ones that left the window, so a few refused knocks, if counted, keep the client out.
+  const opening = record.window.length;
+  if (!(await sleepWithin(OPENING_GAP_MS, env.deadline)))
+    return { ...record, skipped: "--max-time was reached" };
+  for (const item of env.first) {
+    record.window.push(...(await env.sender.item(item, { ...raw, phase: "burst" })));
+  }
   const started = Date.now();
   // Fill the window with the plan's own requests, a few lanes at a time.
   let inFlight = 0;
@@ -132,12 +145,26 @@ export async function runBurst(env: BurstEnv): Promise<BurstRecord> {
   );
   const send = async (request: RequestCase, address = record.address) =>
     env.sender.request(request, { address, raw: true, phase: "over-limit" });
-  const over = await send({ ...META, headers: { "x-forwarded-for": FORGED_CLIENT } });
+  // The request over the limit carries a forged X-Forwarded-For (a limiter must not believe a
+  // client about its own address). If it is served, plain requests follow until one is refused
+  // (as many as the window holds requests the server may not have counted), then the forged one
+  // again: served after a plain refusal, it is the forged header that opened the door.
+  const forged = { ...META, headers: { "x-forwarded-for": FORGED_CLIENT } };
+  const overLimit = async (request: RequestCase) => {
+    const e = await send(request);
+    if (e) record.overLimit.push(e);
+    return e;
+  };
+  const over = await overLimit(forged);
   if (!over) return { ...record, skipped: env.sender.blocked() ?? "not sent" };
-  record.overLimit.push(over);
   if (over.status !== status) {
-    const plain = await send(META);
-    if (plain) record.overLimit.push(plain);
+    for (let i = 0; i <= uncounted(record.window); i++) {
+      const plain = await overLimit(META);
+      if (plain?.status === status) {
+        await overLimit(forged);
+        break;
+      }
+    }
   }
   if (env.other !== undefined) record.otherAddress = await send(META, env.other);
   for (const op of env.spec.operations.filter((o) => o.operationId !== META.operationId)) {
@@ -153,7 +180,7 @@ export async function runBurst(env: BurstEnv): Promise<BurstRecord> {
     env.pacer.rest(record.address, wait);
     return { ...record, skipped: "--skip-slow: the client was not seen served again after the wait" };
   }
-  const knocks = env.spec.rateLimit.counts_refused ? 0 : KNOCKS;
+  const knocks = env.spec.rateLimit.counts_refused ? 0 : opening + KNOCKS_BEYOND_OPENING;
   env.log(`rate limit: waiting Retry-After ${wait} s (${knocks} refused knocks halfway)`);
   if (!(await sleepWithin((wait * 1000) / 2, env.deadline)))
     return { ...record, skipped: "--max-time was reached during the wait" };

@@ -50,12 +50,15 @@ const LANES = { "one-address": 4, spread: 8 };
 /** Rounds of fallbacks for rules still without evidence. */
 const FALLBACK_ROUNDS = 2;
 
-/** The plan's items in sending order: preflights first (the burst must carry them), then groups, then steps. */
+const isPreflights = (item: Item) =>
+  item.kind === "group" && item.group.requests.every((r) => r.method === "OPTIONS");
+
+/** The plan's items in sending order: groups first (small, and evidence of their rules), then steps. */
 function queueOf(plan: Plan): Item[] {
-  const groups = plan.groups.map((group) => ({ kind: "group" as const, group }));
-  const preflights = groups.filter((g) => g.group.requests.every((r) => r.method === "OPTIONS"));
-  const others = groups.filter((g) => !preflights.includes(g));
-  return [...preflights, ...others, ...plan.steps.map((step) => ({ kind: "step" as const, step }))];
+  return [
+    ...plan.groups.map((group) => ({ kind: "group" as const, group })),
+    ...plan.steps.map((step) => ({ kind: "step" as const, step })),
+  ];
 }
 
 /** Waits until some pool address may send `n` requests back to back; undefined when blocked. */
@@ -133,6 +136,9 @@ function exploreEnvOf(env: ExecEnv, operationId: string | undefined, asked = new
 export async function execute(env: ExecEnv): Promise<Execution> {
   const { plan, spec } = env;
   const queue = queueOf(plan);
+  // The preflights go in the burst's window: counted, they would make the limit arrive early.
+  const preflights = plan.burst ? queue.filter(isPreflights) : [];
+  for (const item of preflights) queue.splice(queue.indexOf(item), 1);
   const execution: Execution = { explored: new Map() };
   const take = (max: number) => {
     const i = queue.findIndex(
@@ -150,6 +156,7 @@ export async function execute(env: ExecEnv): Promise<Execution> {
         addresses: env.burstFrom,
         other: env.otherAddress,
         initial: plan.mode === "one-address" ? env.discovery : [],
+        first: preflights,
         take,
         validCase: env.validCase,
         afterWait: async (address) => {

@@ -61,6 +61,23 @@ const burstExtras = (operations: number) => 2 + 1 + 3 + 1 + operations;
 /** Requests kept back for fallbacks. */
 const FALLBACK_RESERVE = 10;
 
+/** Preflights of the manifest, sent in the burst when no check planned preflights of its own. */
+function burstPreflights(spec: Spec): PlannedGroup {
+  const request: RequestCase = {
+    method: "OPTIONS",
+    pathname: spec.operation("getMeta").path,
+    query: [],
+    headers: { "access-control-request-method": "GET" },
+    label: "preflight in the burst",
+  };
+  return {
+    check: "rate-limit",
+    kind: "set",
+    requests: [request, request, request],
+    label: "preflights in the burst",
+  };
+}
+
 const toStep = (c: Candidate, goals: string[] = []): PlanStep => ({
   request: c.request,
   goals,
@@ -185,6 +202,9 @@ export function buildPlan(input: PlanInput): Plan {
   }
   const steps = ordered.filter((s) => selected(s.feeds));
   const burst = [...input.selected].some((name) => BURST_READERS.has(name));
+  // Preflights in the burst's window show whether they are counted (counts_preflight).
+  if (burst && !groups.some((g) => g.requests.every((r) => r.method === "OPTIONS")))
+    groups.push(burstPreflights(spec));
   const groupRequests = groups.reduce((n, g) => n + g.requests.length + (g.kind === "compare" ? 1 : 0), 0);
   const planned =
     input.spent +

@@ -16,7 +16,8 @@ export interface GenerateOptions {
   zoneOffset: number;
 }
 
-const SPAN_SECONDS = 20 * 86_400;
+/** Generated data spans this long before its reference time; live data keeps this retention. */
+export const SPAN_SECONDS = 20 * 86_400;
 const FIRST_ALERT_ID = 4_100_000;
 const FIRST_ZDM_ID = 129_900_000;
 const FIRST_ACTIVITY_ID = 5_000;
@@ -102,49 +103,61 @@ function priceOf(rng: Prng): number {
   return Math.max(0.01, Math.round(raw * 100) / 100);
 }
 
-function generateAlerts(rng: Prng, o: GenerateOptions): AlertRow[] {
-  const weights = o.categories.map(
+/** How likely each category is to get the next alert (the big forums and weibo carry most). */
+export function categoryWeights(categories: Category[]): (readonly [Category, number])[] {
+  return categories.map(
     (c) => [c, (KIND_WEIGHT[c.kind] ?? 1) * (BUSY_ALIASES.has(c.alias) ? 4 : 1)] as const,
   );
+}
+
+function generateAlerts(rng: Prng, o: GenerateOptions): AlertRow[] {
+  const weights = categoryWeights(o.categories);
   const times = Array.from({ length: o.size }, () => o.nowSeconds - ageSeconds(rng)).sort((a, b) => a - b);
-  return times.map((shijianchuo, i) => {
-    const id = FIRST_ALERT_ID + i;
-    const cate = rng.weighted(weights);
-    const [brand, product] = rng.pick(V.PRODUCTS);
-    const template = cate.priced ? rng.pick(V.PRICED_TOPICS) : rng.pick(V.FORUM_TOPICS);
-    // A bank 立减金 costs a token payment; goods cost what goods cost.
-    const price = !cate.priced
-      ? null
-      : template.includes("{bank}")
-        ? rng.pick([0.01, 0.1, 1, 5, 9.9])
-        : priceOf(rng);
-    const priceText = price === null ? "" : String(price);
-    const title = fill(template, rng, { brand, product, price: priceText });
-    const mall = V.MALLS.find((m) => title.includes(m)) ?? V.BANKS.find((b) => title.includes(b));
-    const content = [fill(rng.pick(V.CONTENT_LINES), rng), fill(rng.pick(V.CONTENT_LINES), rng)].join("");
-    const age = o.nowSeconds - shijianchuo;
-    const regDay = rng.chance(0.7)
-      ? localDate(shijianchuo - rng.int(200, 3000) * 86_400, o.zoneOffset)
-      : null;
-    const tags: string[] = mall === undefined ? [rng.pick(V.PERKS)] : [mall, rng.pick(V.PERKS)];
-    return {
-      id,
-      title,
-      content,
-      ...localStamp(shijianchuo, o.zoneOffset),
-      shijianchuo,
-      cateid: cate.id,
-      catename: cate.name,
-      // Older alerts have had time to collect comments.
-      comments: Math.floor(rng.next() ** 2 * Math.min(300, 5 + age / 1200)),
-      louzhu: rng.pick(V.NICKNAMES),
-      louzhuregtime: regDay,
-      url: `https://new.xianbao.fun/${cate.alias}/${id}.html`,
-      yuanurl: sourceUrl(rng, cate.alias),
-      price,
-      tags: JSON.stringify([...new Set(tags)]),
-    };
-  });
+  return times.map((shijianchuo, i) =>
+    makeAlert(rng, o, rng.weighted(weights), FIRST_ALERT_ID + i, shijianchuo),
+  );
+}
+
+/** One alert of a category, published at `shijianchuo` (as seen `o.nowSeconds`). */
+export function makeAlert(
+  rng: Prng,
+  o: Pick<GenerateOptions, "nowSeconds" | "zoneOffset">,
+  cate: Category,
+  id: number,
+  shijianchuo: number,
+): AlertRow {
+  const [brand, product] = rng.pick(V.PRODUCTS);
+  const template = cate.priced ? rng.pick(V.PRICED_TOPICS) : rng.pick(V.FORUM_TOPICS);
+  // A bank 立减金 costs a token payment; goods cost what goods cost.
+  const price = !cate.priced
+    ? null
+    : template.includes("{bank}")
+      ? rng.pick([0.01, 0.1, 1, 5, 9.9])
+      : priceOf(rng);
+  const priceText = price === null ? "" : String(price);
+  const title = fill(template, rng, { brand, product, price: priceText });
+  const mall = V.MALLS.find((m) => title.includes(m)) ?? V.BANKS.find((b) => title.includes(b));
+  const content = [fill(rng.pick(V.CONTENT_LINES), rng), fill(rng.pick(V.CONTENT_LINES), rng)].join("");
+  const age = o.nowSeconds - shijianchuo;
+  const regDay = rng.chance(0.7) ? localDate(shijianchuo - rng.int(200, 3000) * 86_400, o.zoneOffset) : null;
+  const tags: string[] = mall === undefined ? [rng.pick(V.PERKS)] : [mall, rng.pick(V.PERKS)];
+  return {
+    id,
+    title,
+    content,
+    ...localStamp(shijianchuo, o.zoneOffset),
+    shijianchuo,
+    cateid: cate.id,
+    catename: cate.name,
+    // Older alerts have had time to collect comments.
+    comments: Math.floor(rng.next() ** 2 * Math.min(300, 5 + age / 1200)),
+    louzhu: rng.pick(V.NICKNAMES),
+    louzhuregtime: regDay,
+    url: `https://new.xianbao.fun/${cate.alias}/${id}.html`,
+    yuanurl: sourceUrl(rng, cate.alias),
+    price,
+    tags: JSON.stringify([...new Set(tags)]),
+  };
 }
 
 function sourceUrl(rng: Prng, alias: string): string | null {
@@ -165,25 +178,27 @@ function sourceUrl(rng: Prng, alias: string): string | null {
 
 function generateZdm(rng: Prng, o: GenerateOptions, count: number): ZdmRow[] {
   const times = Array.from({ length: count }, () => o.nowSeconds - ageSeconds(rng)).sort((a, b) => a - b);
-  return times.map((posttime, i) => {
-    const id = FIRST_ZDM_ID + i;
-    const [brand, product, category] = rng.pick(V.PRODUCTS);
-    const mall = rng.pick(["京东", "天猫", "拼多多", "苏宁易购", "唯品会"]);
-    const price = priceOf(rng);
-    const coupon = rng.pick([5, 10, 20, 30, 50]);
-    return {
-      id,
-      title: `${brand} ${product}`,
-      price,
-      mall_name: mall,
-      brand: rng.chance(0.9) ? brand : null,
-      category_name: category,
-      pic: `https://img.xianbao.example/zdm/${id}.jpg`,
-      posttime,
-      url: `https://new.xianbao.fun/zdm/${id}.html`,
-      content: `${mall}${rng.chance(0.5) ? "自营" : "旗舰店"}，领${coupon}元券后${price}元${rng.chance(0.4) ? "，历史低价" : ""}。`,
-    };
-  });
+  return times.map((posttime, i) => makeZdm(rng, FIRST_ZDM_ID + i, posttime));
+}
+
+/** One item of the worth-buying (值得买) stream. */
+export function makeZdm(rng: Prng, id: number, posttime: number): ZdmRow {
+  const [brand, product, category] = rng.pick(V.PRODUCTS);
+  const mall = rng.pick(["京东", "天猫", "拼多多", "苏宁易购", "唯品会"]);
+  const price = priceOf(rng);
+  const coupon = rng.pick([5, 10, 20, 30, 50]);
+  return {
+    id,
+    title: `${brand} ${product}`,
+    price,
+    mall_name: mall,
+    brand: rng.chance(0.9) ? brand : null,
+    category_name: category,
+    pic: `https://img.xianbao.example/zdm/${id}.jpg`,
+    posttime,
+    url: `https://new.xianbao.fun/zdm/${id}.html`,
+    content: `${mall}${rng.chance(0.5) ? "自营" : "旗舰店"}，领${coupon}元券后${price}元${rng.chance(0.4) ? "，历史低价" : ""}。`,
+  };
 }
 
 function generateActivities(

@@ -38,18 +38,30 @@ export function facetTokens(cateid: string): string {
   return `all c${cateid}`;
 }
 
-/** `fresh`: the table is known to be empty (a generation), so no row can need replacing. */
-function alertWriter(db: Database, fresh: boolean): (row: AlertRow) => void {
-  const find = db.prepare<[number], { seq: number; title: string; content: string; cateid: string }>(
-    "SELECT seq, title, content, cateid FROM alerts WHERE id = ?",
-  );
-  const taken = db.prepare<[number], { seq: number }>("SELECT seq FROM alerts WHERE seq = ?");
+type Indexed = { seq: number; title: string; content: string; cateid: string };
+
+/** Removes one stored alert: its row, its index entry, its tags. */
+function alertRemover(db: Database): (old: Indexed) => void {
   const removeAlert = db.prepare("DELETE FROM alerts WHERE seq = ?");
   // A contentless FTS5 row is removed by replaying the tokens it was indexed with.
   const removeGrams = db.prepare(
     "INSERT INTO alert_grams (alert_grams, rowid, title, content, facets) VALUES ('delete', ?, ?, ?, ?)",
   );
   const removeTags = db.prepare("DELETE FROM alert_tags WHERE seq = ?");
+  return (old) => {
+    removeAlert.run(old.seq);
+    removeGrams.run(old.seq, gramTokens(old.title), gramTokens(old.content), facetTokens(old.cateid));
+    removeTags.run(old.seq);
+  };
+}
+
+/** `fresh`: the table is known to be empty (a generation), so no row can need replacing. */
+function alertWriter(db: Database, fresh: boolean): (row: AlertRow) => void {
+  const find = db.prepare<[number], { seq: number; title: string; content: string; cateid: string }>(
+    "SELECT seq, title, content, cateid FROM alerts WHERE id = ?",
+  );
+  const taken = db.prepare<[number], { seq: number }>("SELECT seq FROM alerts WHERE seq = ?");
+  const remove = alertRemover(db);
   const insert = db.prepare(
     `INSERT INTO alerts (seq, id, title, content, datetime, shorttime, shijianchuo, cateid, catename, comments,
        louzhu, louzhuregtime, url, yuanurl, price, tags)
@@ -60,11 +72,7 @@ function alertWriter(db: Database, fresh: boolean): (row: AlertRow) => void {
   const tag = db.prepare("INSERT OR IGNORE INTO alert_tags (tag, seq) VALUES (?, ?)");
   return (row) => {
     const old = fresh ? undefined : find.get(row.id);
-    if (old) {
-      removeAlert.run(old.seq);
-      removeGrams.run(old.seq, gramTokens(old.title), gramTokens(old.content), facetTokens(old.cateid));
-      removeTags.run(old.seq);
-    }
+    if (old) remove(old);
     let seq = timeKey(row.shijianchuo, row.id);
     // Two alerts of one second whose ids agree in their low 20 bits: take the next free key.
     if (!fresh) while (taken.get(seq)) seq++;
@@ -72,6 +80,48 @@ function alertWriter(db: Database, fresh: boolean): (row: AlertRow) => void {
     grams.run(seq, gramTokens(row.title), gramTokens(row.content), facetTokens(row.cateid));
     for (const t of JSON.parse(row.tags) as string[]) tag.run(t, seq);
   };
+}
+
+/** The index tokens one alert holds (gram_docs counts documents per token). */
+function tokensOf(row: Pick<AlertRow, "title" | "content" | "cateid">): string[] {
+  const all = `${gramTokens(row.title)} ${gramTokens(row.content)} ${facetTokens(row.cateid)}`;
+  return [...new Set(all.split(" ").filter(Boolean))];
+}
+
+/** Moves gram_docs by one document for each token of the alerts (live writes: no full pass). */
+function countTokens(
+  db: Database,
+  rows: Pick<AlertRow, "title" | "content" | "cateid">[],
+  delta: 1 | -1,
+): void {
+  const bump = db.prepare(
+    "INSERT INTO gram_docs (term, docs) VALUES (?, ?) ON CONFLICT (term) DO UPDATE SET docs = docs + excluded.docs",
+  );
+  for (const row of rows) for (const term of tokensOf(row)) bump.run(term, delta);
+  if (delta < 0) db.exec("DELETE FROM gram_docs WHERE docs <= 0");
+}
+
+/** Adds new alerts one at a time as they arrive (live data), keeping gram_docs exact without a full pass. */
+export function addAlerts(db: Database, rows: AlertRow[]): void {
+  const write = alertWriter(db, false);
+  db.transaction(() => {
+    for (const row of rows) write(row);
+    countTokens(db, rows, 1);
+  })();
+}
+
+/** Removes the alerts published before `before` (Unix seconds): live data's retention. Returns how many. */
+export function removeAlertsBefore(db: Database, before: number): number {
+  const old = db
+    .prepare<[number], Indexed>("SELECT seq, title, content, cateid FROM alerts WHERE shijianchuo < ?")
+    .all(before);
+  if (old.length === 0) return 0;
+  const remove = alertRemover(db);
+  db.transaction(() => {
+    for (const row of old) remove(row);
+    countTokens(db, old, -1);
+  })();
+  return old.length;
 }
 
 /** Re-indexes every alert under its time key (schema migration 2). */

@@ -1,21 +1,23 @@
 import { DEFAULTS, startServer } from "../../../reference-server/index.ts";
-import { intOption, parseOptions } from "../args.ts";
+import { durationOption, intOption, parseOptions, withDefaultValue } from "../args.ts";
 
 export const summary = "run the reference server (Fastify + embedded SQLite)";
 export const usage = `usage: dealkit serve [--port N] [--host ADDR] [--db PATH] [--size N] [--seed N]
-                    [--redis-url URL] [--trust-proxy IP,...] [--rate-limit N] [--quiet]
+                    [--redis-url URL] [--trust-proxy IP,...] [--rate-limit N] [--live [DURATION]] [--quiet]
 
 Serves every endpoint of the v1 spec on ${DEFAULTS.host}:${DEFAULTS.port} from SQLite (${DEFAULTS.dbPath}).
 The database is created and filled with generated data on first start (--size alerts, --seed).
   --redis-url URL      share the per-IP rate limit with other instances through Redis
   --trust-proxy LIST   socket addresses whose X-Forwarded-For is believed (comma-separated)
   --rate-limit N       requests per window per IP (default from the spec); 0 disables the limit
+  --live [DURATION]    live data: a new alert every DURATION (default 10s; e.g. 5s, 500ms), a zdm
+                       item every third, comments accruing, old alerts leaving the 20-day span
   --quiet              no request logs
 The demo account's key is printed once, when it is created; DEALKIT_DEMO_KEY sets it.
 See reference-server/README.md.`;
 
 export async function run(args: string[]): Promise<number> {
-  const { values } = parseOptions(args, {
+  const { values } = parseOptions(withDefaultValue(args, "--live", "10s"), {
     port: { type: "string" },
     host: { type: "string" },
     db: { type: "string" },
@@ -25,7 +27,9 @@ export async function run(args: string[]): Promise<number> {
     "trust-proxy": { type: "string" },
     "rate-limit": { type: "string" },
     quiet: { type: "boolean" },
+    live: { type: "string" },
   });
+  const liveEveryMs = durationOption("live", values.live);
   const rateLimit = intOption("rate-limit", values["rate-limit"], 0, 1_000_000);
   const server = await startServer({
     port: intOption("port", values.port, 0, 65_535),
@@ -40,9 +44,12 @@ export async function run(args: string[]): Promise<number> {
       .filter(Boolean),
     rateLimit: rateLimit === 0 ? false : rateLimit === undefined ? undefined : { limit: rateLimit },
     logger: !values.quiet,
+    ...(liveEveryMs ? { liveEveryMs } : {}),
   });
   // Human lines go to stderr: stdout carries the JSON request logs.
-  console.error(`dealkit: reference server on ${server.url}`);
+  console.error(
+    `dealkit: reference server on ${server.url}${liveEveryMs ? ` (live data: a new alert every ${liveEveryMs / 1000} s)` : ""}`,
+  );
   if (server.demo) {
     console.error(
       `dealkit: demo account created: uid ${server.demo.uid}, X-API-Key ${server.demo.key}\n` +
