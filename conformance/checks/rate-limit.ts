@@ -61,11 +61,17 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
   const forged = (e: Exchange) => e.request.headers["x-forwarded-for"] !== undefined;
   const firstRefusal = burst.overLimit.findIndex(limited);
   if (firstRefusal < 0) {
-    const e = burst.overLimit.at(-1) as Exchange;
+    const served = burst.overLimit.filter((e) => !e.failure);
+    // More served over the limit than requests the server may not have counted: it does not limit.
+    if (served.length <= uncertain) {
+      const why = `${uncertain} requests of the window got no whole answer or a 5xx: the server's count is unknown`;
+      return { findings, informative: false, inconclusive: why };
+    }
+    const e = served.at(-1) as Exchange;
     fail(
       e,
       "not-enforced",
-      `request ${burst.limit + 1} within ${burst.windowSeconds} s was not refused`,
+      `request ${burst.limit + 1} within ${burst.windowSeconds} s was not refused (${served.length} served over the limit)`,
       e.status,
       policy.status,
     );

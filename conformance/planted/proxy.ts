@@ -32,6 +32,8 @@ export interface Mutation {
   response?(req: ProxiedRequest, res: ProxiedResponse): ProxiedResponse;
   /** Upstream source address for a client address (default: same host part in the proxy's own subnet). */
   upstreamAddress?(client: string, counter: number): string;
+  /** Takes the answer over at the socket level (a hang, a reset, a trickle); true when it did. */
+  sabotage?(req: ProxiedRequest, res: http.ServerResponse): boolean;
 }
 
 export interface Proxy {
@@ -87,6 +89,7 @@ export function startProxy(upstreamUrl: string, mutation: Mutation, subnet: numb
         query: url.searchParams,
         headers: incoming.headers,
       };
+      if (mutation.sabotage?.(received, outgoing)) return;
       const req =
         (await mutation.admit?.(received)) ?? (mutation.request ? mutation.request(received) : received);
       let res: ProxiedResponse;

@@ -43,7 +43,8 @@ const nonEmpty = (body: unknown) => {
 export function judgeIgnores(_ctx: CheckContext, rule: Rule, group: SentGroup): Verdict {
   const [control, ...rest] = group.exchanges;
   const again = rest.at(-1);
-  const variants = rest.slice(0, -1);
+  // An answer that never came whole is answers-complete's finding, not a changed answer.
+  const variants = rest.slice(0, -1).filter((e) => !e.failure);
   if (!control || !again || control.status !== 200)
     return {
       findings: [],

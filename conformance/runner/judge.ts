@@ -58,12 +58,22 @@ export class Judge {
     }
   }
 
+  /** The operation of a request's path, whatever its method (a preflight of /api/v1/search is searchAlerts'). */
+  private operationOf(exchange: Exchange): string {
+    return (
+      exchange.operation?.operationId ??
+      exchange.request.operationId ??
+      this.ctx.spec.match(exchange.request.pathname)?.operation.operationId ??
+      exchange.request.pathname
+    );
+  }
+
   /** Runs every judging check on an exchange once (memoized), counting cases and evidence. */
   judge(exchange: Exchange): JudgedFinding[] {
     const memo = this.judged.get(exchange);
     if (memo) return memo;
     const out: JudgedFinding[] = [];
-    const operation = exchange.operation?.operationId ?? exchange.request.pathname;
+    const operation = this.operationOf(exchange);
     for (const check of this.checks) {
       const findings = check.judge?.(this.ctx, exchange);
       if (!findings) continue;
@@ -81,8 +91,7 @@ export class Judge {
 
   /** Keeps a violation unless one with the same key is already kept. */
   record(check: Check, finding: Finding, exchange: Exchange, path?: string): void {
-    const operation =
-      exchange.operation?.operationId ?? exchange.request.operationId ?? exchange.request.pathname;
+    const operation = this.operationOf(exchange);
     const key = `${check.name}|${finding.code}|${operation}`;
     const list = this.violations.get(check.name);
     if (this.keys.has(key) || !list) return;
