@@ -24,7 +24,7 @@ function widestWindow(spec: Spec): string | undefined {
 }
 
 const isWindowEnum = (spec: Spec, p: Parameter) =>
-  p.schema.enum !== undefined && p.schema.enum.every((v) => String(v) in spec.rankWindows.windows);
+  p.schema.enum?.every((v) => String(v) in spec.rankWindows.windows) === true;
 
 function steer(spec: Spec, op: Operation, vocab: Vocabulary, rule: Rule, start: Record<string, string>) {
   const values = { ...start };

@@ -30,16 +30,14 @@ function answer(mode: HostileMode, res: http.ServerResponse): void {
       return;
     case "always-429":
       // A limiter that has decided this client may come back tomorrow.
-      res
-        .writeHead(429, { "content-type": "application/problem+json", "retry-after": "100000" })
-        .end(
-          JSON.stringify({
-            type: "/problems/rate-limited",
-            title: "Too many requests",
-            status: 429,
-            detail: "later",
-          }),
-        );
+      res.writeHead(429, { "content-type": "application/problem+json", "retry-after": "100000" }).end(
+        JSON.stringify({
+          type: "/problems/rate-limited",
+          title: "Too many requests",
+          status: 429,
+          detail: "later",
+        }),
+      );
       return;
     case "trickle": {
       res.writeHead(200, { "content-type": "application/json" });
