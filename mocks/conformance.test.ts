@@ -26,7 +26,7 @@ describe.skipIf(!present)("dealkit conformance against the mock", () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it("passes every check, with a fixed seed and without waiting out the 429 burst", async () => {
+  it("fails no check, with a fixed seed and without waiting out the 429 burst", async () => {
     const { main } = await import("../src/cli/main.ts");
     const report = join(dir, "report.json");
     const args = [
@@ -42,10 +42,15 @@ describe.skipIf(!present)("dealkit conformance against the mock", () => {
     args.push("--uid", String(DEFAULT_DEMO_ACCOUNT.uid), "--api-key", DEFAULT_DEMO_ACCOUNT.apiKey);
     const code = await main(args);
     const result = JSON.parse(await readFile(report, "utf8")) as {
-      checks: { name: string; status: string }[];
+      checks: { name: string; status: string; reason?: string }[];
     };
-    const notPassed = result.checks.filter((c) => c.status !== "pass").map((c) => `${c.name}: ${c.status}`);
-    expect(notPassed).toEqual([]);
+    const failed = result.checks.filter((c) => c.status === "fail").map((c) => c.name);
+    expect(failed).toEqual([]);
+    // The examples hold a few records: rules that need full streams (retention caps) or more
+    // results than an example has get nothing to judge. That is the only reason allowed.
+    const unexercised = result.checks.filter((c) => c.status === "not-exercised");
+    expect(unexercised.filter((c) => !c.reason?.startsWith("no matching data found"))).toEqual([]);
+    expect(unexercised.length).toBeLessThan(10);
     expect(result.checks.length).toBeGreaterThan(40);
     expect(code).toBe(0);
   }, 180_000);

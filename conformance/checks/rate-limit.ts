@@ -87,7 +87,7 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
       `${policy.status}: ${policy.client_ip}`,
     );
   }
-  if (burst.otherAddress && limited(burst.otherAddress)) {
+  if (burst.otherAddress && limited(burst.otherAddress) && !burst.countedTogether) {
     fail(
       burst.otherAddress,
       "per-ip",

@@ -13,7 +13,12 @@ import { PROBLEM_JSON, rateLimited } from "../../src/http/problems.ts";
 import { loadSpec } from "../../src/spec/load.ts";
 import type { Mutation } from "./proxy.ts";
 
-export type LimiterFault = "counts-preflight" | "counts-refused" | "trusts-forwarded-for" | "skips-rss";
+export type LimiterFault =
+  | "counts-preflight"
+  | "counts-refused"
+  | "trusts-forwarded-for"
+  | "skips-rss"
+  | "counts-clients-together";
 
 /**
  * Shared by every faulty limiter of the process: each upstream request leaves from an address
@@ -64,7 +69,13 @@ export function faultyLimiter(fault: LimiterFault, windowSeconds: number): Mutat
     async admit(req) {
       const { spec, limiter } = await ready;
       const forged = req.headers["x-forwarded-for"];
-      const key = fault === "trusts-forwarded-for" && typeof forged === "string" ? forged : req.client;
+      // Behind a proxy that hides client IPs, every client is one to the limiter.
+      const key =
+        fault === "counts-clients-together"
+          ? "everyone"
+          : fault === "trusts-forwarded-for" && typeof forged === "string"
+            ? forged
+            : req.client;
       if (req.method === "OPTIONS" && fault !== "counts-preflight") return undefined;
       if (fault === "skips-rss" && req.pathname === "/rss.php") return undefined;
       const decision = await limiter.hit(key, Date.now());

@@ -48,6 +48,8 @@ const DEFAULT_SET = new Set([
   "forwarded-for-trusted",
   "rss-not-limited",
   "refused-counted",
+  // A limiter that counts every client as one: recognized, reported once, the run goes on.
+  "client-ips-hidden",
 ]);
 const chosen = PLANTED.map((bug, i) => [bug.name, bug, i] as const).filter(
   ([name]) => process.env.DEALKIT_PLANTED === "all" || DEFAULT_SET.has(name),
@@ -66,12 +68,15 @@ describe("planted bugs", () => {
           randomRuns: 0,
           ...(upstream.account ? { account: upstream.account } : {}),
           ...(bug.specWithoutLouzhu ? { specPath: specWithoutLouzhu } : {}),
+          ...(bug.rate ? { rate: bug.rate } : {}),
         });
         const failed = report.checks.filter((c) => c.status === "fail").map((c) => c.name);
         expect(
           failed,
           JSON.stringify(report.checks.flatMap((c) => c.violations.map((v) => v.title))),
         ).toEqual(bug.expect);
+        // Whatever the fault, the rate diagnosis speaks at most once per cause.
+        expect(report.notes.filter((n) => n.startsWith("rate limit:")).length).toBeLessThanOrEqual(2);
       } finally {
         await proxy.close();
       }

@@ -15,6 +15,8 @@ export interface PlantedBug {
   specWithoutLouzhu?: boolean;
   /** Only a run that waits out Retry-After can see it (not --skip-slow). */
   slow?: boolean;
+  /** The rate the run paces by, when the planted limiter's window is shorter than the spec's. */
+  rate?: { limit: number; windowSeconds: number };
 }
 
 type Body = { data?: unknown; meta?: unknown; cates?: unknown };
@@ -209,6 +211,14 @@ export const PLANTED: PlantedBug[] = [
     expect: ["rate-limit"],
     slow: true,
   },
+  {
+    name: "client-ips-hidden",
+    breaks: "a proxy in front hides client IPs: the limiter counts every client as one",
+    mutation: faultyLimiter("counts-clients-together", 4),
+    rate: { limit: 60, windowSeconds: 4 },
+    expect: ["rate-limit"],
+  },
+
   {
     name: "meta-mismatch",
     breaks: "the manifest lists 12 rank types",

@@ -166,6 +166,12 @@ export function buildPlan(input: PlanInput): Plan {
     all.filter((c) => c.steered),
     ruleGoals,
   );
+  // What the steered requests serve besides their rules (a valid request of their operation...).
+  for (const c of first.chosen)
+    first.served.set(
+      c,
+      c.goals.filter((g) => universe.has(g)),
+    );
   const covered = new Set([...first.served.values()].flat());
   const rest = cover(
     all.filter((c) => !first.served.has(c)),
