@@ -18,6 +18,10 @@ export interface Account {
 /** A wrong key of the documented format (32 lowercase hex), deterministic. */
 export const WRONG_KEY = "0123456789abcdef0123456789abcdef";
 
+/** A wrong key for this account: the fixed one, unless that happens to be the account's own. */
+export const wrongKeyFor = (account?: Account) =>
+  account?.key === WRONG_KEY ? [...WRONG_KEY].reverse().join("") : WRONG_KEY;
+
 export interface CaseSpec {
   /** Parameter name → raw value; absent names are not sent. */
   values: Record<string, string>;
@@ -38,7 +42,7 @@ export function buildCase(op: Operation, spec: CaseSpec, account?: Account): Req
       values.uid = account.uid;
       headers["x-api-key"] = account.key;
     } else if (spec.credentials === "invalid") {
-      headers["x-api-key"] = WRONG_KEY;
+      headers["x-api-key"] = wrongKeyFor(account);
     }
   }
   for (const p of op.parameters) {

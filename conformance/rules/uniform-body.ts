@@ -5,7 +5,7 @@
  */
 import type { Rule } from "../../src/rules/types.ts";
 import type { Operation } from "../../src/spec/types.ts";
-import { WRONG_KEY } from "../arbitraries/requests.ts";
+import { wrongKeyFor } from "../arbitraries/requests.ts";
 import type {
   CheckContext,
   Exchange,
@@ -16,24 +16,29 @@ import type {
   Verdict,
 } from "../types.ts";
 
-const VARIANTS = (knownUid: string): [string, [string, string][], Record<string, string>][] => [
+const VARIANTS = (
+  knownUid: string,
+  wrongKey: string,
+): [string, [string, string][], Record<string, string>][] => [
   ["no key, known uid", [["uid", knownUid]], {}],
-  ["wrong key, known uid", [["uid", knownUid]], { "x-api-key": WRONG_KEY }],
-  ["wrong key, unknown uid", [["uid", "999999998"]], { "x-api-key": WRONG_KEY }],
+  ["wrong key, known uid", [["uid", knownUid]], { "x-api-key": wrongKey }],
+  ["wrong key, unknown uid", [["uid", "999999998"]], { "x-api-key": wrongKey }],
   ["malformed key", [["uid", knownUid]], { "x-api-key": "not-a-key" }],
   ["no uid, no key", [], {}],
 ];
 
 export function planUniformBody(ctx: PlanContext, op: Operation, rule: Rule): PlannedGroup[] {
-  const requests = VARIANTS(ctx.account?.uid ?? "10001").map(([label, query, headers]) => ({
-    method: "GET" as const,
-    operationId: op.operationId,
-    pathname: op.path,
-    query,
-    headers,
-    credentials: "invalid" as const,
-    label: `rule:${rule.id} ${label}`,
-  }));
+  const requests = VARIANTS(ctx.account?.uid ?? "10001", wrongKeyFor(ctx.account)).map(
+    ([label, query, headers]) => ({
+      method: "GET" as const,
+      operationId: op.operationId,
+      pathname: op.path,
+      query,
+      headers,
+      credentials: "invalid" as const,
+      label: `rule:${rule.id} ${label}`,
+    }),
+  );
   return [{ check: `rule:${rule.id}`, kind: "set", requests, label: rule.id }];
 }
 

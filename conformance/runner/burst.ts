@@ -84,9 +84,10 @@ export async function runBurst(env: BurstEnv): Promise<BurstRecord> {
   const refused = () => record.window.some((e) => e.status === status);
   // The server's count must start where ours does: a client earlier in the window (an earlier
   // run, another job on the same runner) would make the limit arrive early.
+  // The window's first request leaves limit - 1 when nobody else used the window.
   const used = (e: Exchange | undefined) => {
     const remaining = remainingOf(e, limit);
-    return e?.status === status || (Number.isInteger(remaining) && remaining < limit - gets());
+    return e?.status === status || (Number.isInteger(remaining) && remaining < limit - 1);
   };
   for (const [i, address] of env.addresses.entries()) {
     record.address = address;

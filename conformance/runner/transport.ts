@@ -88,8 +88,14 @@ export class Transport {
     this.requests++;
     const raw = await sendHttp(this.baseUrl, req, slot.address, this.limits);
     const exchange = { ...readExchange(this.spec, req, raw, slot.address), phase, windowIndex };
+    // What the server does not count (x-rate-limit) frees its slot at once: pacing stays exact.
     const refused = exchange.status === this.spec.rateLimit.status;
-    if (refused && !this.spec.rateLimit.counts_refused) slot.cancel();
+    const preflight = request.method === "OPTIONS";
+    if (
+      (refused && !this.spec.rateLimit.counts_refused) ||
+      (preflight && !this.spec.rateLimit.counts_preflight)
+    )
+      slot.cancel();
     else slot.release(raw.receivedAt * 1000);
     this.keepScore(exchange);
     if (!refused && describesPolicy(exchange, this.pacer.currentLimit)) {

@@ -6,7 +6,8 @@
  * One test per check. Vitest itself sets BASE_URL to Vite's "/" in every worker, so the target
  * is read from DEALKIT_BASE_URL (BASE_URL only when it is an http URL). Without a target it is
  * skipped (npm test checks the bundled server in conformance/self.test.ts). SEED, SKIP_SLOW=1,
- * BUDGET, DEALKIT_UID and DEALKIT_API_KEY tune it.
+ * BUDGET, MAX_TIME, DEALKIT_UID and DEALKIT_API_KEY tune it; a check without evidence is skipped
+ * with its reason, or fails with REQUIRE_EVIDENCE=1.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadSpec } from "../../src/spec/load.ts";
@@ -29,12 +30,18 @@ describe.skipIf(!baseUrl)(`conformance of ${baseUrl ?? "(BASE_URL unset)"} (seed
       seed,
       skipSlow: process.env.SKIP_SLOW === "1",
       ...(process.env.BUDGET ? { budget: Number(process.env.BUDGET) } : {}),
+      ...(process.env.MAX_TIME ? { maxTimeSeconds: Number(process.env.MAX_TIME) } : {}),
       ...(uid && key ? { account: { uid, key } } : {}),
     });
   }, 600_000);
 
-  it.each(checks.map((c) => [c.name]))("%s", (name) => {
+  it.for(checks.map((c) => c.name))("%s", (name, test) => {
     const result = report.checks.find((c) => c.name === name);
+    if (report.error) throw new Error(report.error);
+    if (result?.status === "not-exercised") {
+      if (process.env.REQUIRE_EVIDENCE === "1") throw new Error(`not exercised: ${result.reason}`);
+      test.skip(`not exercised: ${result.reason}`);
+    }
     const lines = (result?.violations ?? []).map(
       (v) =>
         `${v.title}\n  Received: ${JSON.stringify(v.received)}\n  Documented: ${JSON.stringify(v.documented)}\n  ${v.request}\n  Replay: ${v.replay}`,
