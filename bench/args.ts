@@ -5,6 +5,7 @@ export const SCENARIOS = [
   "search",
   "limiter",
   "conformance",
+  "field",
   "startup",
   "scaleout",
   "npm-ci",

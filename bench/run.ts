@@ -13,6 +13,7 @@ import { REPO, stopAll } from "./procs.ts";
 import { updateReadmes } from "./readme-results.ts";
 import { writeResults } from "./report.ts";
 import { conformance } from "./scenarios/conformance.ts";
+import { field } from "./scenarios/field.ts";
 import { limiter } from "./scenarios/limiter.ts";
 import { npmCi } from "./scenarios/npm-ci.ts";
 import { scaleout } from "./scenarios/scaleout.ts";
@@ -26,6 +27,7 @@ const RUNNERS: Record<ScenarioName, (ctx: BenchContext) => Promise<Section>> = {
   search,
   limiter,
   conformance,
+  field,
   startup,
   scaleout,
   "npm-ci": npmCi,

@@ -7,9 +7,9 @@ import { REPO } from "../procs.ts";
 import { formatNumber } from "../stats.ts";
 import type { Section, Table } from "../types.ts";
 
-const SEED = 20_261_125;
+export const SEED = 20_261_125;
 
-interface Timed {
+export interface Timed {
   mode: string;
   exitCode: number | null;
   wallSeconds: number;
@@ -17,7 +17,7 @@ interface Timed {
 }
 
 /** `dealkit conformance` as a user runs it (a child process, bundled server in it), timed from spawn to exit. */
-async function runSuite(ctx: BenchContext, mode: string, extra: string[]): Promise<Timed> {
+export async function runSuite(ctx: BenchContext, mode: string, extra: string[]): Promise<Timed> {
   const reportPath = join(ctx.tmp, `conformance-${mode}.json`);
   const args = [
     "bin/dealkit.js",
