@@ -23,11 +23,28 @@ export async function field(ctx: BenchContext): Promise<Section> {
       "the run paces at the advertised 60 per minute, spends its first window as the 429 burst and waits Retry-After once.",
   };
   if (ctx.args.quick) {
-    return { ...base, tables: [], targets: [], notes: ["Not run with --quick: the field run is paced at 60 requests a minute (about 2 minutes)."], data: {} };
+    return {
+      ...base,
+      tables: [],
+      targets: [],
+      notes: ["Not run with --quick: the field run is paced at 60 requests a minute (about 2 minutes)."],
+      data: {},
+    };
   }
-  const server = await startChild("bench/servers/reference.ts", { dbPath: ":memory:", liveEveryMs: LIVE_EVERY_MS, demoKey: KEY });
+  const server = await startChild("bench/servers/reference.ts", {
+    dbPath: ":memory:",
+    liveEveryMs: LIVE_EVERY_MS,
+    demoKey: KEY,
+  });
   const port = new URL(urlOf(server)).port;
-  const run = await runSuite(ctx, "field", ["--base-url", `http://localhost:${port}`, "--uid", "10001", "--api-key", KEY]);
+  const run = await runSuite(ctx, "field", [
+    "--base-url",
+    `http://localhost:${port}`,
+    "--uid",
+    "10001",
+    "--api-key",
+    KEY,
+  ]);
   await server.stop();
   const report = run.report;
   const unexercised = report?.checks.filter((c) => c.status === "not-exercised") ?? [];
@@ -76,6 +93,12 @@ export async function field(ctx: BenchContext): Promise<Section> {
       ...unexercised.map((c) => `not exercised: ${c.name}: ${c.reason}`),
       ...failed.map((c) => `failed: ${c.name}: ${c.violations[0]?.title}`),
     ],
-    data: { exitCode: run.exitCode, wallSeconds: run.wallSeconds, requests, durationMs: report?.durationMs, notes: report?.notes },
+    data: {
+      exitCode: run.exitCode,
+      wallSeconds: run.wallSeconds,
+      requests,
+      durationMs: report?.durationMs,
+      notes: report?.notes,
+    },
   };
 }

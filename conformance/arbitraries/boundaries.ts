@@ -37,12 +37,6 @@ export function servedBase(spec: Spec, op: Operation, vocab: Vocabulary): Record
   return values;
 }
 
-export interface BoundaryCase {
-  /** `valid:<op>:<param>=<value>` or `invalid:<op>:<param>=<value>` (also `… missing`, `… twice`). */
-  goal: string;
-  request: RequestCase;
-}
-
 const numeric = (p: Parameter) => p.schema.type === "integer" || p.schema.type === "number";
 
 /** Valid values that must be served: numeric min and max; every value of the rank window enum. */
@@ -70,21 +64,22 @@ function invalidValues(p: Parameter): string[] {
   return [];
 }
 
+/**
+ * The boundary cases of an operation, each labelled with the goal it serves:
+ * `valid:<op>:<param>=<value>`, `invalid:<op>:<param>=<value>`, `… missing`, `… twice`.
+ */
 export function boundaryCases(
   spec: Spec,
   op: Operation,
   vocab: Vocabulary,
   account?: Account,
-): BoundaryCase[] {
+): RequestCase[] {
   const credentials: Credentials | undefined = op.secured ? (account ? "valid" : "invalid") : undefined;
   const base = servedBase(spec, op, vocab);
   const id = op.operationId;
-  const out: BoundaryCase[] = [];
+  const out: RequestCase[] = [];
   const add = (goal: string, values: Record<string, string>, extra?: [string, string][]) =>
-    out.push({
-      goal,
-      request: buildCase(op, { values, credentials, ...(extra ? { extra } : {}), label: goal }, account),
-    });
+    out.push(buildCase(op, { values, credentials, ...(extra ? { extra } : {}), label: goal }, account));
   // The uid is half of the credentials when an account is known: it stays as the account's.
   const params = op.parameters.filter((p) => p.in !== "header" && !(op.secured && p.name === "uid"));
   for (const p of params)

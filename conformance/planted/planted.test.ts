@@ -84,3 +84,45 @@ describe("planted bugs", () => {
     60_000,
   );
 });
+
+/**
+ * The field: the same planted bugs caught from one client address, paced (windows shortened to
+ * 10 s on both sides), with the data moving (a new alert every second).
+ */
+describe("planted bugs, from one address", () => {
+  let live: Target;
+  beforeAll(async () => {
+    live = await startBundledServer({ rateLimit: { windowSeconds: 10 }, liveEveryMs: 1000 });
+  });
+  afterAll(async () => {
+    await live?.close();
+  });
+
+  it.each(["search-ignores-kp", "feed-pages", "retry-after-missing"].map((name, i) => [name, i] as const))(
+    "%s fails exactly the intended checks",
+    async (name, i) => {
+      const bug = PLANTED.find((b) => b.name === name);
+      if (!bug) throw new Error(`no planted bug ${name}`);
+      const proxy = await startProxy(live.baseUrl, bug.mutation, 230 + i);
+      try {
+        const report = await runConformance({
+          baseUrl: proxy.url,
+          seed: 43,
+          addresses: 1,
+          rate: { limit: 60, windowSeconds: 10 },
+          ...(live.account ? { account: live.account } : {}),
+        });
+        expect(report.mode).toBe("one-address");
+        const failed = report.checks.filter((c) => c.status === "fail").map((c) => c.name);
+        expect(
+          failed,
+          JSON.stringify(report.checks.flatMap((c) => c.violations.map((v) => v.title))),
+        ).toEqual(bug.expect);
+        expect(report.requests).toBeLessThanOrEqual(200);
+      } finally {
+        await proxy.close();
+      }
+    },
+    90_000,
+  );
+});

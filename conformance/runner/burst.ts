@@ -13,7 +13,8 @@ import type { BurstRecord, Exchange, RequestCase } from "../types.ts";
 import { countedRequests, type Item, type Sender } from "./sender.ts";
 import { describesPolicy, sleep } from "./transport.ts";
 
-const META: RequestCase = {
+/** The manifest: the cheapest request, for the burst's own requests. */
+export const META: RequestCase = {
   method: "GET",
   operationId: "getMeta",
   pathname: "/api/v1/meta",

@@ -146,6 +146,6 @@ export function candidatesOf(spec: Spec, op: Operation, vocab: Vocabulary, accou
   );
   for (const r of zippedRows(spec, op, vocab, account)) add(r, false);
   for (const r of ruleCases(spec, op, vocab, account)) add(r, false);
-  for (const b of boundaryCases(spec, op, vocab, account)) add(b.request, false);
+  for (const r of boundaryCases(spec, op, vocab, account)) add(r, false);
   return out;
 }

@@ -11,7 +11,7 @@ import { requestArbitrary } from "../arbitraries/requests.ts";
 import type { Vocabulary } from "../arbitraries/vocabulary.ts";
 import type { Pacer } from "../http/pacer.ts";
 import type { BurstRecord, Check, Exchange, RequestCase } from "../types.ts";
-import { runBurst } from "./burst.ts";
+import { META, runBurst } from "./burst.ts";
 import { dropEntries, explore } from "./explore.ts";
 import type { Judge } from "./judge.ts";
 import type { Plan, PlanStep } from "./plan.ts";
@@ -65,9 +65,8 @@ function queueOf(plan: Plan): Item[] {
 async function slotsFor(env: ExecEnv, n: number): Promise<{ address: string | undefined } | undefined> {
   for (;;) {
     if (env.sender.blocked()) return undefined;
-    const free = env.pool.find((a) => env.pacer.free(a) >= n);
-    if (free !== undefined || (env.pool.length === 1 && env.pacer.free(env.pool[0]) >= n))
-      return { address: free ?? env.pool[0] };
+    const i = env.pool.findIndex((a) => env.pacer.free(a) >= n);
+    if (i >= 0) return { address: env.pool[i] };
     await sleep(250);
   }
 }
@@ -140,9 +139,13 @@ export async function execute(env: ExecEnv): Promise<Execution> {
   const preflights = plan.burst ? queue.filter(isPreflights) : [];
   for (const item of preflights) queue.splice(queue.indexOf(item), 1);
   const execution: Execution = { explored: new Map() };
+  // The burst counts its window exactly: a comparison, which may be sent twice, waits for the paced phase.
   const take = (max: number) => {
     const i = queue.findIndex(
-      (item) => countedRequests(item) <= max && !env.sender.blocked(itemOperation(item)),
+      (item) =>
+        countedRequests(item) <= max &&
+        !(item.kind === "group" && item.group.kind === "compare") &&
+        !env.sender.blocked(itemOperation(item)),
     );
     return i >= 0 ? queue.splice(i, 1)[0] : undefined;
   };
@@ -159,20 +162,12 @@ export async function execute(env: ExecEnv): Promise<Execution> {
         first: preflights,
         take,
         validCase: env.validCase,
+        // One address: the next step of the plan is the one that must be served again.
         afterWait: async (address) => {
-          const meta: RequestCase = {
-            method: "GET",
-            operationId: "getMeta",
-            pathname: "/api/v1/meta",
-            query: [],
-            headers: {},
-            label: "after the wait",
-          };
-          if (plan.mode === "spread") return env.sender.request(meta, { phase: "wait", address, raw: true });
-          const next = take(1);
+          const next = plan.mode === "one-address" ? take(1) : undefined;
           return next
             ? (await env.sender.item(next, { phase: "wait", address }))[0]
-            : env.sender.request(meta, { phase: "wait", address });
+            : env.sender.request(META, { phase: "wait", address, raw: true });
         },
         skipSlow: env.skipSlow,
         deadline: env.deadline,

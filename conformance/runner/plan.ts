@@ -8,6 +8,7 @@
  * keeps the very requests a full run sends (replays reproduce).
  */
 import type { Spec } from "../../src/spec/spec.ts";
+import { boundaryCases } from "../arbitraries/boundaries.ts";
 import type { Account } from "../arbitraries/requests.ts";
 import type { Vocabulary } from "../arbitraries/vocabulary.ts";
 import type { Check, PlanContext, PlannedGroup, RequestCase } from "../types.ts";
@@ -135,54 +136,69 @@ export function candidatesByOperation(
 const rank = (goals: string[]) =>
   goals.some((g) => g.startsWith("rule:")) ? 0 : goals.some((g) => g.startsWith("valid:")) ? 1 : 2;
 
-export function buildPlan(input: PlanInput): Plan {
-  const { spec, account, vocabulary } = input;
-  const byOp = candidatesByOperation(spec, vocabulary, account);
-  const all = [...byOp.values()].flat();
+/** The operation a goal is about: `valid:<op>…`, `invalid:<op>…`, or the operation of `rule:<id>`. */
+function goalOperation(spec: Spec, goal: string) {
+  const [kind, id] = goal.split(":");
+  if (kind === "rule") return spec.rules().find(({ rule }) => rule.id === id)?.operation;
+  return spec.operations.find((o) => o.operationId === id);
+}
+
+/** Every goal of a run: a valid request of each operation, each rule's evidence, each boundary case's. */
+function goalsOf(spec: Spec, vocabulary: Vocabulary, account?: Account): Set<string> {
   const universe = new Set<string>();
   for (const op of spec.operations) {
     universe.add(`valid:${op.operationId}`);
     for (const rule of op.rules)
       if (!rule.then.ignores && !rule.then.uniformBody) universe.add(`rule:${rule.id}`);
+    // Boundary cases are labelled with the goal they exist for.
+    for (const r of boundaryCases(spec, op, vocabulary, account)) universe.add(r.label);
   }
-  for (const c of all)
-    for (const g of c.goals)
-      if (c.request.label.startsWith("valid:") || c.request.label.startsWith("invalid:")) universe.add(g);
-  const servable = new Set(all.flatMap((c) => c.goals));
-  const uncovered = [...universe]
-    .filter((g) => !servable.has(g))
-    .map((goal) => {
-      const op = spec.operations.find(
-        (o) => goal.includes(`:${o.operationId}`) || o.rules.some((r) => `rule:${r.id}` === goal),
-      );
-      return {
-        goal,
-        why: op?.secured && !account ? "needs an account (--uid, --api-key)" : "no request can serve it",
-      };
-    });
-  // Evidence first: rules covered by requests steered toward the target's data, then the rest by all.
-  const ruleGoals = new Set([...universe].filter((g) => g.startsWith("rule:") && servable.has(g)));
+  return universe;
+}
+
+/**
+ * Evidence first: rule goals covered by requests steered toward the target's data (with all else
+ * they serve), then the remaining goals by every candidate. Returns the choice in sending order.
+ */
+function choose(all: Candidate[], goals: Set<string>): PlanStep[] {
   const first = cover(
     all.filter((c) => c.steered),
-    ruleGoals,
+    new Set([...goals].filter((g) => g.startsWith("rule:"))),
   );
-  // What the steered requests serve besides their rules (a valid request of their operation...).
   for (const c of first.chosen)
     first.served.set(
       c,
-      c.goals.filter((g) => universe.has(g)),
+      c.goals.filter((g) => goals.has(g)),
     );
   const covered = new Set([...first.served.values()].flat());
   const rest = cover(
     all.filter((c) => !first.served.has(c)),
-    new Set([...universe].filter((g) => servable.has(g) && !covered.has(g))),
+    new Set([...goals].filter((g) => !covered.has(g))),
   );
-  const chosen = [...first.chosen, ...rest.chosen];
   const served = new Map([...first.served, ...rest.served]);
-  const ordered = chosen
+  return [...first.chosen, ...rest.chosen]
     .map((c, i) => ({ c, i, r: rank(served.get(c) ?? []) }))
     .sort((a, b) => a.r - b.r || a.i - b.i)
     .map(({ c }) => toStep(c, served.get(c)));
+}
+
+export function buildPlan(input: PlanInput): Plan {
+  const { spec, account, vocabulary } = input;
+  const byOp = candidatesByOperation(spec, vocabulary, account);
+  const all = [...byOp.values()].flat();
+  const universe = goalsOf(spec, vocabulary, account);
+  const servable = new Set(all.flatMap((c) => c.goals));
+  const uncovered = [...universe]
+    .filter((g) => !servable.has(g))
+    .map((goal) => ({
+      goal,
+      why:
+        goalOperation(spec, goal)?.secured && !account
+          ? "needs an account (--uid, --api-key)"
+          : "no request can serve it",
+    }));
+  const ordered = choose(all, new Set([...universe].filter((g) => servable.has(g))));
+  const chosen = new Set(ordered.map((s) => s.request));
 
   const validCases = validCasesOf(byOp);
   const planCtx: PlanContext = {
@@ -195,13 +211,13 @@ export function buildPlan(input: PlanInput): Plan {
   };
   const selected = (feeds: string[]) => feeds.some((f) => input.selected.has(f));
   const groups = input.checks
-    .filter((c) => c.plan && input.selected.has(c.name))
+    .filter((c) => input.selected.has(c.name))
     .flatMap((c) => c.plan?.(planCtx) ?? []);
   const fallbacks: Record<string, PlanStep[]> = {};
   for (const goal of universe) {
     if (!goal.startsWith("rule:") || !input.selected.has(goalCheck(goal))) continue;
     const alternatives = all
-      .filter((c) => !served.has(c) && c.goals.includes(goal))
+      .filter((c) => !chosen.has(c.request) && c.goals.includes(goal))
       .sort((a, b) => Number(b.steered) - Number(a.steered))
       .slice(0, 2);
     if (alternatives.length > 0) fallbacks[goal] = alternatives.map((c) => toStep(c, [goal]));

@@ -13,11 +13,11 @@ import { NotSent, type SendOptions, type Transport } from "./transport.ts";
 
 export type Item = { kind: "step"; step: PlanStep } | { kind: "group"; group: PlannedGroup };
 
-/** GET requests an item sends (what the rate limit counts). */
+/** GET requests an item may send (what the rate limit counts): a compare group may go twice. */
 export function countedRequests(item: Item): number {
   if (item.kind === "step") return item.step.request.method === "GET" ? 1 : 0;
   const gets = item.group.requests.filter((r) => r.method === "GET").length;
-  return gets + (item.group.kind === "compare" ? 1 : 0);
+  return item.group.kind === "compare" ? 2 * (gets + 1) : gets;
 }
 
 export const itemOperation = (item: Item) =>
@@ -83,10 +83,12 @@ export class Sender {
     return exchange;
   }
 
+  /** Sends a group (a compare group twice when its control moved); returns every exchange sent. */
   async group(group: PlannedGroup, how: SendOptions): Promise<Exchange[]> {
     const check = this.checks.get(group.check);
     const requests =
       group.kind === "compare" && group.requests[0] ? [...group.requests, group.requests[0]] : group.requests;
+    const sent: Exchange[] = [];
     let record: SentGroupRecord = { group, exchanges: [] };
     for (let attempt = 0; attempt < 2; attempt++) {
       record = { group, exchanges: [] };
@@ -94,10 +96,11 @@ export class Sender {
         const why = this.blocked(request.operationId);
         if (why) {
           this.unsentGroups.set(group, why);
-          return record.exchanges;
+          return sent;
         }
         const e = await this.request(request, how);
         if (e) record.exchanges.push(e);
+        if (e) sent.push(e);
       }
       if (!check?.judgeGroup) break;
       record.verdict = check.judgeGroup(this.ctx, { planned: group, exchanges: record.exchanges });
@@ -105,7 +108,7 @@ export class Sender {
     }
     if (check && record.verdict) this.judge.verdict(check, record.verdict);
     this.groups.push(record);
-    return record.exchanges;
+    return sent;
   }
 
   async item(item: Item, how: SendOptions): Promise<Exchange[]> {
