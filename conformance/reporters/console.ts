@@ -24,8 +24,9 @@ function table(checks: CheckResult[]): string[] {
 
 /** The end-of-run text: the check table, then every violation with its reproduction. */
 export function formatConsole(report: RunReport): string {
-  if (report.error && report.checks.every((c) => c.cases === 0)) {
-    return `\ndealkit conformance: ${report.error}\n${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s; seed ${report.seed}`;
+  // A run that stopped before judging (not this API, unreachable) has one thing to say.
+  if (report.error) {
+    return `\n${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s; seed ${report.seed}; nothing judged`;
   }
   const count = (status: CheckResult["status"], rules?: boolean) =>
     report.checks.filter(
@@ -43,7 +44,6 @@ export function formatConsole(report: RunReport): string {
       lines.push("");
     }
   }
-  if (report.error) lines.push(`error: ${report.error}`);
   for (const n of report.notes) lines.push(`note: ${n}`);
   // A plain mock passes the schema-level checks and fails the rule-level ones: say which kind failed.
   const group = (rules: boolean) =>

@@ -73,10 +73,12 @@ function reasonFor(
 ): string {
   if (check.needsAccount && !facts.account)
     return "no account: give --uid and --api-key to judge the key-protected streams";
-  if (evidence.inconclusive.length > 0) return `inconclusive: ${evidence.inconclusive[0]}`;
   if (check.name === "rate-limit" && facts.burstSkipped) return facts.burstSkipped;
   const failing = check.operationId ? facts.failing.get(check.operationId) : undefined;
   if (failing) return failing;
+  const groupUnsent = [...(facts.sender?.unsentGroups ?? [])].find(([g]) => g.check === check.name)?.[1];
+  if (evidence.informative === 0 && groupUnsent) return groupUnsent;
+  if (evidence.inconclusive.length > 0) return `inconclusive: ${evidence.inconclusive[0]}`;
   if (sent === 0 && unsent.length > 0) return unsent[0] ?? "not sent";
   if (planned === 0 && evidence.cases === 0) return "no request of the plan can exercise it here";
   return `no matching data found: ${evidence.cases} answers judged, none could show a violation (empty or too few items)`;

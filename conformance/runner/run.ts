@@ -132,7 +132,11 @@ export async function run(options: RunOptions): Promise<RunResult> {
       requests: transport.requests,
       unexpected429: transport.unexpected429,
       checks: error
-        ? results.map((c) => (c.status === "skipped" ? c : { ...c, status: "not-exercised", reason: error }))
+        ? results.map((c) =>
+            c.status === "skipped"
+              ? c
+              : { ...c, status: "not-exercised", reason: "the run stopped before judging" },
+          )
         : results,
       notes: [...notes, ...diagnosis.notes, ...(fields.notes ?? [])],
       requireEvidence: options.requireEvidence ?? false,
@@ -237,7 +241,10 @@ export async function run(options: RunOptions): Promise<RunResult> {
       );
     }
     const stopped = sender.blocked();
-    const explored = [...execution.explored].map(([op, n]) => `${op} ${n}`).join(", ");
+    const explored = [...execution.explored]
+      .filter(([, n]) => n > 0)
+      .map(([op, n]) => `${op} ${n}`)
+      .join(", ");
     return {
       report: report(
         {
