@@ -56,6 +56,8 @@ export interface Exchange {
   phase?: Phase;
   /** Requests this address had sent in the current rate window before this one (burst replays). */
   windowIndex?: number;
+  /** Seconds the client had waited since it was refused, for requests of the wait (burst replays). */
+  waited?: number;
 }
 
 /** What a check found wrong (the recorder adds request, seed and replay). */
@@ -125,6 +127,8 @@ export interface Verdict {
   informative: boolean;
   /** Why nothing could be concluded (the data moved, the endpoint failed...). */
   inconclusive?: string;
+  /** The data moved between the control's two answers: worth sending the group once more. */
+  moved?: boolean;
   /** Part of the check that could not be done here (e.g. per-IP counting from one address). */
   partial?: string;
 }
@@ -137,10 +141,10 @@ export interface BurstRecord {
   address: string | undefined;
   limit: number;
   windowSeconds: number;
-  /** True when the server's count for the address was empty when the burst began. */
-  fresh: boolean;
   /** Every request of the window in sending order (preflights included), before the limit was reached. */
   window: Exchange[];
+  /** How many of them came before the pause (the only ones gone from the window when the wait ends). */
+  opening: number;
   /** Over the limit: first with a forged X-Forwarded-For, then (if that was served) without. */
   overLimit: Exchange[];
   /** Over the limit, one valid request to every other operation. */

@@ -29,7 +29,8 @@ export interface AnswerLimits {
 }
 
 export const DEFAULT_LIMITS: AnswerLimits = {
-  deadlineMs: 10_000,
+  // No latency is documented: generous, so a slow but correct target is not failed.
+  deadlineMs: 20_000,
   // The largest documented answer (rank, limit 300, with content) is a few hundred KB.
   maxBodyBytes: 8 * 1024 * 1024,
 };
@@ -77,13 +78,25 @@ function classify(err: NodeJS.ErrnoException): TransportFailure["kind"] {
  * Sends one request from `localAddress` (when given) and reads the answer within the limits:
  * headers and body before the deadline, the body under the cap (read as it streams, so a huge
  * or endless body costs at most the cap in memory). Resolves with a failure instead of throwing.
+ * A kept-alive socket the server closed just as it was reused (a race after a long wait) is not
+ * the server's fault: that one request goes again on a fresh socket, as Node's docs advise.
  */
-export function send(
+export async function send(
   baseUrl: string,
   request: RequestCase,
   localAddress: string | undefined,
   limits: AnswerLimits = DEFAULT_LIMITS,
 ): Promise<RawResponse> {
+  const first = await sendOnce(baseUrl, request, localAddress, limits);
+  return first.reusedSocketClosed ? sendOnce(baseUrl, request, localAddress, limits) : first;
+}
+
+function sendOnce(
+  baseUrl: string,
+  request: RequestCase,
+  localAddress: string | undefined,
+  limits: AnswerLimits,
+): Promise<RawResponse & { reusedSocketClosed?: boolean }> {
   const url = caseUrl(baseUrl, request);
   const target = new URL(url);
   const secure = target.protocol === "https:";
@@ -142,7 +155,22 @@ export function send(
       fail("timeout", `no whole answer within ${limits.deadlineMs} ms (${what})`);
     }, limits.deadlineMs);
     req.on("error", (err: NodeJS.ErrnoException) => {
-      if (!settled) fail(classify(err), err.message);
+      if (settled) return;
+      if (req.reusedSocket && status === 0 && err.code === "ECONNRESET") {
+        settled = true;
+        clearTimeout(timer);
+        resolve({
+          url,
+          status: 0,
+          headers: {},
+          text: "",
+          sentAt,
+          receivedAt: Date.now() / 1000,
+          reusedSocketClosed: true,
+        });
+        return;
+      }
+      fail(classify(err), err.message);
     });
     req.end();
   });

@@ -16,3 +16,26 @@ export function curlLine(
   parts.push(quote(exchange.url));
   return parts.join(" ");
 }
+
+const BURST_PHASES = new Set(["burst", "over-limit", "wait"]);
+
+/**
+ * For a request the 429 burst sent: a script that brings the client where the run had brought it
+ * (its rate window filled, and for a request of the wait, refused and waiting), then the request.
+ * Undefined for any other request: its curl line alone reproduces it.
+ */
+export function reproduceScript(exchange: Exchange, baseUrl: string): string | undefined {
+  if (!exchange.phase || !BURST_PHASES.has(exchange.phase)) return undefined;
+  const fill = Math.max(0, exchange.windowIndex ?? 0);
+  const iface = exchange.localAddress ? ` --interface ${exchange.localAddress}` : "";
+  const meta = quote(`${baseUrl.replace(/\/$/, "")}/api/v1/meta`);
+  const lines = [
+    `# ${fill} requests from one client address fill its rate window, then the request that showed the finding`,
+    `for i in $(seq 1 ${fill}); do curl -s -o /dev/null${iface} ${meta}; done`,
+  ];
+  if (exchange.waited !== undefined) {
+    lines.push(`curl -s -o /dev/null${iface} ${meta}  # refused: over the limit`, `sleep ${exchange.waited}`);
+  }
+  lines.push(curlLine(exchange, true));
+  return lines.join("\n");
+}

@@ -75,6 +75,10 @@ describe("planted bugs", () => {
           failed,
           JSON.stringify(report.checks.flatMap((c) => c.violations.map((v) => v.title))),
         ).toEqual(bug.expect);
+        if (bug.codes) {
+          const codes = report.checks.flatMap((c) => c.violations.map((v) => v.code));
+          expect([...new Set(codes)].sort()).toEqual([...bug.codes].sort());
+        }
         // Whatever the fault, the rate diagnosis speaks at most once per cause.
         expect(report.notes.filter((n) => n.startsWith("rate limit:")).length).toBeLessThanOrEqual(2);
       } finally {
@@ -98,7 +102,15 @@ describe("planted bugs, from one address", () => {
     await live?.close();
   });
 
-  it.each(["search-ignores-kp", "feed-pages", "retry-after-missing"].map((name, i) => [name, i] as const))(
+  it.each(
+    [
+      "search-ignores-kp",
+      "feed-pages",
+      "retry-after-missing",
+      "refused-counted",
+      "forwarded-for-trusted",
+    ].map((name, i) => [name, i] as const),
+  )(
     "%s fails exactly the intended checks",
     async (name, i) => {
       const bug = PLANTED.find((b) => b.name === name);
@@ -109,7 +121,7 @@ describe("planted bugs, from one address", () => {
           baseUrl: proxy.url,
           seed: 43,
           addresses: 1,
-          rate: { limit: 60, windowSeconds: 10 },
+          rate: bug.rate ?? { limit: 60, windowSeconds: 10 },
           ...(live.account ? { account: live.account } : {}),
         });
         expect(report.mode).toBe("one-address");
@@ -118,6 +130,10 @@ describe("planted bugs, from one address", () => {
           failed,
           JSON.stringify(report.checks.flatMap((c) => c.violations.map((v) => v.title))),
         ).toEqual(bug.expect);
+        if (bug.codes) {
+          const codes = report.checks.flatMap((c) => c.violations.map((v) => v.code));
+          expect([...new Set(codes)].sort()).toEqual([...bug.codes].sort());
+        }
         expect(report.requests).toBeLessThanOrEqual(200);
       } finally {
         await proxy.close();

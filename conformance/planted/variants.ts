@@ -17,6 +17,8 @@ export interface PlantedBug {
   slow?: boolean;
   /** The rate the run paces by, when the planted limiter's window is shorter than the spec's. */
   rate?: { limit: number; windowSeconds: number };
+  /** The violation codes expected, where a check's name alone would not tell the faults apart. */
+  codes?: string[];
 }
 
 type Body = { data?: unknown; meta?: unknown; cates?: unknown };
@@ -182,24 +184,30 @@ export const PLANTED: PlantedBug[] = [
     breaks: "the 61st request within a minute is served",
     // Every upstream request leaves from another address, so the real limiter never fires.
     mutation: { upstreamAddress: (_client, n) => `127.200.${Math.floor(n / 250) % 250}.${(n % 250) + 1}` },
+    codes: ["rate-limit/not-enforced"],
     expect: ["rate-limit"],
   },
   {
     name: "preflight-counted",
     breaks: "CORS preflights use up the client's 60 requests",
     mutation: faultyLimiter("counts-preflight", 60),
+    codes: ["rate-limit/counts-preflight"],
     expect: ["rate-limit"],
   },
   {
     name: "forwarded-for-trusted",
     breaks: "a client's own X-Forwarded-For header picks the address it is counted under",
-    mutation: faultyLimiter("trusts-forwarded-for", 60),
+    // A 4-second window keeps a one-address run short; the limit is the spec's.
+    mutation: faultyLimiter("trusts-forwarded-for", 4),
+    rate: { limit: 60, windowSeconds: 4 },
+    codes: ["rate-limit/trusts-forwarded-for"],
     expect: ["rate-limit"],
   },
   {
     name: "rss-not-limited",
     breaks: "/rss.php is left out of the rate limit (the limit applies to every endpoint)",
     mutation: faultyLimiter("skips-rss", 60),
+    codes: ["rate-limit/endpoint-not-limited"],
     expect: ["rate-limit"],
   },
   {
@@ -208,6 +216,8 @@ export const PLANTED: PlantedBug[] = [
       "refused requests are counted, so a client that knocks while refused stays refused past Retry-After",
     // A 4-second window keeps the wait for Retry-After short; the limit is the spec's.
     mutation: faultyLimiter("counts-refused", 4),
+    codes: ["rate-limit/not-served-after-wait"],
+    rate: { limit: 60, windowSeconds: 4 },
     expect: ["rate-limit"],
     slow: true,
   },
@@ -216,6 +226,7 @@ export const PLANTED: PlantedBug[] = [
     breaks: "a proxy in front hides client IPs: the limiter counts every client as one",
     mutation: faultyLimiter("counts-clients-together", 4),
     rate: { limit: 60, windowSeconds: 4 },
+    codes: ["rate-limit/per-ip"],
     expect: ["rate-limit"],
   },
 

@@ -33,7 +33,7 @@ function testcase(c: CheckResult, report: RunReport): string[] {
     const message = `not exercised: ${c.reason ?? "no evidence"}`;
     lines.push(
       failing(c, report)
-        ? `      <failure message="${esc(message)}" type="not-exercised">${esc(`${c.cases} answers judged, none could show a violation (--require-evidence)`)}</failure>`
+        ? `      <failure message="${esc(message)}" type="not-exercised">${esc(`${c.cases} answers judged, ${c.informative} could show a violation; --require-evidence fails a check without evidence`)}</failure>`
         : `      <skipped message="${esc(message)}"/>`,
     );
   } else if (c.status === "skipped") {

@@ -40,23 +40,23 @@ const nonEmpty = (body: unknown) => {
   return Array.isArray(data) ? data.length > 0 : data !== undefined && data !== null;
 };
 
-export function judgeIgnores(_ctx: CheckContext, rule: Rule, group: SentGroup): Verdict {
+export function judgeIgnores(ctx: CheckContext, rule: Rule, group: SentGroup): Verdict {
+  // No whole answer, a 429 or a 5xx is another check's finding, not an answer to compare.
+  const comparable = (e: Exchange | undefined): e is Exchange =>
+    e !== undefined && !e.failure && e.status !== ctx.spec.rateLimit.status && e.status < 500;
   const [control, ...rest] = group.exchanges;
   const again = rest.at(-1);
-  // An answer that never came whole is answers-complete's finding, not a changed answer.
-  const variants = rest.slice(0, -1).filter((e) => !e.failure);
-  if (!control || !again || control.status !== 200)
-    return {
-      findings: [],
-      informative: false,
-      inconclusive: `the base request was answered ${control?.status}`,
-    };
-  if (again.status !== 200 || !isDeepStrictEqual(again.body, control.body))
-    return {
-      findings: [],
-      informative: false,
-      inconclusive: "data changed: the base request, sent again, got another answer",
-    };
+  const none = (why: string): Verdict => ({ findings: [], informative: false, inconclusive: why });
+  const status = (e: Exchange | undefined) =>
+    e?.failure ? "without a whole answer" : String(e?.status ?? "nothing");
+  if (!comparable(control) || control.status !== 200)
+    return none(`the base request was answered ${status(control)}`);
+  if (!comparable(again)) return none(`the base request, sent again, was answered ${status(again)}`);
+  if (again.status !== 200 || !isDeepStrictEqual(again.body, control.body)) {
+    return { ...none("data changed: the base request, sent again, got another answer"), moved: true };
+  }
+  const variants = rest.slice(0, -1).filter(comparable);
+  if (variants.length === 0) return none("no variant got an answer to compare");
   const findings: { finding: Finding; exchange: Exchange }[] = [];
   for (const paired of variants) {
     if (paired.status === 200 && isDeepStrictEqual(paired.body, control.body)) continue;

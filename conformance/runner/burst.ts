@@ -11,7 +11,7 @@ import { uncounted } from "../checks/rate-limit.ts";
 import type { Pacer } from "../http/pacer.ts";
 import type { BurstRecord, Exchange, RequestCase } from "../types.ts";
 import { countedRequests, type Item, type Sender } from "./sender.ts";
-import { describesPolicy, sleep } from "./transport.ts";
+import { describesPolicy, type SendOptions, sleep } from "./transport.ts";
 
 /** The manifest: the cheapest request, for the burst's own requests. */
 export const META: RequestCase = {
@@ -27,9 +27,12 @@ const FORGED_CLIENT = "203.0.113.7";
 /** Knocks beyond the window's opening requests: counted, they would outnumber the slots freed. */
 const KNOCKS_BEYOND_OPENING = 2;
 const OPENING_GAP_MS = 2000;
-const LANES = 4;
-/** The window must be filled well within itself, or its first requests leave before the last arrive. */
-const FILL_WITHIN = 0.8;
+const BURST_LANES = 4;
+/**
+ * Everything over the limit must be sent within this share of the window after its first
+ * request: later, the first requests leave the window and a correct server serves again.
+ */
+const WITHIN_WINDOW = 0.8;
 
 export interface BurstEnv {
   spec: Spec;
@@ -51,8 +54,8 @@ export interface BurstEnv {
   take(maxCounted: number): Item | undefined;
   /** A valid request of an operation (over the limit, every operation must refuse it). */
   validCase(operationId: string): RequestCase | undefined;
-  /** The first request after the wait: the next plan step in a one-address run. */
-  afterWait(address: string | undefined): Promise<Exchange | undefined>;
+  /** Sends the first request after the wait (the next plan step in a one-address run). */
+  afterWait(how: SendOptions): Promise<Exchange | undefined>;
   skipSlow: boolean;
   deadline: number;
   log(line: string): void;
@@ -68,27 +71,19 @@ async function sleepWithin(ms: number, deadline: number): Promise<boolean> {
   return room >= ms;
 }
 
-export async function runBurst(env: BurstEnv): Promise<BurstRecord> {
+type Step = (env: BurstEnv, record: BurstRecord) => Promise<string | undefined>;
+
+/**
+ * Picks an address whose window the server holds empty (its first answer leaves limit - 1), then
+ * pauses after the window's first requests: when Retry-After has passed, those are the only ones
+ * that left the window, so a few refused knocks, if counted, keep the client out. Then the
+ * preflights, which must not count.
+ */
+const openWindow: Step = async (env, record) => {
   const { limit, windowSeconds } = env.rate;
-  const status = env.spec.rateLimit.status;
-  const record: BurstRecord = {
-    address: env.addresses[0],
-    limit,
-    windowSeconds,
-    fresh: true,
-    window: [...env.initial],
-    overLimit: [],
-    otherEndpoints: [],
-    knocks: [],
-  };
-  const gets = () => record.window.filter((e) => e.request.method === "GET").length;
-  const refused = () => record.window.some((e) => e.status === status);
-  // The server's count must start where ours does: a client earlier in the window (an earlier
-  // run, another job on the same runner) would make the limit arrive early.
-  // The window's first request leaves limit - 1 when nobody else used the window.
   const used = (e: Exchange | undefined) => {
     const remaining = remainingOf(e, limit);
-    return e?.status === status || (Number.isInteger(remaining) && remaining < limit - 1);
+    return e?.status === env.spec.rateLimit.status || (Number.isInteger(remaining) && remaining < limit - 1);
   };
   for (const [i, address] of env.addresses.entries()) {
     record.address = address;
@@ -102,104 +97,148 @@ export async function runBurst(env: BurstEnv): Promise<BurstRecord> {
     env.log(
       `rate limit: the window of ${address ?? "this address"} was not empty on the server; waiting ${Math.ceil(ms / 1000)} s`,
     );
-    if (!(await sleepWithin(ms, env.deadline))) return { ...record, skipped: "--max-time was reached" };
+    if (!(await sleepWithin(ms, env.deadline))) return "--max-time was reached";
     record.window = [];
   }
-  const raw = { address: record.address, raw: true } as const;
-  // A pause after the window's first requests: when Retry-After has passed, those are the only
-  // ones that left the window, so a few refused knocks, if counted, keep the client out.
+  const raw = { address: record.address, raw: true, phase: "burst" } as const;
   if (record.window.length === 0) {
-    const first = await env.sender.request(META, { ...raw, phase: "burst" });
-    if (first) record.window.push(first);
+    const first = await env.sender.request(META, raw);
+    if (!first) return env.sender.blocked() ?? "not sent";
+    record.window.push(first);
   }
-  const opening = record.window.length;
-  if (!(await sleepWithin(OPENING_GAP_MS, env.deadline)))
-    return { ...record, skipped: "--max-time was reached" };
-  for (const item of env.first) {
-    record.window.push(...(await env.sender.item(item, { ...raw, phase: "burst" })));
-  }
-  const started = Date.now();
-  // Fill the window with the plan's own requests, a few lanes at a time.
+  record.opening = record.window.length;
+  if (!(await sleepWithin(OPENING_GAP_MS, env.deadline))) return "--max-time was reached";
+  for (const item of env.first) record.window.push(...(await env.sender.item(item, raw)));
+  return undefined;
+};
+
+/** Fills the window with the plan's own requests, a few lanes at a time, then the manifest if the plan ran out. */
+const fill: Step = async (env, record) => {
+  const status = env.spec.rateLimit.status;
+  const gets = () => record.window.filter((e) => e.request.method === "GET").length;
+  const refused = () => record.window.some((e) => e.status === status);
+  const raw = { address: record.address, raw: true, phase: "burst" } as const;
   let inFlight = 0;
   const lane = async () => {
     for (;;) {
       if (refused() || env.sender.blocked()) return;
-      const item = env.take(limit - gets() - inFlight);
+      const item = env.take(env.rate.limit - gets() - inFlight);
       if (!item) return;
       const counted = countedRequests(item);
       inFlight += counted;
-      record.window.push(...(await env.sender.item(item, { ...raw, phase: "burst" })));
+      record.window.push(...(await env.sender.item(item, raw)));
       inFlight -= counted;
     }
   };
-  await Promise.all(Array.from({ length: LANES }, lane));
-  // The plan ran out before the window filled: the manifest fills the rest.
-  while (!refused() && gets() < limit && !env.sender.blocked()) {
-    const e = await env.sender.request(META, { ...raw, phase: "burst" });
-    if (e) record.window.push(e);
+  await Promise.all(Array.from({ length: BURST_LANES }, lane));
+  while (!refused() && gets() < env.rate.limit) {
+    const e = await env.sender.request(META, raw);
+    if (!e) return env.sender.blocked() ?? "the manifest could not be sent to fill the window";
+    record.window.push(e);
   }
-  if (gets() < limit && !refused())
-    return { ...record, skipped: env.sender.blocked() ?? "the window was not filled" };
-  if (Date.now() - started > FILL_WITHIN * windowSeconds * 1000) {
-    return {
-      ...record,
-      skipped: `filling the window took ${Math.round((Date.now() - started) / 1000)} s: the target is too slow to reach the limit within one window`,
-    };
+  return undefined;
+};
+
+/**
+ * Over the limit, while the window's first request is still in it. The request over the limit
+ * carries a forged X-Forwarded-For (a limiter must not believe a client about its own address).
+ * If it is served, plain requests follow until one is refused (as many as the window holds
+ * requests the server may not have counted), then the forged one again: served after a plain
+ * refusal, it is the forged header that opened the door. Then another address, and every other
+ * operation at once.
+ */
+const overTheLimit: Step = async (env, record) => {
+  const status = env.spec.rateLimit.status;
+  const start = (record.window[0]?.sentAt ?? 0) * 1000;
+  const closes = start + WITHIN_WINDOW * env.rate.windowSeconds * 1000;
+  if (Date.now() > closes) {
+    return `the window took ${Math.round((Date.now() - start) / 1000)} s to fill: the target answers too slowly to reach the limit within one window`;
   }
   env.log(
-    `rate limit: ${gets()} requests in the window from ${record.address ?? "one address"}; now over the limit`,
+    `rate limit: ${record.window.length} requests in the window from ${record.address ?? "one address"}; now over the limit`,
   );
-  const send = async (request: RequestCase, address = record.address) =>
+  const send = (request: RequestCase, address = record.address) =>
     env.sender.request(request, { address, raw: true, phase: "over-limit" });
-  // The request over the limit carries a forged X-Forwarded-For (a limiter must not believe a
-  // client about its own address). If it is served, plain requests follow until one is refused
-  // (as many as the window holds requests the server may not have counted), then the forged one
-  // again: served after a plain refusal, it is the forged header that opened the door.
-  const forged = { ...META, headers: { "x-forwarded-for": FORGED_CLIENT } };
   const overLimit = async (request: RequestCase) => {
     const e = await send(request);
     if (e) record.overLimit.push(e);
     return e;
   };
+  const forged = { ...META, headers: { "x-forwarded-for": FORGED_CLIENT } };
   const over = await overLimit(forged);
-  if (!over) return { ...record, skipped: env.sender.blocked() ?? "not sent" };
+  if (!over) return env.sender.blocked() ?? "not sent";
   if (over.status !== status) {
     const uncertain = uncounted(record.window);
     const served = () => record.overLimit.filter((e) => !e.failure && e.status !== status).length;
-    for (let tries = 0; served() <= uncertain && tries <= uncertain + 2; tries++) {
+    for (let tries = 0; tries <= uncertain + 2; tries++) {
       const plain = await overLimit(META);
       if (plain?.status === status) {
         await overLimit(forged);
         break;
       }
+      // Served beyond what uncounted requests can explain: the limit is not enforced.
+      if (served() > uncertain + 1) break;
     }
   }
   if (env.other !== undefined) record.otherAddress = await send(META, env.other);
-  for (const op of env.spec.operations.filter((o) => o.operationId !== META.operationId)) {
-    const request = env.validCase(op.operationId);
-    const e = request && (await send(request));
-    if (e) record.otherEndpoints.push(e);
-  }
+  const others = env.spec.operations.filter((o) => o.operationId !== META.operationId);
+  const answers = await Promise.all(
+    others.map((op) => {
+      const request = env.validCase(op.operationId);
+      return request ? send(request) : undefined;
+    }),
+  );
+  // An answer to a request sent after the window's first request left proves nothing.
+  record.otherEndpoints = answers.filter((e): e is Exchange => e !== undefined && e.sentAt * 1000 < closes);
+  return undefined;
+};
+
+/** Waits what Retry-After says (at most the window), knocks halfway, and must be served after. */
+const waitItOut: Step = async (env, record) => {
+  const status = env.spec.rateLimit.status;
   const refusal = record.overLimit.find((e) => e.status === status);
   const ra = Number(refusal?.headers["retry-after"]);
-  const wait = Number.isFinite(ra) && ra >= 1 ? Math.min(ra, windowSeconds) : windowSeconds;
+  const wait = Number.isFinite(ra) && ra >= 1 ? Math.min(ra, env.rate.windowSeconds) : env.rate.windowSeconds;
   record.waited = wait;
   if (env.skipSlow) {
     env.pacer.rest(record.address, wait);
-    return { ...record, skipped: "--skip-slow: the client was not seen served again after the wait" };
+    return "--skip-slow: the client was not seen served again after the wait";
   }
-  const knocks = env.spec.rateLimit.counts_refused ? 0 : opening + KNOCKS_BEYOND_OPENING;
+  // Counted, the knocks would outnumber the opening requests, the only ones gone when the wait ends.
+  const knocks = env.spec.rateLimit.counts_refused ? 0 : record.opening + KNOCKS_BEYOND_OPENING;
   env.log(`rate limit: waiting Retry-After ${wait} s (${knocks} refused knocks halfway)`);
-  if (!(await sleepWithin((wait * 1000) / 2, env.deadline)))
-    return { ...record, skipped: "--max-time was reached during the wait" };
+  if (!(await sleepWithin((wait * 1000) / 2, env.deadline))) return "--max-time was reached during the wait";
   for (let i = 0; i < knocks; i++) {
-    const e = await env.sender.request(META, { ...raw, phase: "wait" });
+    const e = await env.sender.request(META, {
+      address: record.address,
+      raw: true,
+      phase: "wait",
+      waited: wait / 2,
+    });
     if (e) record.knocks.push(e);
   }
   if (!(await sleepWithin((wait * 1000) / 2 + 300, env.deadline)))
-    return { ...record, skipped: "--max-time was reached during the wait" };
-  const after = await env.afterWait(record.address);
-  return after
-    ? { ...record, after }
-    : { ...record, skipped: env.sender.blocked() ?? "nothing was sent after the wait" };
+    return "--max-time was reached during the wait";
+  const after = await env.afterWait({ address: record.address, raw: true, phase: "wait", waited: wait });
+  if (!after) return env.sender.blocked() ?? "nothing was sent after the wait";
+  record.after = after;
+  return undefined;
+};
+
+export async function runBurst(env: BurstEnv): Promise<BurstRecord> {
+  const record: BurstRecord = {
+    address: env.addresses[0],
+    limit: env.rate.limit,
+    windowSeconds: env.rate.windowSeconds,
+    window: [...env.initial],
+    opening: 0,
+    overLimit: [],
+    otherEndpoints: [],
+    knocks: [],
+  };
+  for (const step of [openWindow, fill, overTheLimit, waitItOut]) {
+    const skipped = await step(env, record);
+    if (skipped) return { ...record, skipped };
+  }
+  return record;
 }

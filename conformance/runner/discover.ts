@@ -1,12 +1,13 @@
 /**
- * Phase 1, discover: what the suite learns from the target before planning, in at most four
- * requests. Is it this API at all (a target that is not stops the run, exit 2)? Its advertised
+ * Phase 1, discover: what the suite learns from the target before planning, in four requests (a
+ * 429 among them is asked again once, after its Retry-After). Is it this API at all (a target that is not stops the run, exit 2)? Its advertised
  * rate (the stricter of spec and meta wins), how much of its rate window is already used, and
  * its vocabulary (words, prices, categories of its own data), so that the plan's requests find
  * data to judge.
  */
 import { type Vocabulary, vocabularyFrom } from "../arbitraries/vocabulary.ts";
 import type { Exchange, RequestCase } from "../types.ts";
+import { NotSent } from "./transport.ts";
 
 const get = (operationId: string, pathname: string, query: [string, string][]): RequestCase => ({
   method: "GET",
@@ -36,8 +37,6 @@ export interface Discovery {
   stop?: string;
   /** The rate the target's manifest advertises. */
   metaRate?: { limit: number; windowSeconds: number };
-  /** The server's RateLimit-Remaining after the first request (others may share the window). */
-  remainingAfterFirst?: number;
   vocabulary: Vocabulary;
 }
 
@@ -69,7 +68,15 @@ const describe = (e: Exchange) =>
 export async function discover(send: (r: RequestCase) => Promise<Exchange>): Promise<Discovery> {
   const exchanges: Exchange[] = [];
   for (const request of DISCOVERY) {
-    const e = await send(request);
+    let e: Exchange;
+    try {
+      e = await send(request);
+    } catch (err) {
+      // A target that refuses this client is still judged on what it answered (its 429s).
+      if (!(err instanceof NotSent)) throw err;
+      if (err.refused) break;
+      return { exchanges, stop: `${err.message} during discovery`, vocabulary: vocabularyFrom([], [], []) };
+    }
     exchanges.push(e);
     if (e.failure?.kind === "unreachable") {
       return {
@@ -98,13 +105,11 @@ export async function discover(send: (r: RequestCase) => Promise<Exchange>): Pro
   const rl = (
     meta?.body as { data?: { rate_limit?: { limit?: unknown; window_seconds?: unknown } } } | undefined
   )?.data?.rate_limit;
-  const remaining = Number(meta?.headers["ratelimit-remaining"] ?? Number.NaN);
   return {
     exchanges,
     vocabulary,
     ...(meta?.status === 200 && typeof rl?.limit === "number" && typeof rl.window_seconds === "number"
       ? { metaRate: { limit: rl.limit, windowSeconds: rl.window_seconds } }
       : {}),
-    ...(Number.isInteger(remaining) ? { remainingAfterFirst: remaining } : {}),
   };
 }

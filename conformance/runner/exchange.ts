@@ -44,3 +44,17 @@ export function readExchange(
   }
   return exchange;
 }
+
+/** Bodies up to this size stay with their exchange; larger ones are dropped once judged. */
+const KEEP_CHARACTERS = 64 * 1024;
+
+/**
+ * Drops a large body once every check has read it: a run keeps its exchanges to the end, and a
+ * hostile target may send megabytes each (memory stays bounded by the cap per answer in flight).
+ * Judgements are memoized per exchange, so nothing needs the body again.
+ */
+export function releaseBody(exchange: Exchange): void {
+  if (exchange.text.length <= KEEP_CHARACTERS) return;
+  exchange.text = `${exchange.text.slice(0, 1024)}… (${exchange.text.length} characters, dropped once judged)`;
+  exchange.body = undefined;
+}

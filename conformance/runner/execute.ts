@@ -9,12 +9,13 @@ import type { Spec } from "../../src/spec/spec.ts";
 import type { Account } from "../arbitraries/requests.ts";
 import { requestArbitrary } from "../arbitraries/requests.ts";
 import type { Vocabulary } from "../arbitraries/vocabulary.ts";
-import type { Pacer } from "../http/pacer.ts";
+import type { Pacer, Slot } from "../http/pacer.ts";
 import type { BurstRecord, Check, Exchange, RequestCase } from "../types.ts";
 import { META, runBurst } from "./burst.ts";
+import { releaseBody } from "./exchange.ts";
 import { dropEntries, explore } from "./explore.ts";
 import type { Judge } from "./judge.ts";
-import type { Plan, PlanStep } from "./plan.ts";
+import { isPreflightGroup, type Plan, type PlanStep } from "./plan.ts";
 import { countedRequests, type Item, itemOperation, type Sender } from "./sender.ts";
 import { sleep, type Transport } from "./transport.ts";
 
@@ -42,7 +43,7 @@ export interface ExecEnv {
 
 export interface Execution {
   burst?: BurstRecord;
-  /** Random requests judged per operation. */
+  /** Distinct random requests asked per operation (answered from the cache when asked again). */
   explored: Map<string, number>;
 }
 
@@ -50,8 +51,7 @@ const LANES = { "one-address": 4, spread: 8 };
 /** Rounds of fallbacks for rules still without evidence. */
 const FALLBACK_ROUNDS = 2;
 
-const isPreflights = (item: Item) =>
-  item.kind === "group" && item.group.requests.every((r) => r.method === "OPTIONS");
+const isPreflights = (item: Item) => item.kind === "group" && isPreflightGroup(item.group);
 
 /** The plan's items in sending order: groups first (small, and evidence of their rules), then steps. */
 function queueOf(plan: Plan): Item[] {
@@ -61,12 +61,12 @@ function queueOf(plan: Plan): Item[] {
   ];
 }
 
-/** Waits until some pool address may send `n` requests back to back; undefined when blocked. */
-async function slotsFor(env: ExecEnv, n: number): Promise<{ address: string | undefined } | undefined> {
+/** Reserves `n` slots of one pool address at once, so that no other lane takes them meanwhile; undefined when blocked. */
+async function reserve(env: ExecEnv, n: number): Promise<Slot[] | undefined> {
   for (;;) {
     if (env.sender.blocked()) return undefined;
     const i = env.pool.findIndex((a) => env.pacer.free(a) >= n);
-    if (i >= 0) return { address: env.pool[i] };
+    if (i >= 0) return Array.from({ length: n }, () => env.pacer.take(env.pool[i]));
     await sleep(250);
   }
 }
@@ -78,14 +78,15 @@ async function paced(env: ExecEnv, queue: Item[]): Promise<void> {
         queue.unshift(item);
         return;
       }
-      if (item.kind === "group") {
-        // Back to back from one address: a comparison split across a rate window would compare
-        // answers minutes apart.
-        const slots = await slotsFor(env, countedRequests(item));
-        if (slots) await env.sender.group(item.group, { phase: "plan", address: slots.address });
-      } else {
+      if (item.kind === "step") {
         await env.sender.step(item.step, { phase: "plan" });
+        continue;
       }
+      // Back to back from one address: a comparison split across a rate window would compare
+      // answers minutes apart.
+      const slots = await reserve(env, countedRequests(item));
+      if (slots) await env.sender.group(item.group, { phase: "plan", address: slots[0]?.address }, slots);
+      else env.sender.unsentGroups.set(item.group, env.sender.blocked() ?? "not sent");
     }
   };
   await Promise.all(Array.from({ length: LANES[env.plan.mode] }, lane));
@@ -124,9 +125,12 @@ async function shrinkAndRecord(env: ExecEnv): Promise<void> {
 function exploreEnvOf(env: ExecEnv, operationId: string | undefined, asked = new Set<string>()) {
   return {
     judge: env.judge,
-    cached: (request: RequestCase) => {
+    cached: async (request: RequestCase) => {
       asked.add(JSON.stringify([request.pathname, request.query, request.headers]));
-      return env.transport.cached(request, "explore");
+      const exchange = await env.transport.cached(request, "explore");
+      env.judge.judge(exchange);
+      releaseBody(exchange);
+      return exchange;
     },
     exhausted: () => env.sender.blocked(operationId) !== undefined,
   };
@@ -163,20 +167,21 @@ export async function execute(env: ExecEnv): Promise<Execution> {
         take,
         validCase: env.validCase,
         // One address: the next step of the plan is the one that must be served again.
-        afterWait: async (address) => {
+        afterWait: async (how) => {
           const next = plan.mode === "one-address" ? take(1) : undefined;
-          return next
-            ? (await env.sender.item(next, { phase: "wait", address }))[0]
-            : env.sender.request(META, { phase: "wait", address, raw: true });
+          return next ? (await env.sender.item(next, how))[0] : env.sender.request(META, how);
         },
         skipSlow: env.skipSlow,
         deadline: env.deadline,
         log: env.log,
       })
     : undefined;
-  if (burst && plan.mode === "one-address") execution.burst = await burst;
-  await paced(env, queue);
-  if (burst && plan.mode === "spread") execution.burst = await burst;
+  if (plan.mode === "one-address") {
+    execution.burst = await burst;
+    await paced(env, queue);
+  } else {
+    [execution.burst] = await Promise.all([burst, paced(env, queue)]);
+  }
   // Plan steps the limiter refused during the burst gave no evidence: they go again, paced.
   const refused = [...env.sender.sent]
     .filter(([, e]) => e.status === spec.rateLimit.status)

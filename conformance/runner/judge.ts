@@ -5,7 +5,7 @@
  * instance), each with a curl line, a replay and, for what the burst showed, a script that
  * fills the rate window first.
  */
-import { curlLine, quote } from "../http/curl.ts";
+import { curlLine, reproduceScript } from "../http/curl.ts";
 import type { Check, CheckContext, Exchange, Finding, Verdict, Violation } from "../types.ts";
 
 export interface Evidence {
@@ -21,21 +21,6 @@ export interface JudgedFinding {
   check: Check;
   finding: Finding;
   key: string;
-}
-
-const BURST_PHASES = new Set(["burst", "over-limit", "wait"]);
-
-/** A script that fills the client's rate window the way the run had before the request. */
-function reproduceScript(exchange: Exchange, baseUrl: string): string | undefined {
-  if (!exchange.phase || !BURST_PHASES.has(exchange.phase)) return undefined;
-  const fill = Math.max(0, exchange.windowIndex ?? 0);
-  const iface = exchange.localAddress ? ` --interface ${exchange.localAddress}` : "";
-  const meta = `${baseUrl.replace(/\/$/, "")}/api/v1/meta`;
-  return [
-    `# ${fill} requests from one client address fill its rate window, then the request that showed the finding`,
-    `for i in $(seq 1 ${fill}); do curl -s -o /dev/null${iface} ${quote(meta)}; done`,
-    curlLine(exchange, true),
-  ].join("\n");
 }
 
 export class Judge {

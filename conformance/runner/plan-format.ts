@@ -4,7 +4,7 @@
  * what the plan will spend against the budget.
  */
 import { caseUrl } from "../http/client.ts";
-import type { Plan } from "./plan.ts";
+import { type Plan, requestsOf } from "./plan.ts";
 
 const CHECKS_SHOWN = 6;
 
@@ -20,10 +20,7 @@ function feedsText(feeds: string[]): string {
 export function formatPlan(plan: Plan, baseUrl: string, discovered: number): string {
   const target = (path: string, query: [string, string][]) =>
     caseUrl(baseUrl, { pathname: path, query }).replace(baseUrl.replace(/\/$/, ""), "");
-  const groupRequests = plan.groups.reduce(
-    (n, g) => n + g.requests.length + (g.kind === "compare" ? 1 : 0),
-    0,
-  );
+  const groupRequests = requestsOf(plan.groups);
   const explored = plan.exploration.reduce((n, x) => n + x.runs, 0);
   const fallbacks = Object.values(plan.fallbacks).reduce((n, f) => n + f.length, 0);
   const lines = [

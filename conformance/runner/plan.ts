@@ -55,6 +55,13 @@ export interface PlanInput {
   spent: number;
 }
 
+/** A group of preflights only: the burst carries them (counted, they would make the limit arrive early). */
+export const isPreflightGroup = (g: PlannedGroup) => g.requests.every((r) => r.method === "OPTIONS");
+
+/** Requests the groups send (a compare group repeats its control). */
+export const requestsOf = (groups: PlannedGroup[]) =>
+  groups.reduce((n, g) => n + g.requests.length + (g.kind === "compare" ? 1 : 0), 0);
+
 /** Fixed checks that judge 429 answers too: with one of them selected, the burst is sent. */
 const BURST_READERS = new Set(["rate-limit", ...EVERY_ANSWER.filter((c) => c !== "answers-complete")]);
 /** Requests the burst sends beyond the window: over the limit (2), another address, knocks, after. */
@@ -225,9 +232,8 @@ export function buildPlan(input: PlanInput): Plan {
   const steps = ordered.filter((s) => selected(s.feeds));
   const burst = [...input.selected].some((name) => BURST_READERS.has(name));
   // Preflights in the burst's window show whether they are counted (counts_preflight).
-  if (burst && !groups.some((g) => g.requests.every((r) => r.method === "OPTIONS")))
-    groups.push(burstPreflights(spec));
-  const groupRequests = groups.reduce((n, g) => n + g.requests.length + (g.kind === "compare" ? 1 : 0), 0);
+  if (burst && !groups.some(isPreflightGroup)) groups.push(burstPreflights(spec));
+  const groupRequests = requestsOf(groups);
   const planned =
     input.spent +
     steps.length +

@@ -7,20 +7,20 @@ import { loadSpec, specFromDocument } from "../../src/spec/load.ts";
 import { frozenReleases } from "../../src/spec/release.ts";
 import { baseValues } from "../arbitraries/boundaries.ts";
 import { type Account, buildCase } from "../arbitraries/requests.ts";
-import { FALLBACK_VOCABULARY } from "../arbitraries/vocabulary.ts";
 import { isLoopback, sourceAddresses } from "../http/addresses.ts";
 import { type AnswerLimits, closeAgents, DEFAULT_LIMITS } from "../http/client.ts";
 import { Pacer } from "../http/pacer.ts";
 import { defaultRegistry, selectChecks } from "../registry.ts";
 import type { CheckContext } from "../types.ts";
 import { RateDiagnosis } from "./diagnosis.ts";
-import { type Discovery, discover } from "./discover.ts";
+import { discover } from "./discover.ts";
+import { releaseBody } from "./exchange.ts";
 import { execute } from "./execute.ts";
 import { Judge } from "./judge.ts";
 import { buildPlan, candidatesByOperation, type Plan, validCasesOf } from "./plan.ts";
 import { checkResults, passed, type RunReport } from "./report.ts";
 import { Sender } from "./sender.ts";
-import { NotSent, Transport } from "./transport.ts";
+import { Transport } from "./transport.ts";
 
 export interface RunOptions {
   baseUrl: string;
@@ -99,13 +99,14 @@ export async function run(options: RunOptions): Promise<RunResult> {
   const ctx: CheckContext = { spec, releases, rate: options.rate ?? specRate };
   const pacer = new Pacer(pool, ctx.rate.limit, ctx.rate.windowSeconds);
   const diagnosis = new RateDiagnosis(mode === "spread", () => ctx.rate, log);
+  const budget = options.budget ?? BUDGET[mode];
   const transport = new Transport(
     spec,
     options.baseUrl,
     pacer,
     diagnosis,
     { ...DEFAULT_LIMITS, ...options.limits },
-    deadline,
+    { budget, deadline },
   );
   const judge = new Judge(
     ctx,
@@ -147,18 +148,11 @@ export async function run(options: RunOptions): Promise<RunResult> {
 
   try {
     log(`discovering ${options.baseUrl}`);
-    const discovery: Discovery = await discover((r) => transport.send(r, { phase: "discovery" })).catch(
-      (err) => {
-        if (err instanceof NotSent)
-          return {
-            exchanges: [],
-            stop: "--max-time was reached during discovery",
-            vocabulary: FALLBACK_VOCABULARY,
-          };
-        throw err;
-      },
-    );
-    for (const e of discovery.exchanges) judge.recordAll(e);
+    const discovery = await discover((r) => transport.send(r, { phase: "discovery" }));
+    for (const e of discovery.exchanges) {
+      judge.recordAll(e);
+      releaseBody(e);
+    }
     if (discovery.stop)
       return { report: report({ error: discovery.stop }), discovered: discovery.exchanges.length };
     if (!options.rate && discovery.metaRate) {
@@ -180,7 +174,7 @@ export async function run(options: RunOptions): Promise<RunResult> {
       ...(account ? { account } : {}),
       mode,
       rate: ctx.rate,
-      budget: options.budget ?? BUDGET[mode],
+      budget,
       seed: options.seed,
       ...(options.randomRuns !== undefined || mode === "spread"
         ? { randomRuns: options.randomRuns ?? SPREAD_RANDOM_RUNS }

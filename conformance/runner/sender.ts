@@ -5,8 +5,10 @@
  * address with its control repeated last; when the control moved (live data) it is sent once
  * more, and a second move is "inconclusive", never a failure.
  */
+import type { Slot } from "../http/pacer.ts";
 import type { Check, CheckContext, Exchange, PlannedGroup, RequestCase, Verdict } from "../types.ts";
 import type { RateDiagnosis } from "./diagnosis.ts";
+import { releaseBody } from "./exchange.ts";
 import type { Judge, JudgedFinding } from "./judge.ts";
 import type { PlanStep } from "./plan.ts";
 import { NotSent, type SendOptions, type Transport } from "./transport.ts";
@@ -55,8 +57,16 @@ export class Sender {
     return operationId ? this.transport.failing.get(operationId) : undefined;
   }
 
-  /** Sends one request and judges it (findings wait for shrinking when `pending`). */
-  async request(request: RequestCase, how: SendOptions, pending = false): Promise<Exchange | undefined> {
+  /**
+   * Sends one request and judges it (findings wait for shrinking when `pending`); its body is
+   * released unless a group still needs it.
+   */
+  async request(
+    request: RequestCase,
+    how: SendOptions,
+    pending = false,
+    keep = false,
+  ): Promise<Exchange | undefined> {
     if (this.blocked(request.operationId)) return undefined;
     let exchange: Exchange;
     try {
@@ -69,6 +79,7 @@ export class Sender {
       if (pending) this.pending.push({ judged, exchange });
       else this.judge.record(judged.check, judged.finding, exchange);
     }
+    if (!keep) releaseBody(exchange);
     return exchange;
   }
 
@@ -83,8 +94,11 @@ export class Sender {
     return exchange;
   }
 
-  /** Sends a group (a compare group twice when its control moved); returns every exchange sent. */
-  async group(group: PlannedGroup, how: SendOptions): Promise<Exchange[]> {
+  /**
+   * Sends a group (a compare group twice when its control moved) with the slots reserved for it;
+   * returns every exchange sent.
+   */
+  async group(group: PlannedGroup, how: SendOptions, slots: Slot[] = []): Promise<Exchange[]> {
     const check = this.checks.get(group.check);
     const requests =
       group.kind === "compare" && group.requests[0] ? [...group.requests, group.requests[0]] : group.requests;
@@ -96,16 +110,20 @@ export class Sender {
         const why = this.blocked(request.operationId);
         if (why) {
           this.unsentGroups.set(group, why);
+          for (const unused of slots) unused.cancel();
           return sent;
         }
-        const e = await this.request(request, how);
+        const slot = slots.shift();
+        const e = await this.request(request, slot ? { ...how, slot } : how, false, true);
         if (e) record.exchanges.push(e);
         if (e) sent.push(e);
       }
       if (!check?.judgeGroup) break;
       record.verdict = check.judgeGroup(this.ctx, { planned: group, exchanges: record.exchanges });
-      if (!record.verdict.inconclusive?.startsWith("data changed")) break;
+      if (!record.verdict.moved) break;
     }
+    for (const unused of slots) unused.cancel();
+    for (const e of sent) releaseBody(e);
     if (check && record.verdict) this.judge.verdict(check, record.verdict);
     this.groups.push(record);
     return sent;

@@ -35,10 +35,32 @@ export interface SendOptions {
   address?: string;
   /** The deliberate burst: no pacing (still recorded in the pacer, so nobody else uses the address meanwhile). */
   raw?: boolean;
+  /** A slot taken beforehand (the requests of a group, reserved together). */
+  slot?: Slot;
+  /** Seconds the client had waited since it was refused (the burst's wait). */
+  waited?: number;
 }
 
-/** A request that was not sent: no slot of the rate window freed before the run's deadline. */
-export class NotSent extends Error {}
+/** A request that was not sent: the budget is spent, the deadline came, or the target refuses this client. */
+export class NotSent extends Error {
+  constructor(
+    message: string,
+    readonly refused = false,
+  ) {
+    super(message);
+  }
+}
+
+/** What bounds the whole run. */
+export interface RunBounds {
+  /** Most requests of the run. */
+  budget: number;
+  /** The run's deadline (ms): no request waits for a slot beyond it. */
+  deadline: number;
+}
+
+/** An answer may outlive the run's deadline by this much at most (a request sent just before it). */
+const PAST_DEADLINE_MS = 20_000;
 
 export class Transport {
   requests = 0;
@@ -54,25 +76,41 @@ export class Transport {
     private readonly pacer: Pacer,
     private readonly diagnosis: RateDiagnosis,
     private readonly limits: AnswerLimits = DEFAULT_LIMITS,
-    /** The run's deadline (ms): no request waits for a slot beyond it. */
-    private readonly deadline = Number.POSITIVE_INFINITY,
+    private readonly bounds: RunBounds = {
+      budget: Number.POSITIVE_INFINITY,
+      deadline: Number.POSITIVE_INFINITY,
+    },
   ) {}
 
   private withOrigin(request: RequestCase): RequestCase {
     return { ...request, headers: { origin: ORIGIN, ...request.headers } };
   }
 
+  /** Why no request may leave now, if so: checked when a slot is in hand, right before sending. */
+  private refusal(): string | undefined {
+    if (this.diagnosis.refusesClient) return this.diagnosis.refusesClient;
+    if (this.requests >= this.bounds.budget) return `the request budget (${this.bounds.budget}) was spent`;
+    if (Date.now() >= this.bounds.deadline) return "--max-time was reached";
+    return undefined;
+  }
+
   /**
    * One request; a 429 outside the burst makes its address rest, and the request goes once more.
-   * Throws NotSent when no slot frees before the run's deadline.
+   * Throws NotSent when the budget, the deadline or a refusing target stops it.
    */
   async send(request: RequestCase, options: SendOptions): Promise<Exchange> {
     for (let attempt = 0; ; attempt++) {
-      const slot = options.raw
-        ? this.pacer.take(options.address)
-        : await this.pacer.acquire(sleep, options.address, this.deadline);
-      if (!slot) throw new NotSent("--max-time was reached");
-      const exchange = await this.once(request, slot, options.phase);
+      const slot =
+        (attempt === 0 ? options.slot : undefined) ??
+        (options.raw
+          ? this.pacer.take(options.address)
+          : await this.pacer.acquire(sleep, options.address, this.bounds.deadline));
+      const refusal = slot ? this.refusal() : "--max-time was reached";
+      if (refusal || !slot) {
+        slot?.cancel();
+        throw new NotSent(refusal ?? "not sent", refusal === this.diagnosis.refusesClient);
+      }
+      const exchange = await this.once(request, slot, options);
       if (exchange.status !== this.spec.rateLimit.status || options.raw) return exchange;
       this.unexpected429++;
       const retryAfter = Number(exchange.headers["retry-after"]);
@@ -82,12 +120,21 @@ export class Transport {
     }
   }
 
-  private async once(request: RequestCase, slot: Slot, phase: Phase): Promise<Exchange> {
+  private async once(request: RequestCase, slot: Slot, options: SendOptions): Promise<Exchange> {
     const req = this.withOrigin(request);
     const windowIndex = this.pacer.inWindow(slot.address) - 1;
     this.requests++;
-    const raw = await sendHttp(this.baseUrl, req, slot.address, this.limits);
-    const exchange = { ...readExchange(this.spec, req, raw, slot.address), phase, windowIndex };
+    const deadlineMs = Math.min(
+      this.limits.deadlineMs,
+      Math.max(1000, this.bounds.deadline + PAST_DEADLINE_MS - Date.now()),
+    );
+    const raw = await sendHttp(this.baseUrl, req, slot.address, { ...this.limits, deadlineMs });
+    const exchange: Exchange = {
+      ...readExchange(this.spec, req, raw, slot.address),
+      phase: options.phase,
+      windowIndex,
+      ...(options.waited !== undefined ? { waited: options.waited } : {}),
+    };
     // What the server does not count (x-rate-limit) frees its slot at once: pacing stays exact.
     const refused = exchange.status === this.spec.rateLimit.status;
     const preflight = request.method === "OPTIONS";
