@@ -16,7 +16,7 @@ target the run could not judge (unreachable, not this API). CHECK is a check nam
   --budget N          most requests of the whole run (default 190 from one address, 4000 when
                       spread over loopback addresses)
   --max-time S        stop sending after S seconds (default ${DEFAULT_MAX_TIME_SECONDS}); the report is written anyway
-  --timeout S         deadline for one whole answer, headers and body (default 10)
+  --timeout S         deadline for one whole answer, headers and body (default 20)
   --rate N/MIN        pace at this rate instead of the advertised one
   --skip-slow         do not wait Retry-After after the 429 burst
   --require-evidence  a check without evidence ("not exercised") fails the run
