@@ -6,15 +6,12 @@
  * what happened in one line, and write its reports.
  */
 import http from "node:http";
-import type { AddressInfo } from "node:net";
-import type { Mutation } from "./proxy.ts";
+import { listenOnLoopback, type Mutation, type Proxy } from "./proxy.ts";
 
 export type HostileMode = "html-everywhere" | "404-everywhere" | "always-429" | "trickle" | "endless-body";
 
-export interface HostileServer {
-  url: string;
-  close(): Promise<void>;
-}
+/** A running hostile server: its URL and how to stop it. */
+export type HostileServer = Proxy;
 
 const MB = 1024 * 1024;
 
@@ -63,20 +60,7 @@ function answer(mode: HostileMode, res: http.ServerResponse): void {
 }
 
 export function startHostileServer(mode: HostileMode): Promise<HostileServer> {
-  const server = http.createServer((_req, res) => answer(mode, res));
-  return new Promise((resolve) => {
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo;
-      resolve({
-        url: `http://127.0.0.1:${port}`,
-        close: () =>
-          new Promise<void>((done) => {
-            server.closeAllConnections();
-            server.close(() => done());
-          }),
-      });
-    });
-  });
+  return listenOnLoopback(http.createServer((_req, res) => answer(mode, res)));
 }
 
 /** One endpoint never answers: no headers, no close. */

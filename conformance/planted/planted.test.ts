@@ -9,10 +9,11 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseDocument } from "../../src/spec/load.ts";
 import { SPEC_PATH } from "../../src/spec/paths.ts";
+import type { RunReport } from "../runner/report.ts";
 import { runConformance } from "../runner/run.ts";
 import { startBundledServer, type Target } from "../runner/target.ts";
 import { startProxy } from "./proxy.ts";
-import { PLANTED } from "./variants.ts";
+import { PLANTED, type PlantedBug } from "./variants.ts";
 
 let upstream: Target;
 let specWithoutLouzhu: string;
@@ -55,6 +56,18 @@ const chosen = PLANTED.map((bug, i) => [bug.name, bug, i] as const).filter(
   ([name]) => process.env.DEALKIT_PLANTED === "all" || DEFAULT_SET.has(name),
 );
 
+/** The planted bug fails exactly its intended checks (and, where given, with exactly these codes). */
+function expectExactly(report: RunReport, bug: PlantedBug): void {
+  const failed = report.checks.filter((c) => c.status === "fail").map((c) => c.name);
+  expect(failed, JSON.stringify(report.checks.flatMap((c) => c.violations.map((v) => v.title)))).toEqual(
+    bug.expect,
+  );
+  if (bug.codes) {
+    const codes = report.checks.flatMap((c) => c.violations.map((v) => v.code));
+    expect([...new Set(codes)].sort()).toEqual([...bug.codes].sort());
+  }
+}
+
 describe("planted bugs", () => {
   it.each(chosen)(
     "%s fails exactly the intended checks",
@@ -70,15 +83,7 @@ describe("planted bugs", () => {
           ...(bug.specWithoutLouzhu ? { specPath: specWithoutLouzhu } : {}),
           ...(bug.rate ? { rate: bug.rate } : {}),
         });
-        const failed = report.checks.filter((c) => c.status === "fail").map((c) => c.name);
-        expect(
-          failed,
-          JSON.stringify(report.checks.flatMap((c) => c.violations.map((v) => v.title))),
-        ).toEqual(bug.expect);
-        if (bug.codes) {
-          const codes = report.checks.flatMap((c) => c.violations.map((v) => v.code));
-          expect([...new Set(codes)].sort()).toEqual([...bug.codes].sort());
-        }
+        expectExactly(report, bug);
         // Whatever the fault, the rate diagnosis speaks at most once per cause.
         expect(report.notes.filter((n) => n.startsWith("rate limit:")).length).toBeLessThanOrEqual(2);
       } finally {
@@ -125,15 +130,7 @@ describe("planted bugs, from one address", () => {
           ...(live.account ? { account: live.account } : {}),
         });
         expect(report.mode).toBe("one-address");
-        const failed = report.checks.filter((c) => c.status === "fail").map((c) => c.name);
-        expect(
-          failed,
-          JSON.stringify(report.checks.flatMap((c) => c.violations.map((v) => v.title))),
-        ).toEqual(bug.expect);
-        if (bug.codes) {
-          const codes = report.checks.flatMap((c) => c.violations.map((v) => v.code));
-          expect([...new Set(codes)].sort()).toEqual([...bug.codes].sort());
-        }
+        expectExactly(report, bug);
         expect(report.requests).toBeLessThanOrEqual(200);
       } finally {
         await proxy.close();

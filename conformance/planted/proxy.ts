@@ -108,6 +108,11 @@ export function startProxy(upstreamUrl: string, mutation: Mutation, subnet: numb
       outgoing.end(`proxy: ${(err as Error).message}`);
     }
   });
+  return listenOnLoopback(server);
+}
+
+/** Listens on an ephemeral loopback port; closing drops every connection (hanging ones too). */
+export function listenOnLoopback(server: http.Server): Promise<Proxy> {
   return new Promise((resolve) => {
     server.listen(0, "127.0.0.1", () => {
       const { port } = server.address() as AddressInfo;
