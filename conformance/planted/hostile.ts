@@ -6,12 +6,12 @@
  * what happened in one line, and write its reports.
  */
 import http from "node:http";
-import { listenOnLoopback, type Mutation, type Proxy } from "./proxy.ts";
+import { listenOnLoopback, type Mutation } from "./proxy.ts";
 
 export type HostileMode = "html-everywhere" | "404-everywhere" | "always-429" | "trickle" | "endless-body";
 
 /** A running hostile server: its URL and how to stop it. */
-export type HostileServer = Proxy;
+export type HostileServer = Awaited<ReturnType<typeof listenOnLoopback>>;
 
 const MB = 1024 * 1024;
 
