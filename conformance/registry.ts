@@ -10,6 +10,7 @@ import { invalidInputsRejected } from "./checks/invalid-inputs-rejected.ts";
 import { metaLimits } from "./checks/meta-limits.ts";
 import { noServerErrors } from "./checks/no-server-errors.ts";
 import { rateLimit } from "./checks/rate-limit.ts";
+import { relationChecks } from "./checks/relations.ts";
 import { responseHeaders } from "./checks/response-headers.ts";
 import { responseSchema } from "./checks/response-schema.ts";
 import { ruleChecks } from "./checks/rules.ts";
@@ -54,23 +55,25 @@ export const FIXED_CHECKS: Check[] = [
   rateLimit,
 ];
 
-/** Every check for a spec: the fixed ones, then one per x-conformance rule. */
+/** Every check for a spec: the fixed ones, then one per x-conformance rule, then one per x-relations relation. */
 export function defaultRegistry(spec: Spec): Registry {
   const registry = new Registry();
-  for (const check of [...FIXED_CHECKS, ...ruleChecks(spec)]) registry.register(check);
+  for (const check of [...FIXED_CHECKS, ...ruleChecks(spec), ...relationChecks(spec)])
+    registry.register(check);
   return registry;
 }
 
 /**
- * Resolves --only/--skip names: exact check names, `rules` for every rule check, or a prefix
+ * Resolves --only/--skip names: exact check names, `rules` for every rule check, `relations` for
+ * every relation check, or a prefix
  * ending in `*` (`rule:search-*`). Unknown names are an error (a typo must not pass silently).
  */
 export function selectChecks(registry: Registry, only: string[] | undefined, skip: string[] = []): Check[] {
   const all = registry.all();
   const resolve = (name: string): Check[] => {
     const found =
-      name === "rules"
-        ? all.filter((c) => c.name.startsWith("rule:"))
+      name === "rules" || name === "relations"
+        ? all.filter((c) => c.name.startsWith(name === "rules" ? "rule:" : "relation:"))
         : name.endsWith("*")
           ? all.filter((c) => c.name.startsWith(name.slice(0, -1)))
           : all.filter((c) => c.name === name);

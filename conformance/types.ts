@@ -112,6 +112,11 @@ export interface PlannedGroup {
   kind: "compare" | "set";
   requests: RequestCase[];
   label: string;
+  /**
+   * Parameters of the later requests taken from the first answer: from the first item at `at`
+   * that carries every named field (param → field). Without such an item they are not sent.
+   */
+  fromFirst?: { at: string; params: Record<string, string> };
 }
 
 /** A group once sent: one list of exchanges per attempt (a moved control is retried once). */

@@ -69,11 +69,6 @@ export class Pacer {
     return this.occupied(address).length;
   }
 
-  /** Requests of every address inside the current window. */
-  inAnyWindow(): number {
-    return [...this.slots.keys()].reduce((n, k) => n + this.occupied(k === "" ? undefined : k).length, 0);
-  }
-
   /** Slots (end times, ms) still occupied for an address; Infinity while in flight. */
   private occupied(address: string | undefined): { end: number }[] {
     const t = this.now();

@@ -28,10 +28,11 @@ export function formatConsole(report: RunReport): string {
   if (report.error) {
     return `\n${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s; seed ${report.seed}; nothing judged`;
   }
-  const count = (status: CheckResult["status"], rules?: boolean) =>
-    report.checks.filter(
-      (c) => c.status === status && (rules === undefined || c.name.startsWith("rule:") === rules),
-    ).length;
+  const kindOf = (name: string) =>
+    name.startsWith("rule:") ? "rule" : name.startsWith("relation:") ? "relation" : "fixed";
+  const count = (status: CheckResult["status"], kind?: string) =>
+    report.checks.filter((c) => c.status === status && (kind === undefined || kindOf(c.name) === kind))
+      .length;
   const lines = ["", ...table(report.checks), ""];
   for (const c of report.checks.filter((x) => x.status === "fail")) {
     for (const v of c.violations) {
@@ -46,10 +47,11 @@ export function formatConsole(report: RunReport): string {
   }
   for (const n of report.notes) lines.push(`note: ${n}`);
   // A plain mock passes the schema-level checks and fails the rule-level ones: say which kind failed.
-  const group = (rules: boolean) =>
-    `${count("pass", rules)} passed, ${count("fail", rules)} failed, ${count("not-exercised", rules)} not exercised, ${count("skipped", rules)} skipped`;
-  lines.push(`schema/protocol-level checks: ${group(false)}`);
-  lines.push(`rule-level checks (x-conformance): ${group(true)}`);
+  const group = (kind: string) =>
+    `${count("pass", kind)} passed, ${count("fail", kind)} failed, ${count("not-exercised", kind)} not exercised, ${count("skipped", kind)} skipped`;
+  lines.push(`schema/protocol-level checks: ${group("fixed")}`);
+  lines.push(`rule-level checks (x-conformance): ${group("rule")}`);
+  lines.push(`relations between answers (x-relations): ${group("relation")}`);
   const unexercised = count("not-exercised");
   lines.push(
     `${count("pass")} passed, ${count("fail")} failed, ${unexercised} not exercised${report.requireEvidence && unexercised ? " (failing: --require-evidence)" : ""}, ${count("skipped")} skipped; ` +

@@ -20,9 +20,13 @@ export class RateDiagnosis {
   private lastRefusalAt = 0;
 
   constructor(
-    private readonly spread: boolean,
     private readonly rate: () => { limit: number; windowSeconds: number },
     private readonly log: (line: string) => void,
+    /**
+     * Spread runs: one request from a client address the run has not used, true when it is refused
+     * too (then the target counts different client IPs together). Absent from one address.
+     */
+    private readonly probeFreshAddress?: () => Promise<boolean>,
   ) {}
 
   private note(line: string): void {
@@ -31,7 +35,7 @@ export class RateDiagnosis {
   }
 
   /** A 429 the pacing did not expect, from `address`; the pacer already holds the request's slot. */
-  unexpected(e: Exchange, pacer: Pacer, address: string | undefined): Reaction {
+  async unexpected(e: Exchange, pacer: Pacer, address: string | undefined): Promise<Reaction> {
     const { limit, windowSeconds } = this.rate();
     const now = e.receivedAt * 1000;
     // Refused again although the address rested a whole window since the last refusal.
@@ -39,14 +43,23 @@ export class RateDiagnosis {
     this.refusals++;
     this.lastRefusalAt = now;
     const own = pacer.inWindow(address);
-    if (this.spread && !this.countedTogether && own < limit && pacer.inAnyWindow() >= limit) {
-      this.countedTogether = true;
-      pacer.pool();
-      this.note(
-        `rate limit: refused after ${own} requests from ${address ?? "this address"} but ${pacer.inAnyWindow()} from all ` +
-          "source addresses: the target counts different client IPs together (a proxy in front that hides client " +
-          "IPs, or a limiter that counts all clients as one); the run goes on paced as one client",
-      );
+    if (this.refusals === 1 && this.probeFreshAddress) {
+      // Refused from one address: a client IP the run never used tells whether the count is this
+      // address's (an earlier run used it) or everybody's.
+      if (await this.probeFreshAddress()) {
+        this.countedTogether = true;
+        pacer.pool();
+        this.note(
+          `rate limit: refused after ${own} requests from ${address ?? "this address"}, and a client address never used before was refused too: ` +
+            "the target counts different client IPs together (a proxy in front that hides client IPs, or a limiter " +
+            "that counts all clients as one); the run goes on paced as one client",
+        );
+      } else {
+        this.note(
+          `rate limit: ${address ?? "this address"} was refused while a client address never used before is served: ` +
+            "requests from before this run (an earlier run) still filled its window; it rests for its Retry-After",
+        );
+      }
       return "rest";
     }
     if (afterRest && this.refusals >= 3) {

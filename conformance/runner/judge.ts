@@ -104,6 +104,7 @@ export class Judge {
   verdict(check: Check, verdict: Verdict): void {
     const evidence = this.evidence.get(check.name);
     if (evidence) {
+      evidence.cases++;
       if (verdict.informative) evidence.informative++;
       if (verdict.inconclusive) evidence.inconclusive.push(verdict.inconclusive);
       if (verdict.partial) evidence.partial = verdict.partial;

@@ -53,6 +53,8 @@ export function formatPlan(plan: Plan, baseUrl: string, discovered: number): str
   lines.push(
     `  exploration: ${explored} random requests (${plan.exploration.map((x) => `${x.operationId} ${x.runs}`).join(", ")})`,
   );
-  for (const u of plan.uncovered) lines.push(`  not coverable: ${u.goal} (${u.why})`);
+  const why = new Map<string, string[]>();
+  for (const u of plan.uncovered) why.set(u.why, [...(why.get(u.why) ?? []), u.goal]);
+  for (const [reason, goals] of why) lines.push(`  not coverable (${reason}): ${goals.join(", ")}`);
   return lines.join("\n");
 }

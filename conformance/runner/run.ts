@@ -12,6 +12,7 @@ import { type AnswerLimits, closeAgents, DEFAULT_LIMITS } from "../http/client.t
 import { Pacer } from "../http/pacer.ts";
 import { defaultRegistry, selectChecks } from "../registry.ts";
 import type { CheckContext } from "../types.ts";
+import { META } from "./burst.ts";
 import { RateDiagnosis } from "./diagnosis.ts";
 import { discover } from "./discover.ts";
 import { releaseBody } from "./exchange.ts";
@@ -84,12 +85,14 @@ export async function run(options: RunOptions): Promise<RunResult> {
   const selected = new Set(checks.map((c) => c.name));
   // Spread: the pool, then the burst's addresses (a used one gives way to the next), then the per-IP one.
   const spreadOver = options.addresses ?? 40;
-  const wanted = isLoopback(options.baseUrl) && spreadOver > 1 ? spreadOver + BURST_ADDRESSES + 1 : 1;
+  // ... and one the run keeps unused, to tell a used address from counting all addresses together.
+  const spare = BURST_ADDRESSES + 2;
+  const wanted = isLoopback(options.baseUrl) && spreadOver > 1 ? spreadOver + spare : 1;
   const addresses = await sourceAddresses(options.baseUrl, wanted);
-  const mode: Plan["mode"] = addresses.length > BURST_ADDRESSES + 1 ? "spread" : "one-address";
-  const pool = mode === "spread" ? addresses.slice(0, -BURST_ADDRESSES - 1) : [undefined];
-  const burstFrom = mode === "spread" ? addresses.slice(-BURST_ADDRESSES - 1, -1) : [undefined];
-  const otherAddress = mode === "spread" ? addresses.at(-1) : undefined;
+  const mode: Plan["mode"] = addresses.length > spare ? "spread" : "one-address";
+  const pool = mode === "spread" ? addresses.slice(0, -spare) : [undefined];
+  const burstFrom = mode === "spread" ? addresses.slice(-spare, -2) : [undefined];
+  const [otherAddress, probeAddress] = mode === "spread" ? addresses.slice(-2) : [undefined, undefined];
   const notes = [
     mode === "spread"
       ? `requests spread over ${pool.length} loopback source addresses (${pool[0]}…), burst from ${burstFrom[0]}…, per-IP check from ${otherAddress}`
@@ -98,9 +101,13 @@ export async function run(options: RunOptions): Promise<RunResult> {
   const specRate = { limit: spec.rateLimit.limit, windowSeconds: spec.rateLimit.window_seconds };
   const ctx: CheckContext = { spec, releases, rate: options.rate ?? specRate };
   const pacer = new Pacer(pool, ctx.rate.limit, ctx.rate.windowSeconds);
-  const diagnosis = new RateDiagnosis(mode === "spread", () => ctx.rate, log);
+  let transport: Transport | undefined;
+  const probe = async () =>
+    (await transport?.send(META, { address: probeAddress, raw: true, phase: "plan" }))?.status ===
+    spec.rateLimit.status;
+  const diagnosis = new RateDiagnosis(() => ctx.rate, log, mode === "spread" ? probe : undefined);
   const budget = options.budget ?? BUDGET[mode];
-  const transport = new Transport(
+  transport = new Transport(
     spec,
     options.baseUrl,
     pacer,

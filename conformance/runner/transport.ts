@@ -114,7 +114,7 @@ export class Transport {
       if (exchange.status !== this.spec.rateLimit.status || options.raw) return exchange;
       this.unexpected429++;
       const retryAfter = Number(exchange.headers["retry-after"]);
-      if (this.diagnosis.unexpected(exchange, this.pacer, slot.address) === "stop") return exchange;
+      if ((await this.diagnosis.unexpected(exchange, this.pacer, slot.address)) === "stop") return exchange;
       this.pacer.rest(slot.address, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 60);
       if (attempt >= 1) return exchange;
     }

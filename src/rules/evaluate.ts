@@ -2,7 +2,16 @@ import type { ParsedRequest } from "../spec/request.ts";
 import type { Spec } from "../spec/spec.ts";
 import type { Operation } from "../spec/types.ts";
 import { collect, get, has, join } from "./pointer.ts";
-import type { Condition, EachExpectation, Expectation, Mirror, Operand, Predicate, Rule } from "./types.ts";
+import type {
+  Condition,
+  EachExpectation,
+  Expectation,
+  ItemFilter,
+  Mirror,
+  Operand,
+  Predicate,
+  Rule,
+} from "./types.ts";
 import { windowRange } from "./windows.ts";
 import { containsWord, splitWords } from "./words.ts";
 
@@ -240,6 +249,19 @@ export function judgedItems(
         predicateHolds(ctx, (item as Record<string, unknown>)[f], p),
       ),
   );
+}
+
+/** True when an item passes a relation's item filter, read with this exchange's request. */
+export function itemPasses(
+  spec: Spec,
+  filter: ItemFilter,
+  exchange: RuleExchange,
+  item: Record<string, unknown>,
+): boolean {
+  const ctx: PredicateContext = { ...contextOf(spec, exchange), toleranceSeconds: 5 };
+  if (filter.where && !Object.entries(filter.where).every(([f, p]) => predicateHolds(ctx, item[f], p)))
+    return false;
+  return !filter.matches || matchesHold(ctx, item, filter.matches);
 }
 
 /** The cap of a `count` expectation for this request (undefined when its parameter is absent without default). */

@@ -77,3 +77,48 @@ export interface Rule {
   when?: Condition;
   then: Expectation;
 }
+
+/** How the second request of a relation is made from the first: one change to one parameter. */
+export type Variation =
+  | { addWord: true }
+  | { set: string | number }
+  | { add: number }
+  | { max: true }
+  | { widerWindow: true }
+  | { fromItem: string }
+  | { remove: true };
+
+/** Which items take part in a subset or superset: read with the second request's parameters. */
+export interface ItemFilter {
+  where?: Record<string, Predicate>;
+  matches?: { param: string; mode: "any" | "none"; fields: string[] };
+}
+
+export interface RelationExpectation {
+  subset?: true | ItemFilter;
+  superset?: true | ItemFilter;
+  prefix?: true;
+  disjoint?: true;
+  total?: "gte" | "lte" | "eq";
+  pageCounts?: true;
+  containsItem?: true;
+}
+
+/**
+ * A relation between two answers (x-relations): the first request is any that satisfies `when`;
+ * the second is made from it by `vary`; `expect` says how their items and totals relate.
+ */
+export interface Relation {
+  id: string;
+  summary: string;
+  source: string;
+  when?: Condition;
+  vary: Record<string, Variation>;
+  /** JSON pointer of the items (default /data). */
+  at?: string;
+  /** The field that identifies an item (default id). */
+  key?: string;
+  /** The answers' order: how far a ranking reaches. */
+  order?: { field: string; direction: "asc" | "desc" }[];
+  expect: RelationExpectation;
+}

@@ -1,5 +1,5 @@
 import type { ValidateFunction } from "ajv";
-import type { Rule } from "../rules/types.ts";
+import type { Relation, Rule } from "../rules/types.ts";
 import { createAjv } from "./ajv.ts";
 import type { RawDocument } from "./load.ts";
 import type {
@@ -105,6 +105,13 @@ export class Spec {
     }
   }
 
+  /** Every x-relations relation with the operation it belongs to. */
+  relations(): { operation: Operation; relation: Relation }[] {
+    return this.operations.flatMap((operation) =>
+      operation.relations.map((relation) => ({ operation, relation })),
+    );
+  }
+
   /** Every x-conformance rule with the operation it belongs to. */
   rules(): { operation: Operation; rule: Rule }[] {
     return this.operations.flatMap((operation) => operation.rules.map((rule) => ({ operation, rule })));
@@ -163,6 +170,7 @@ function readOperations(doc: RawDocument): Operation[] {
       parameters: ((get.parameters ?? []) as Record<string, unknown>[]).map(readParameter),
       responses: readResponses(get.responses as Record<string, Record<string, unknown>>),
       rules: (get["x-conformance"] as Rule[]) ?? [],
+      relations: (get["x-relations"] as Relation[]) ?? [],
     });
   }
   return operations;

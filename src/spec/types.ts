@@ -2,7 +2,7 @@
  * Typed views of the spec's vendor extensions. The vocabulary is documented in
  * openapi/README.md and validated by openapi/x-conformance.schema.json.
  */
-import type { Rule } from "../rules/types.ts";
+import type { Relation, Rule } from "../rules/types.ts";
 
 export interface RateLimitPolicy {
   limit: number;
@@ -124,4 +124,6 @@ export interface Operation {
   parameters: Parameter[];
   responses: Record<string, ResponseSpec>;
   rules: Rule[];
+  /** x-relations: how this operation's answers relate to each other. */
+  relations: Relation[];
 }

@@ -1,0 +1,164 @@
+/**
+ * Relations between two answers (x-relations): what a single answer cannot show. An
+ * implementation that searches only the first word of an OR list, treats price bounds as
+ * exclusive, repeats page 1 as page 2 or drops entries from a rank returns answers that are each
+ * valid; the lie shows when the first answer (A) is compared with the second (B), made from A's
+ * request by the relation's `vary`.
+ *
+ * Rankings are cut: a page holds the first `limit` items of a longer list. "A's items are among
+ * B's" can then only be asked of the A items that rank before B's last item (when B is a full
+ * page); ties in the order are not asked either (an implementation may order them either way).
+ */
+import type { Spec } from "../spec/spec.ts";
+import { conditionHolds, countCap, itemPasses, type RuleExchange, type RuleFailure } from "./evaluate.ts";
+import { get } from "./pointer.ts";
+import type { ItemFilter, Relation } from "./types.ts";
+
+type Item = Record<string, unknown>;
+
+export interface RelationVerdict {
+  failures: RuleFailure[];
+  /** True when the two answers could have shown a violation. */
+  informative: boolean;
+}
+
+const itemsOf = (relation: Relation, x: RuleExchange): Item[] => {
+  const v = get(x.body, relation.at ?? "/data");
+  return Array.isArray(v) ? v.filter((i): i is Item => i !== null && typeof i === "object") : [];
+};
+
+/** True when an answer is a full page: as many items as a count rule of its operation allows. */
+function full(spec: Spec, x: RuleExchange, count: number): boolean {
+  const caps = x.operation.rules
+    .filter((r) => r.then.count && conditionHolds(spec, x.operation, r.when, x.request, x.credentials))
+    .map((r) => countCap(spec, r.then, x))
+    .filter((c): c is number => c !== undefined);
+  return caps.length === 0 || count >= Math.min(...caps);
+}
+
+/** -1, 0 or 1: the order of two items by the relation's order fields. */
+function compare(relation: Relation, a: Item, b: Item): number {
+  for (const { field, direction } of relation.order ?? []) {
+    const x = a[field];
+    const y = b[field];
+    if (x === y) continue;
+    const before = typeof x === "number" && typeof y === "number" ? x > y : String(x) > String(y);
+    return before === (direction === "desc") ? -1 : 1;
+  }
+  return 0;
+}
+
+/**
+ * The items of `from` (those of the filter) that `to` must hold: all of them when `to` is not a
+ * full page; otherwise those ranking strictly before `to`'s last item (no order: none).
+ */
+function owed(
+  spec: Spec,
+  relation: Relation,
+  from: Item[],
+  to: RuleExchange,
+  filter: ItemFilter | true,
+): Item[] {
+  const toItems = itemsOf(relation, to);
+  const passing = filter === true ? from : from.filter((i) => itemPasses(spec, filter, to, i));
+  if (!full(spec, to, toItems.length)) return passing;
+  const last = toItems.at(-1);
+  if (!last || !relation.order) return [];
+  return passing.filter((i) => compare(relation, i, last) < 0);
+}
+
+const keysOf = (relation: Relation, items: Item[]) => items.map((i) => String(i[relation.key ?? "id"]));
+const totalOf = (x: RuleExchange) => get(x.body, "/meta/total");
+const pageOf = (x: RuleExchange) => Number(x.request.values.page ?? 1);
+
+/** The first item of A that carries every field a `fromItem` variation takes (B was made from it). */
+export function sourceItem(relation: Relation, a: RuleExchange): Item | undefined {
+  const fields = Object.values(relation.vary).flatMap((v) => ("fromItem" in v ? [v.fromItem] : []));
+  return itemsOf(relation, a).find((i) => fields.every((f) => i[f] !== undefined && i[f] !== null));
+}
+
+/** Judges a relation on the first answer A and the second B (both 2xx; the caller checks the data did not move). */
+export function judgeRelation(
+  spec: Spec,
+  relation: Relation,
+  a: RuleExchange,
+  b: RuleExchange,
+): RelationVerdict {
+  const failures: RuleFailure[] = [];
+  let informative = false;
+  const fail = (message: string, extra: Partial<RuleFailure> = {}) =>
+    failures.push({ ruleId: relation.id, message, ...extra });
+  const { expect } = relation;
+  const aItems = itemsOf(relation, a);
+  const bItems = itemsOf(relation, b);
+  const bKeys = new Set(keysOf(relation, bItems));
+  const aKeys = new Set(keysOf(relation, aItems));
+  if (expect.superset) {
+    const due = owed(spec, relation, aItems, b, expect.superset);
+    informative ||= due.length > 0;
+    const missing = keysOf(relation, due).filter((k) => !bKeys.has(k));
+    if (missing.length > 0)
+      fail("items of the first answer are missing from the second", {
+        received: missing.slice(0, 5),
+        documented: "present",
+      });
+  }
+  if (expect.subset) {
+    const due = owed(spec, relation, bItems, a, expect.subset);
+    informative ||= due.length > 0;
+    const extra = keysOf(relation, due).filter((k) => !aKeys.has(k));
+    if (extra.length > 0)
+      fail("the second answer holds items the first would have shown", {
+        received: extra.slice(0, 5),
+        documented: "absent",
+      });
+  }
+  if (expect.prefix) {
+    const ka = keysOf(relation, aItems);
+    const kb = keysOf(relation, bItems).slice(0, ka.length);
+    informative ||= ka.length > 0;
+    if (ka.some((k, i) => kb[i] !== k))
+      fail("the first answer is not the start of the second", { received: kb, documented: ka });
+  }
+  if (expect.disjoint) {
+    informative ||= aItems.length > 0 && bItems.length > 0;
+    const both = [...bKeys].filter((k) => aKeys.has(k));
+    if (both.length > 0)
+      fail("items are in both answers", { received: both.slice(0, 5), documented: "none in both" });
+  }
+  if (expect.containsItem) {
+    const item = sourceItem(relation, a);
+    informative ||= item !== undefined;
+    const key = item && String(item[relation.key ?? "id"]);
+    if (key !== undefined && !bKeys.has(key))
+      fail("the item the second request was made from is missing from it", {
+        received: [...bKeys].slice(0, 5),
+        documented: key,
+      });
+  }
+  const ta = totalOf(a);
+  const tb = totalOf(b);
+  if (expect.total && typeof ta === "number" && typeof tb === "number") {
+    const holds = expect.total === "gte" ? tb >= ta : expect.total === "lte" ? tb <= ta : tb === ta;
+    if (!holds)
+      fail(`meta.total of the second must be ${expect.total} the first's`, {
+        received: tb,
+        documented: `${expect.total} ${ta}`,
+      });
+  }
+  if (expect.pageCounts && typeof ta === "number") {
+    const size = Number(a.request.values.limit ?? a.request.values.pageSize);
+    for (const [x, items] of [
+      [a, aItems],
+      [b, bItems],
+    ] as const) {
+      const want = Math.max(0, Math.min(size, ta - (pageOf(x) - 1) * size));
+      if (Number.isFinite(want) && items.length !== want)
+        fail(`page ${pageOf(x)} must hold ${want} items (meta.total ${ta}, page size ${size})`, {
+          received: items.length,
+          documented: want,
+        });
+    }
+  }
+  return { failures, informative };
+}
