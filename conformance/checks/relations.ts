@@ -48,12 +48,19 @@ const origin = (r: RequestCase) =>
   r.label.startsWith("steered") ? 0 : r.label.startsWith("rule:") ? 1 : r.label === "base" ? 2 : 3;
 
 /**
- * The first request: a valid one the relation's `when` holds for, steered toward data, the
- * largest page first (a one-item page leaves a ranking nothing to reach).
+ * The first request: a valid one the relation's `when` holds for, steered toward data, giving
+ * the varied parameters itself, the largest page first (a one-item page leaves a ranking
+ * nothing to reach).
  */
 function plan(ctx: PlanContext, op: Operation, relation: Relation): PlannedGroup[] {
+  // A base that gives the varied parameters itself shows what they change (limit 1 → 50).
+  const given = (r: RequestCase) =>
+    Object.keys(relation.vary).filter((p) => r.query.some(([k]) => k === p)).length;
   const bases = [...ctx.validCases(op.operationId)].sort(
-    (x, y) => origin(x) - origin(y) || pageSize(ctx.spec, op, y.query) - pageSize(ctx.spec, op, x.query),
+    (x, y) =>
+      origin(x) - origin(y) ||
+      given(y) - given(x) ||
+      pageSize(ctx.spec, op, y.query) - pageSize(ctx.spec, op, x.query),
   );
   for (const base of bases) {
     const parsed = parseRequest(ctx.spec, op, new URLSearchParams(base.query));

@@ -78,6 +78,44 @@ const validPrice = (v: string | null) =>
 /** A criterion that excludes nothing, so a search stays a search when its real criterion is removed. */
 const NEUTRAL_KP = "zzzz-never-in-any-title";
 
+/** Drops the item at `index` from the answer's data, and keeps its count consistent. */
+function shrink(body: Body, index: number): void {
+  const list = items(body);
+  list.splice(index, 1);
+  const meta = body.meta as { count?: number } | undefined;
+  if (meta && typeof meta.count === "number") meta.count = list.length;
+}
+
+/** Marks a request the planted bug changed on its way upstream (an unknown parameter: ignored there). */
+const LATE = "planted_late";
+
+/**
+ * A page with an explicit limit from `min` to below `max` starts at its second item: one more is
+ * asked upstream and the first dropped, so the page still holds `limit` items and nothing else
+ * looks wrong.
+ */
+function startsLate(path: string, min: number, max: number): Mutation {
+  return {
+    request(req) {
+      const limit = Number(req.query.get("limit"));
+      if (req.pathname !== path || req.query.getAll("limit").length !== 1 || !(limit >= min && limit < max))
+        return req;
+      const query = new URLSearchParams(req.query);
+      query.set("limit", String(limit + 1));
+      query.set(LATE, "1");
+      return { ...req, query };
+    },
+    response(req, res) {
+      if (!req.query.has(LATE) || res.status !== 200) return res;
+      const body = JSON.parse(res.body) as Body;
+      shrink(body, 0);
+      const meta = body.meta as { limit?: number } | undefined;
+      if (meta && typeof meta.limit === "number") meta.limit -= 1;
+      return { ...res, body: JSON.stringify(body) };
+    },
+  };
+}
+
 const items = (body: Body) => (Array.isArray(body.data) ? (body.data as Record<string, unknown>[]) : []);
 const problem = (status: number, name: string): ProxiedResponse => ({
   status,
@@ -388,7 +426,7 @@ export const PLANTED: PlantedBug[] = [
       const limit = limitOf(req, "limit", 20);
       if (limit < 300) padPast(items(b), limit);
     }),
-    expect: ["rule:rank-count-within-limit"],
+    expect: ["rule:rank-count-within-limit", "relation:rank-limit-prefix"],
   },
   {
     name: "rank-order-reversed",
@@ -396,7 +434,7 @@ export const PLANTED: PlantedBug[] = [
     mutation: onJson("/api/v1/rank", (b) => {
       items(b).reverse();
     }),
-    expect: ["rule:rank-order"],
+    expect: ["rule:rank-order", "relation:rank-limit-prefix"],
   },
   {
     name: "rank-price-on-unpriced",
@@ -430,7 +468,7 @@ export const PLANTED: PlantedBug[] = [
     mutation: onJson("/api/v1/feed", (b, req) => {
       if (req.query.get("type") !== "zdm") items(b).reverse();
     }),
-    expect: ["rule:feed-newest-first"],
+    expect: ["rule:feed-newest-first", "relation:feed-limit-prefix"],
   },
   {
     name: "feed-pages",
@@ -458,7 +496,7 @@ export const PLANTED: PlantedBug[] = [
         q.set("kp", NEUTRAL_KP);
       }
     }),
-    expect: ["rule:search-or-words"],
+    expect: ["rule:search-or-words", "relation:search-block-only-removes"],
   },
   {
     name: "search-ignores-kp",
@@ -523,7 +561,11 @@ export const PLANTED: PlantedBug[] = [
       const limit = limitOf(req, "limit", 20);
       if (limit < 50) padPast(items(b), limit);
     }),
-    expect: ["rule:search-count-within-limit"],
+    expect: [
+      "rule:search-count-within-limit",
+      "relation:search-pages-disjoint",
+      "relation:search-limit-prefix",
+    ],
   },
   {
     name: "shenghuo-cates-always",
@@ -540,7 +582,7 @@ export const PLANTED: PlantedBug[] = [
       const size = limitOf(req, "pageSize", 20);
       if (size < 100) padPast(items(b), size);
     }),
-    expect: ["rule:shenghuo-count-within-page-size"],
+    expect: ["rule:shenghuo-count-within-page-size", "relation:shenghuo-pages-disjoint"],
   },
   {
     name: "shenghuo-ignores-q",
@@ -587,7 +629,7 @@ export const PLANTED: PlantedBug[] = [
       const limit = limitOf(req, "limit", 20);
       if (limit + 1 <= (req.query.get("type") === "zdm" ? 30 : 20)) padPast(items(b), limit);
     }),
-    expect: ["rule:feed-count-within-limit"],
+    expect: ["rule:feed-count-within-limit", "relation:feed-limit-prefix"],
   },
   {
     name: "feed-zdm-retention-exceeded",
@@ -678,5 +720,109 @@ export const PLANTED: PlantedBug[] = [
       },
     },
     expect: ["response-schema", "rule:legacy-rank-count"],
+  },
+  // Too little: each answer valid alone, the lie shows only against a second answer (x-relations).
+  {
+    name: "search-first-word-only",
+    breaks: "search reads only the first word of q",
+    mutation: onQuery("/api/v1/search", (q) => {
+      const v = q.getAll("q");
+      if (v.length === 1 && validWords(v[0] ?? null)) q.set("q", (v[0] ?? "").split(/[|#\n]/)[0] ?? "");
+    }),
+    expect: ["relation:search-or-adds"],
+  },
+  {
+    name: "search-block-drops-more",
+    breaks: "a block word also drops the newest result, whatever it holds",
+    mutation: onJson("/api/v1/search", (b, req) => {
+      if (validWords(req.query.get("kp"))) shrink(b, 0);
+    }),
+    expect: ["relation:search-block-only-removes"],
+  },
+  {
+    name: "search-price-bounds-exclusive",
+    breaks: "mip and mxp exclude an alert priced exactly at them",
+    mutation: onJson("/api/v1/search", (b, req) => {
+      const bounds = ["mip", "mxp"]
+        .map((n) => req.query.get(n))
+        .filter(validPrice)
+        .map(Number);
+      b.data = items(b).filter((a) => !bounds.includes(a.price as number));
+    }),
+    expect: ["relation:search-price-bounds-inclusive"],
+  },
+  {
+    name: "search-page-ignored",
+    breaks: "search ignores page: page 2 repeats page 1",
+    mutation: onQuery("/api/v1/search", (q) => {
+      if (
+        q.getAll("page").length === 1 &&
+        /^[0-9]+$/.test(q.get("page") ?? "") &&
+        Number(q.get("page")) >= 1 &&
+        Number(q.get("page")) <= 1000
+      )
+        q.delete("page");
+    }),
+    expect: ["relation:search-pages-disjoint"],
+  },
+  {
+    name: "search-short-page-starts-late",
+    breaks: "a search page with a limit below 50 starts at its second result",
+    mutation: startsLate("/api/v1/search", 1, 50),
+    expect: ["relation:search-limit-prefix"],
+  },
+  {
+    name: "rank-short-rank-starts-late",
+    breaks: "a rank with a limit from 51 to 299 starts at its second entry",
+    // Above 50 only: one more asked at 50 would cross into the answers that carry content.
+    mutation: startsLate("/api/v1/rank", 51, 300),
+    expect: ["relation:rank-limit-prefix"],
+  },
+  {
+    name: "rank-wide-window-misses-last-hour",
+    breaks: "ranks of windows longer than an hour leave out the last hour's entries",
+    mutation: onJson("/api/v1/rank", (b, req) => {
+      if (req.query.get("act") === "yixiaoshi") return;
+      const hourAgo = Date.now() / 1000 - 3600;
+      b.data = items(b).filter((e) => (e.shijianchuo as number) < hourAgo);
+    }),
+    expect: ["relation:rank-windows-nest"],
+  },
+  {
+    name: "feed-short-snapshot-starts-late",
+    breaks: "a snapshot with a limit below 50 starts at its second item",
+    mutation: startsLate("/api/v1/feed", 1, 50),
+    expect: ["relation:feed-limit-prefix"],
+  },
+  {
+    name: "feed-category-misses-newest",
+    breaks: "a category stream leaves out its newest item",
+    mutation: onJson("/api/v1/feed", (b, req) => {
+      const cate = req.query.get("cate");
+      if (cate && cate !== "all" && !req.query.get("type")) shrink(b, 0);
+    }),
+    expect: ["relation:feed-category-complete"],
+  },
+  {
+    name: "shenghuo-keyword-misses-newest",
+    breaks: "the activity keyword search leaves out its newest match",
+    mutation: onJson("/api/v1/shenghuo", (b, req) => {
+      if (validWords(req.query.get("q"))) shrink(b, 0);
+    }),
+    expect: ["relation:shenghuo-keyword-complete"],
+  },
+  {
+    name: "shenghuo-page-ignored",
+    breaks: "shenghuo ignores page: page 2 repeats page 1",
+    mutation: onQuery("/api/v1/shenghuo", (q) => {
+      if (
+        q.getAll("page").length === 1 &&
+        /^[0-9]+$/.test(q.get("page") ?? "") &&
+        Number(q.get("page")) >= 1 &&
+        Number(q.get("page")) <= 1000
+      )
+        q.delete("page");
+    }),
+    expect: ["relation:shenghuo-pages-disjoint"],
   },
 ];

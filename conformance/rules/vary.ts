@@ -59,8 +59,9 @@ function varied(
     );
     const word = wordsFor(op, vocab).find((w) => !taken.includes(w));
     if (!word) return null;
+    // First: an implementation that searches only the first word shows it.
     const sep = syntax.separators.find((s) => s.trim() !== "") ?? "|";
-    return have.length ? `${raw}${sep}${word}` : word;
+    return have.length ? `${word}${sep}${raw}` : word;
   }
   if ("set" in v) return String(v.set);
   if ("add" in v) return typeof effective === "number" ? String(effective + v.add) : null;

@@ -1,6 +1,6 @@
 import { compareParameters } from "./compare-parameters.ts";
 import { compareRequestBody, compareResponses } from "./compare-responses.ts";
-import { compareConformance } from "./compare-x-conformance.ts";
+import { compareConformance, compareRelations } from "./compare-x-conformance.ts";
 import {
   type At,
   type Collector,
@@ -120,6 +120,7 @@ const HANDLED = new Set([
   "requestBody",
   "responses",
   "x-conformance",
+  "x-relations",
   "x-sunset",
 ]);
 
@@ -148,6 +149,7 @@ function compareOperation(c: Collector, b: Side, h: Side, at: At, method: string
   compareRequestBody(c, b.op.requestBody, h.op.requestBody, down(at, "requestBody"));
   compareResponses(c, b.op.responses, h.op.responses, down(at, "responses"));
   compareConformance(c, b.op["x-conformance"], h.op["x-conformance"], down(at, "x-conformance"));
+  compareRelations(c, b.op["x-relations"], h.op["x-relations"], down(at, "x-relations"));
   compareRest(c, b.op, h.op, at, HANDLED);
 }
 

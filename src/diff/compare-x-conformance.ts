@@ -1,4 +1,38 @@
 import { type At, type Collector, down, isObject, type Json, obj, same } from "./context.ts";
+import type { RuleId } from "./rules.ts";
+
+/** Entries of a list (rules, relations) by their id, with their index for locations. */
+function byId(list: unknown): Map<string, { entry: Json; i: string }> {
+  return new Map(
+    (Array.isArray(list) ? list : [])
+      .filter(isObject)
+      .map((r, i) => [String(r.id), { entry: r, i: String(i) }]),
+  );
+}
+
+type Kinds = { added: RuleId; removed: RuleId; noun: string };
+
+/** Pairs a list's entries by id: removed and added ones are reported here, kept ones by `compare`. */
+function compareById(
+  c: Collector,
+  bRaw: unknown,
+  hRaw: unknown,
+  at: At,
+  kinds: Kinds,
+  compare: (id: string, b: Json, h: Json, where: At) => void,
+): void {
+  const rb = byId(bRaw);
+  const rh = byId(hRaw);
+  for (const [id, b] of rb) {
+    const h = rh.get(id);
+    const where: At = { ...at, base: [...at.base, b.i], head: [...at.head, h?.i ?? b.i] };
+    if (h) compare(id, b.entry, h.entry, where);
+    else c.add(kinds.removed, where, `${kinds.noun} ${id} removed`, "base");
+  }
+  for (const [id, h] of rh) {
+    if (!rb.has(id)) c.add(kinds.added, { ...at, head: [...at.head, h.i] }, `${kinds.noun} ${id} added`);
+  }
+}
 
 /**
  * The x-conformance rules of one operation, by id. A rule is a promise to clients: removing it
@@ -6,33 +40,37 @@ import { type At, type Collector, down, isObject, type Json, obj, same } from ".
  * classify by direction (a fixed count.max, i.e. retention, going up; docs-only edits).
  */
 export function compareConformance(c: Collector, bRaw: unknown, hRaw: unknown, at: At): void {
-  const index = (list: unknown) =>
-    new Map(
-      (Array.isArray(list) ? list : [])
-        .filter(isObject)
-        .map((r, i) => [String(r.id), { rule: r, i: String(i) }]),
-    );
-  const rb = index(bRaw);
-  const rh = index(hRaw);
-  for (const [id, b] of rb) {
-    const h = rh.get(id);
-    const where: At = { ...at, base: [...at.base, b.i], head: [...at.head, h?.i ?? b.i] };
-    if (!h) {
-      c.add("x-conformance-rule-removed", where, `rule ${id} removed`, "base");
-      continue;
-    }
-    compareRule(c, id, b.rule, h.rule, where);
-  }
-  for (const [id, h] of rh) {
-    if (!rb.has(id))
-      c.add("x-conformance-rule-added", { ...at, head: [...at.head, h.i] }, `rule ${id} added`);
-  }
+  const kinds: Kinds = {
+    added: "x-conformance-rule-added",
+    removed: "x-conformance-rule-removed",
+    noun: "rule",
+  };
+  compareById(c, bRaw, hRaw, at, kinds, (id, b, h, where) => compareRule(c, id, b, h, where));
+}
+
+/**
+ * The x-relations of one operation, by id. A relation is a promise about how answers relate:
+ * a new one is a new promise, a removed or changed one (loosened or otherwise) is breaking.
+ */
+export function compareRelations(c: Collector, bRaw: unknown, hRaw: unknown, at: At): void {
+  const kinds: Kinds = { added: "x-relation-added", removed: "x-relation-removed", noun: "relation" };
+  compareById(c, bRaw, hRaw, at, kinds, (id, b, h, where) => {
+    if (!same(docsOnly(b), docsOnly(h)))
+      c.add("documentation-changed", where, `relation ${id}: summary or source changed`);
+    const parts = Object.keys({ ...b, ...h }).filter((k) => !DOCS.includes(k) && !same(b[k], h[k]));
+    if (parts.length > 0)
+      c.add(
+        "x-relation-changed",
+        down(where, parts[0] as string),
+        `relation ${id}: ${parts.join(" and ")} changed`,
+      );
+  });
 }
 
 const DOCS = ["summary", "source", "description"];
+const docsOnly = (r: Json) => Object.fromEntries(Object.entries(r).filter(([k]) => DOCS.includes(k)));
 
 function compareRule(c: Collector, id: string, b: Json, h: Json, at: At): void {
-  const docsOnly = (r: Json) => Object.fromEntries(Object.entries(r).filter(([k]) => DOCS.includes(k)));
   const logic = (r: Json) => Object.fromEntries(Object.entries(r).filter(([k]) => !DOCS.includes(k)));
   if (!same(docsOnly(b), docsOnly(h)))
     c.add("documentation-changed", at, `rule ${id}: summary or source changed`);

@@ -314,6 +314,21 @@ export const RULES = {
     "Re-check the behaviour the rule describes.",
   ],
   "x-conformance-rule-added": [I, "A new x-conformance rule: a new promise.", "Nothing to change."],
+  "x-relation-removed": [
+    B,
+    "An x-relations relation is gone: how two answers relate is no longer promised.",
+    "Do not rely on that relation between answers.",
+  ],
+  "x-relation-changed": [
+    B,
+    "An x-relations relation's condition, variation or expectation changed (loosened or otherwise).",
+    "Re-check how the answers relate.",
+  ],
+  "x-relation-added": [
+    I,
+    "A new x-relations relation: a new promise about how answers relate.",
+    "Nothing to change.",
+  ],
   "retention-lowered": [
     B,
     "A rule's fixed count.max (feed retention) is lower: fewer items are kept.",

@@ -38,4 +38,6 @@ export const param = (d: Doc, name: string) => d.components.parameters[name];
 export const get = (d: Doc, path: string) => d.paths[path].get;
 export const rule = (d: Doc, path: string, id: string) =>
   get(d, path)["x-conformance"].find((r: Doc) => r.id === id);
+export const relation = (d: Doc, path: string, id: string) =>
+  get(d, path)["x-relations"].find((r: Doc) => r.id === id);
 export const without = (list: string[], x: string) => list.filter((y) => y !== x);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Doc, diffEdit, get, rule, rulesOf } from "./testing.ts";
+import { type Doc, diffEdit, get, relation, rule, rulesOf } from "./testing.ts";
 
 type Case = [string, { given: (d: Doc) => void; want: string[] }];
 
@@ -66,6 +66,16 @@ const conformance: Case[] = [
   ["rules reordered", { given: (d) => get(d, "/api/v1/feed")["x-conformance"].reverse(), want: [] }],
 ];
 
+/** x-relations: how answers relate, each a promise named by its id. */
+// biome-ignore format: a table reads best one case per line
+const relations: Case[] = [
+  ["relation removed", { given: (d) => { get(d, "/api/v1/search")["x-relations"] = get(d, "/api/v1/search")["x-relations"].filter((r: Doc) => r.id !== "search-or-adds"); }, want: ["x-relation-removed"] }],
+  ["relation loosened", { given: (d) => delete relation(d, "/api/v1/search", "search-or-adds").expect.total, want: ["x-relation-changed"] }],
+  ["relation variation changed", { given: (d) => { relation(d, "/api/v1/search", "search-pages-disjoint").vary.page = { add: 2 }; }, want: ["x-relation-changed"] }],
+  ["relation summary changed", { given: (d) => { relation(d, "/api/v1/rank", "rank-limit-prefix").summary = "Prefix."; }, want: ["documentation-changed"] }],
+  ["relation added", { given: (d) => get(d, "/rss.php")["x-relations"] = [{ id: "rss-limit-prefix", summary: "s", source: "s", vary: { q: { addWord: true } }, expect: { superset: true } }], want: ["x-relation-added"] }],
+];
+
 describe("x-rules", () => {
   it.each(extensions)("%s", async (_, { given, want }) => {
     expect(rulesOf(await diffEdit(given))).toEqual([...want].sort());
@@ -83,5 +93,11 @@ describe("x-conformance", () => {
     });
     expect(r.findings[0]?.message).toBe("rule feed-category-retention: count.max 20 → 10");
     expect(r.findings[0]?.location.pointer).toBe("/paths/~1api~1v1~1feed/get/x-conformance/1/then/count/max");
+  });
+});
+
+describe("x-relations", () => {
+  it.each(relations)("%s", async (_, { given, want }) => {
+    expect(rulesOf(await diffEdit(given))).toEqual([...want].sort());
   });
 });
