@@ -56,6 +56,27 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
       );
     }
   }
+  // RateLimit-Remaining counts down by one per counted request: in a window the server held
+  // empty, whatever order the answers came in, the limit's requests leave limit-1 … 0, once each.
+  const remaining = gets.map((e) => Number(e.headers["ratelimit-remaining"]));
+  if (
+    !burst.countedTogether &&
+    firstRefused < 0 &&
+    uncertain === 0 &&
+    gets.length === burst.limit &&
+    remaining.every(Number.isInteger)
+  ) {
+    const sorted = [...remaining].sort((a, b) => b - a);
+    if (sorted.some((r, i) => r !== burst.limit - 1 - i)) {
+      fail(
+        gets[0] as Exchange,
+        "remaining-not-counting",
+        `RateLimit-Remaining does not count down by one per counted request over the ${burst.limit} requests of the window`,
+        sorted,
+        `${burst.limit - 1} down to 0, once each`,
+      );
+    }
+  }
   // Over the limit: requests until one is refused (requests the server may not have counted
   // make room for as many more), then a forged X-Forwarded-For again, which must be refused too.
   const forged = (e: Exchange) => e.request.headers["x-forwarded-for"] !== undefined;
@@ -129,7 +150,7 @@ export const rateLimit: Check = {
   name: "rate-limit",
   title: "Rate limit contract broken",
   verifies:
-    "60 requests per IP are served (preflights not counted), the 61st within a minute gets 429 even with a forged X-Forwarded-For, every other endpoint refuses it too, another IP is still served, Retry-After never exceeds the window, and the client is served again after waiting it (refused requests not counted).",
+    "60 requests per IP are served (preflights not counted) with RateLimit-Remaining counting down by one each, the 61st within a minute gets 429 even with a forged X-Forwarded-For, every other endpoint refuses it too, another IP is still served, Retry-After never exceeds the window, and the client is served again after waiting it (refused requests not counted).",
   source: "x-rate-limit",
   severity: "high",
   judge(ctx, exchange) {

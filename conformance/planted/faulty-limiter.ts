@@ -5,13 +5,13 @@
  * differs from a correct implementation.
  */
 
-import { RateLimiter, rateLimitHeaders } from "../../reference-server/ratelimit/limiter.ts";
+import { type Decision, RateLimiter, rateLimitHeaders } from "../../reference-server/ratelimit/limiter.ts";
 import { MemoryStore } from "../../reference-server/ratelimit/memory.ts";
 import type { RateLimitStore, WindowState } from "../../reference-server/ratelimit/store.ts";
 import { corsHeaders } from "../../src/http/cors.ts";
 import { PROBLEM_JSON, rateLimited } from "../../src/http/problems.ts";
 import { loadSpec } from "../../src/spec/load.ts";
-import type { Mutation } from "./proxy.ts";
+import type { Mutation, ProxiedRequest } from "./proxy.ts";
 
 export type LimiterFault =
   | "counts-preflight"
@@ -61,7 +61,17 @@ export function faultyLimiter(fault: LimiterFault, windowSeconds: number): Mutat
     spec,
     limiter: new RateLimiter(store, { limit: spec.rateLimit.limit, windowSeconds }),
   }));
+  // What this limiter counted for a served request: its RateLimit-* headers replace the upstream's.
+  const served = new WeakMap<ProxiedRequest, Decision>();
   return {
+    response(req, res) {
+      const decision = served.get(req);
+      if (!decision) return res;
+      const headers = Object.fromEntries(
+        Object.entries(res.headers).filter(([k]) => !/^ratelimit-/i.test(k)),
+      );
+      return { ...res, headers: { ...headers, ...rateLimitHeaders(decision) } };
+    },
     upstreamAddress: () => {
       const n = upstreamRequests++;
       return `127.201.${Math.floor(n / 250) % 250}.${(n % 250) + 1}`;
@@ -79,7 +89,10 @@ export function faultyLimiter(fault: LimiterFault, windowSeconds: number): Mutat
       if (req.method === "OPTIONS" && fault !== "counts-preflight") return undefined;
       if (fault === "skips-rss" && req.pathname === "/rss.php") return undefined;
       const decision = await limiter.hit(key, Date.now());
-      if (decision.allowed) return undefined;
+      if (decision.allowed) {
+        served.set(req, decision);
+        return undefined;
+      }
       return {
         status: spec.rateLimit.status,
         headers: {
