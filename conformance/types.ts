@@ -117,6 +117,8 @@ export interface PlannedGroup {
    * that carries every named field (param → field). Without such an item they are not sent.
    */
   fromFirst?: { at: string; params: Record<string, string> };
+  /** Sent only when the check has no evidence once the plan's own groups are judged. */
+  fallback?: boolean;
 }
 
 /** A group once sent: one list of exchanges per attempt (a moved control is retried once). */

@@ -62,6 +62,7 @@ function plan(ctx: PlanContext, op: Operation, relation: Relation): PlannedGroup
       given(y) - given(x) ||
       pageSize(ctx.spec, op, y.query) - pageSize(ctx.spec, op, x.query),
   );
+  const groups: PlannedGroup[] = [];
   for (const base of bases) {
     const parsed = parseRequest(ctx.spec, op, new URLSearchParams(base.query));
     if (!conditionHolds(ctx.spec, op, relation.when, parsed, base.credentials)) continue;
@@ -69,18 +70,22 @@ function plan(ctx: PlanContext, op: Operation, relation: Relation): PlannedGroup
     if (!second) continue;
     const first = { ...base, label: `relation:${relation.id} first` };
     const fromItem = Object.keys(second.fromItem).length > 0;
-    return [
-      {
-        check: `relation:${relation.id}`,
-        kind: "compare",
-        requests: [first, second.request],
-        label: relation.id,
-        ...(fromItem ? { fromFirst: { at: relation.at ?? "/data", params: second.fromItem } } : {}),
-      },
-    ];
+    groups.push({
+      check: `relation:${relation.id}`,
+      kind: "compare",
+      requests: [first, second.request],
+      label: relation.id,
+      ...(fromItem ? { fromFirst: { at: relation.at ?? "/data", params: second.fromItem } } : {}),
+      // The next bases: sent only if the first gave the relation nothing to judge.
+      ...(groups.length > 0 ? { fallback: true } : {}),
+    });
+    if (groups.length === FIRST_REQUESTS) break;
   }
-  return [];
+  return groups;
 }
+
+/** First requests per relation: the plan's own and two fallbacks. */
+const FIRST_REQUESTS = 3;
 
 function ruleExchange(spec: Spec, op: Operation, e: Exchange): RuleExchange {
   return {

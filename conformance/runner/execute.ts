@@ -10,7 +10,7 @@ import type { Account } from "../arbitraries/requests.ts";
 import { requestArbitrary } from "../arbitraries/requests.ts";
 import type { Vocabulary } from "../arbitraries/vocabulary.ts";
 import type { Pacer, Slot } from "../http/pacer.ts";
-import type { BurstRecord, Check, Exchange, RequestCase } from "../types.ts";
+import type { BurstRecord, Check, Exchange, PlannedGroup, RequestCase } from "../types.ts";
 import { META, runBurst } from "./burst.ts";
 import { releaseBody } from "./exchange.ts";
 import { dropEntries, explore } from "./explore.ts";
@@ -92,20 +92,23 @@ async function paced(env: ExecEnv, queue: Item[]): Promise<void> {
   await Promise.all(Array.from({ length: LANES[env.plan.mode] }, lane));
 }
 
-/** Rule goals whose check still has no informative case: their fallbacks, one round at a time. */
+/** Checks still without an informative case: their fallback steps and groups, one round at a time. */
 async function fallbacks(env: ExecEnv): Promise<void> {
+  const without = (check: string) => (env.judge.evidence.get(check)?.informative ?? 1) === 0;
   for (let round = 0; round < FALLBACK_ROUNDS; round++) {
-    const missing = Object.entries(env.plan.fallbacks).filter(
-      ([goal, steps]) => steps[round] && (env.judge.evidence.get(goal)?.informative ?? 1) === 0,
-    );
-    if (missing.length === 0) return;
-    env.log(
-      `fallbacks: ${missing.length} rules without evidence yet (${missing.map(([g]) => g).join(", ")})`,
-    );
-    await paced(
-      env,
-      missing.map(([, steps]) => ({ kind: "step" as const, step: steps[round] as PlanStep })),
-    );
+    const items: Item[] = [
+      ...Object.entries(env.plan.fallbacks).flatMap(([goal, steps]) =>
+        steps[round] && without(goal) ? [{ kind: "step" as const, step: steps[round] as PlanStep }] : [],
+      ),
+      ...Object.entries(env.plan.fallbackGroups).flatMap(([check, groups]) =>
+        groups[round] && without(check)
+          ? [{ kind: "group" as const, group: groups[round] as PlannedGroup }]
+          : [],
+      ),
+    ];
+    if (items.length === 0) return;
+    env.log(`fallbacks: ${items.length} requests or groups for checks without evidence yet`);
+    await paced(env, items);
   }
 }
 

@@ -23,6 +23,7 @@ export function formatPlan(plan: Plan, baseUrl: string, discovered: number): str
   const groupRequests = requestsOf(plan.groups);
   const explored = plan.exploration.reduce((n, x) => n + x.runs, 0);
   const fallbacks = Object.values(plan.fallbacks).reduce((n, f) => n + f.length, 0);
+  const fallbackGroups = Object.values(plan.fallbackGroups).flat();
   const lines = [
     `plan: ${plan.mode === "one-address" ? "one client address, paced at" : "spread over loopback addresses, each under"} ${plan.rate.limit} requests per ${plan.rate.windowSeconds} s; budget ${plan.budget} requests`,
     `  discovery: ${discovered} requests (sent)`,
@@ -48,7 +49,7 @@ export function formatPlan(plan: Plan, baseUrl: string, discovered: number): str
     );
   }
   lines.push(
-    `  fallbacks: ${fallbacks} requests for ${Object.keys(plan.fallbacks).length} rules, sent only if a rule has no evidence yet`,
+    `  fallbacks: ${fallbacks} requests for ${Object.keys(plan.fallbacks).length} rules and ${fallbackGroups.length} groups for ${Object.keys(plan.fallbackGroups).length} relations, sent only if a check has no evidence yet`,
   );
   lines.push(
     `  exploration: ${explored} random requests (${plan.exploration.map((x) => `${x.operationId} ${x.runs}`).join(", ")})`,

@@ -34,6 +34,8 @@ export interface Plan {
   groups: PlannedGroup[];
   /** Further requests per rule goal, sent only when the plan's own gave the rule no evidence. */
   fallbacks: Record<string, PlanStep[]>;
+  /** Further groups per check (other first requests of a relation), likewise. */
+  fallbackGroups: Record<string, PlannedGroup[]>;
   exploration: { operationId: string; runs: number; seed: number }[];
   /** Goals no request can serve here, and why. */
   uncovered: { goal: string; why: string }[];
@@ -217,9 +219,13 @@ export function buildPlan(input: PlanInput): Plan {
     validCases,
   };
   const selected = (feeds: string[]) => feeds.some((f) => input.selected.has(f));
-  const groups = input.checks
+  const asked = input.checks
     .filter((c) => input.selected.has(c.name))
     .flatMap((c) => c.plan?.(planCtx) ?? []);
+  const groups = asked.filter((g) => !g.fallback);
+  const fallbackGroups: Record<string, PlannedGroup[]> = {};
+  for (const g of asked.filter((x) => x.fallback))
+    fallbackGroups[g.check] = [...(fallbackGroups[g.check] ?? []), g];
   const fallbacks: Record<string, PlanStep[]> = {};
   for (const goal of universe) {
     if (!goal.startsWith("rule:") || !input.selected.has(goalCheck(goal))) continue;
@@ -251,6 +257,7 @@ export function buildPlan(input: PlanInput): Plan {
     steps,
     groups,
     fallbacks,
+    fallbackGroups,
     exploration: explored.map((op) => ({
       operationId: op.operationId,
       runs,
