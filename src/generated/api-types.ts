@@ -84,7 +84,8 @@ export interface paths {
         };
         /**
          * Search alerts by words, block words and price
-         * @description Searches the alerts of all categories (not the zdm stream), newest first. At least one
+         * @description Searches the alerts of all categories (not the zdm stream), newest first (by `shijianchuo`;
+         *     alerts of the same second in any order). At least one
          *     of `q`, `kp`, `mip`, `mxp` must be given with a non-empty value, otherwise `400`.
          *     `q` and `kp` hold words separated by a newline, `|` or `#` (`x-words`); words are
          *     trimmed and empty words dropped. An alert matches `q` when any word occurs in its title
@@ -112,7 +113,8 @@ export interface paths {
         };
         /**
          * Life-discount activities
-         * @description Life-discount activities (生活优惠: takeaway, travel, top-up, cinema...), newest first.
+         * @description Life-discount activities (生活优惠: takeaway, travel, top-up, cinema...), newest first
+         *     (by `start_time`; activities of the same day in any order).
          *     Every record carries `h5`, the direct link of the activity, so no separate
          *     link-conversion call is needed. With `with_cates=1` the full list of activity categories
          *     is returned in the top-level `cates` array in addition to the records. Activity

@@ -160,6 +160,39 @@ describe("judgeRelation", () => {
     ]);
   });
 
+  it("limit prefix: items tying at the cut may be settled either way", () => {
+    const a = answer(
+      "q=a&limit=2",
+      [
+        [1, 30],
+        [2, 20],
+      ],
+      3,
+    );
+    expect(
+      run(
+        "search-limit-prefix",
+        a,
+        answer("q=a&limit=50", [
+          [1, 30],
+          [3, 20],
+          [2, 20],
+        ]),
+      ).failed,
+    ).toEqual([]);
+    expect(
+      run(
+        "search-limit-prefix",
+        a,
+        answer("q=a&limit=50", [
+          [1, 30],
+          [3, 20],
+          [4, 10],
+        ]),
+      ).failed,
+    ).toEqual(["the first answer is not the start of the second"]);
+  });
+
   it("limit prefix: A must be the start of B, in order", () => {
     const a = answer(
       "q=a&limit=2",
