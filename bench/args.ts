@@ -24,7 +24,7 @@ export interface BenchArgs {
   million: "cached" | "on" | "off";
   /** Conformance also without --skip-slow (waits out Retry-After windows: ~1.5 min more, over the 10-minute budget). */
   slowConformance: boolean;
-  /** `npm ci` in a temp copy of the repository (≈3 min here: better-sqlite3 compiles from source). */
+  /** `npm ci` in a temp copy of the repository (with better-sqlite3 12 it compiled from source: ≈3 min). */
   npmCi: boolean;
   help: boolean;
 }

@@ -14,7 +14,7 @@ export async function npmCi(ctx: BenchContext): Promise<Section> {
   const dir = join(ctx.tmp, "npm-ci");
   mkdirSync(dir);
   execFileSync("sh", ["-c", `git archive HEAD | tar -x -C "${dir}"`], { cwd: REPO });
-  ctx.log("  npm ci in a temp copy (better-sqlite3 compiles from source)");
+  ctx.log("  npm ci in a temp copy");
   const started = performance.now();
   const result = spawnSync("npm", ["ci", "--prefer-offline", "--no-audit", "--no-fund"], {
     cwd: dir,
