@@ -9,14 +9,19 @@ import type { Account } from "./arbitraries/requests.ts";
 import { formatConsole } from "./reporters/console.ts";
 import { formatJson } from "./reporters/json.ts";
 import { formatJunit } from "./reporters/junit.ts";
+import { formatMarkdown } from "./reporters/markdown.ts";
 import { formatPlan } from "./runner/plan-format.ts";
 import type { RunReport } from "./runner/report.ts";
 import { type RunOptions, run } from "./runner/run.ts";
 import { startBundledServer, type Target } from "./runner/target.ts";
 
+/** Report files a run can write (`--report FORMAT=PATH`). */
+export const FORMATS = { junit: formatJunit, json: formatJson, markdown: formatMarkdown };
+export type ReportFormat = keyof typeof FORMATS;
+
 export interface CliRun extends Omit<RunOptions, "baseUrl" | "log" | "replayTarget"> {
   baseUrl?: string;
-  reports: { format: "junit" | "json"; path: string }[];
+  reports: { format: ReportFormat; path: string }[];
   out?: (line: string) => void;
 }
 
@@ -24,7 +29,7 @@ async function writeReports(run: CliRun, report: RunReport, out: (line: string) 
   for (const r of run.reports) {
     try {
       await mkdir(dirname(r.path), { recursive: true });
-      await writeFile(r.path, r.format === "junit" ? formatJunit(report) : formatJson(report));
+      await writeFile(r.path, FORMATS[r.format](report));
       out(`wrote ${r.format} report to ${r.path}`);
     } catch (err) {
       console.error(`dealkit conformance: could not write ${r.path}: ${(err as Error).message}`);

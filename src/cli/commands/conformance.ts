@@ -1,11 +1,11 @@
-import { conformanceCommand } from "../../../conformance/main.ts";
+import { conformanceCommand, FORMATS, type ReportFormat } from "../../../conformance/main.ts";
 import { UnknownCheckError } from "../../../conformance/registry.ts";
 import { DEFAULT_MAX_TIME_SECONDS } from "../../../conformance/runner/run.ts";
 import { intOption, parseOptions, UsageError } from "../args.ts";
 
 export const summary =
   "check an implementation against the spec (property-based; the bundled server by default)";
-export const usage = `usage: dealkit conformance [--base-url URL] [--seed N] [--report junit=PATH] [--report json=PATH]
+export const usage = `usage: dealkit conformance [--base-url URL] [--seed N] [--report FORMAT=PATH ...]
                           [--only CHECK,...] [--skip CHECK,...] [--budget N] [--max-time S] [--timeout S]
                           [--rate N/MIN] [--skip-slow] [--require-evidence] [--plan] [--uid UID --api-key KEY]
 
@@ -13,6 +13,8 @@ Without --base-url the bundled reference server is started in process on an ephe
 port and checked. Exit 0 when every check passes, 1 when any fails, 2 for a usage error or a
 target the run could not judge (unreachable, not this API). CHECK is a check name, "rules"
 (every rule check) or a prefix ending in *.
+  --report F=PATH     write a report: junit (CI test results), json (everything), markdown (a job
+                      summary or pull-request comment); repeatable
   --budget N          most requests of the whole run (default 190 from one address, 4000 when
                       spread over loopback addresses)
   --max-time S        stop sending after S seconds (default ${DEFAULT_MAX_TIME_SECONDS}); the report is written anyway
@@ -53,9 +55,12 @@ export async function run(args: string[]): Promise<number> {
   if (baseUrl !== undefined && !/^https?:\/\/[^/]+/.test(baseUrl))
     throw new UsageError(`--base-url must be an http(s) URL, got ${baseUrl}`);
   const reports = (values.report ?? []).map((r) => {
-    const m = /^(junit|json)=(.+)$/.exec(r);
-    if (!m?.[1] || !m[2]) throw new UsageError(`--report must be junit=PATH or json=PATH, got ${r}`);
-    return { format: m[1] as "junit" | "json", path: m[2] };
+    const m = /^([a-z]+)=(.+)$/.exec(r);
+    if (!m?.[1] || !m[2])
+      throw new UsageError(`--report must be FORMAT=PATH (junit, json, markdown), got ${r}`);
+    if (!(m[1] in FORMATS))
+      throw new UsageError(`--report format must be ${Object.keys(FORMATS).join(", ")}, got ${m[1]}`);
+    return { format: m[1] as ReportFormat, path: m[2] };
   });
   let rate: { limit: number; windowSeconds: number } | undefined;
   if (values.rate !== undefined) {

@@ -1,0 +1,61 @@
+import type { CheckResult, RunReport } from "../runner/report.ts";
+
+/** A table cell: one line, no pipe breaking the row. */
+const cell = (s: string) => s.replace(/\r?\n/g, " ").replace(/\|/g, "\\|");
+
+function verdict(report: RunReport): string {
+  const failed = report.checks.filter((c) => c.status === "fail").length;
+  const unexercised = report.checks.filter((c) => c.status === "not-exercised").length;
+  if (report.error) return `## ⚠️ dealkit conformance: could not judge the target\n\n${report.error}`;
+  if (report.passed) return "## ✅ dealkit conformance: passed";
+  return failed > 0
+    ? `## ❌ dealkit conformance: ${failed} check${failed > 1 ? "s" : ""} failed`
+    : `## ❌ dealkit conformance: ${unexercised} check${unexercised > 1 ? "s" : ""} not exercised (--require-evidence)`;
+}
+
+function failures(checks: CheckResult[]): string[] {
+  const violations = checks.flatMap((c) => c.violations);
+  if (violations.length === 0) return [];
+  const lines = ["", "### Failures", "", "| check | operation | what was wrong |", "|---|---|---|"];
+  for (const v of violations) lines.push(`| \`${v.check}\` | ${v.operation} | ${cell(v.title)} |`);
+  lines.push("", "<details><summary>Reproduce</summary>", "");
+  for (const v of violations) {
+    lines.push(
+      `**${v.check}** (${v.operation})`,
+      "",
+      "```sh",
+      v.reproduce ?? v.request,
+      `# ${v.replay}`,
+      "```",
+      "",
+    );
+  }
+  lines.push("</details>");
+  return lines;
+}
+
+/**
+ * The report as Markdown for a CI job summary or a pull-request comment, read in ten seconds:
+ * the verdict, what the run was, every failure with its curl line, the checks not exercised and why.
+ */
+export function formatMarkdown(report: RunReport): string {
+  const count = (status: CheckResult["status"]) => report.checks.filter((c) => c.status === status).length;
+  const lines = [
+    verdict(report),
+    "",
+    `\`${report.baseUrl}\` · seed ${report.seed} · ${report.mode === "one-address" ? "one client address" : report.mode === "spread" ? "spread over loopback addresses" : "no run"} · ` +
+      `${report.requests} requests in ${(report.durationMs / 1000).toFixed(0)} s · ${report.checks.length} checks: ` +
+      `${count("pass")} passed, ${count("fail")} failed, ${count("not-exercised")} not exercised, ${count("skipped")} not selected`,
+    ...failures(report.checks),
+  ];
+  const unexercised = report.checks.filter((c) => c.status === "not-exercised");
+  if (unexercised.length > 0 && !report.error) {
+    lines.push("", "### Not exercised", "");
+    for (const c of unexercised) lines.push(`- \`${c.name}\`: ${c.reason ?? "no evidence"}`);
+  }
+  if (report.notes.length > 0) {
+    lines.push("", "### Notes", "");
+    for (const n of report.notes) lines.push(`- ${n}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
