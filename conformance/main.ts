@@ -12,7 +12,7 @@ import { formatJunit } from "./reporters/junit.ts";
 import { formatMarkdown } from "./reporters/markdown.ts";
 import { formatPlan } from "./runner/plan-format.ts";
 import type { RunReport } from "./runner/report.ts";
-import { type RunOptions, run } from "./runner/run.ts";
+import { type RunOptions, run, validateSelection } from "./runner/run.ts";
 import { startBundledServer, type Target } from "./runner/target.ts";
 
 /** Report files a run can write (`--report FORMAT=PATH`). */
@@ -42,6 +42,7 @@ export async function conformanceCommand(cli: CliRun): Promise<{ code: number; r
   const out = cli.out ?? ((line: string) => console.log(line));
   const started = Date.now();
   const log = (line: string) => out(`[${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s] ${line}`);
+  await validateSelection(cli);
   let target: Target;
   if (cli.baseUrl) {
     target = { baseUrl: cli.baseUrl, close: async () => {} };

@@ -83,6 +83,8 @@ export interface Violation extends Finding {
   replay: string;
   /** A shell script sending what had to precede the request (the burst that filled the window). */
   reproduce?: string;
+  /** Set when a `--known` entry accepts it: shown, but not failing until the entry expires. */
+  known?: { reason: string; expires: string };
 }
 
 /** What checks may read: the spec, the frozen releases, and the target's facts. */

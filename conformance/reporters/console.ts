@@ -34,8 +34,15 @@ export function formatConsole(report: RunReport): string {
     report.checks.filter((c) => c.status === status && (kind === undefined || kindOf(c.name) === kind))
       .length;
   const lines = ["", ...table(report.checks), ""];
+  const known = report.checks.flatMap((c) => c.violations.filter((v) => v.known));
+  for (const v of known) {
+    lines.push(
+      `~ ${v.check} [known until ${v.known?.expires}: ${v.known?.reason}] ${v.operation}: ${v.title}`,
+    );
+  }
+  if (known.length > 0) lines.push("");
   for (const c of report.checks.filter((x) => x.status === "fail")) {
-    for (const v of c.violations) {
+    for (const v of c.violations.filter((x) => !x.known)) {
       lines.push(`✗ ${v.check} [${v.severity}] ${v.operation}: ${v.title}`);
       lines.push(`    Received:   ${clip(show(v.received), 300)}`);
       lines.push(`    Documented: ${clip(show(v.documented), 300)}`);
@@ -53,8 +60,11 @@ export function formatConsole(report: RunReport): string {
   lines.push(`rule-level checks (x-conformance): ${group("rule")}`);
   lines.push(`relations between answers (x-relations): ${group("relation")}`);
   const unexercised = count("not-exercised");
+  const expired = report.expiredKnown?.length ?? 0;
   lines.push(
     `${count("pass")} passed, ${count("fail")} failed, ${unexercised} not exercised${report.requireEvidence && unexercised ? " (failing: --require-evidence)" : ""}, ${count("skipped")} skipped; ` +
+      (known.length ? `${known.length} known findings; ` : "") +
+      (expired ? `${expired} known entries expired (failing); ` : "") +
       `${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s; seed ${report.seed}`,
   );
   return lines.join("\n");

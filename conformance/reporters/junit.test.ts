@@ -109,4 +109,24 @@ describe("JUnit report", () => {
     expect(stopped).toContain('errors="1"');
     expect(stopped).toContain('<error message="not the deal-alert API"/>');
   });
+
+  it("shows a known finding on its passing case, and an expired entry as an error", () => {
+    const known = report.checks[2]?.violations[0];
+    if (!known) throw new Error("fixture changed");
+    const xml = formatJunit({
+      ...report,
+      checks: [
+        {
+          ...report.checks[2],
+          status: "pass",
+          violations: [{ ...known, known: { reason: "OPS-1", expires: "2026-12-31" } }],
+        },
+      ] as RunReport["checks"],
+      expiredKnown: ["check cors (until 2026-11-01: OPS-2)"],
+    });
+    expect(wellFormed(xml)).toBe(true);
+    expect(xml).toContain('failures="0" skipped="0" errors="1"');
+    expect(xml).toContain("known (until 2026-12-31: OPS-1): answered 500");
+    expect(xml).toContain('<error message="known finding expired: check cors (until 2026-11-01: OPS-2)"/>');
+  });
 });

@@ -39,8 +39,11 @@ function testcase(c: CheckResult, report: RunReport): string[] {
   } else if (c.status === "skipped") {
     lines.push(`      <skipped message="${esc(c.reason ?? "skipped")}"/>`);
   } else {
+    const known = c.violations.map(
+      (v) => `\nknown (until ${v.known?.expires}: ${v.known?.reason}): ${v.title}`,
+    );
     lines.push(
-      `      <system-out>${esc(`${c.informative} of ${c.cases} cases could show a violation${c.note ? `; ${c.note}` : ""}`)}</system-out>`,
+      `      <system-out>${esc(`${c.informative} of ${c.cases} cases could show a violation${c.note ? `; ${c.note}` : ""}${known.join("")}`)}</system-out>`,
     );
   }
   lines.push("    </testcase>");
@@ -51,7 +54,9 @@ function testcase(c: CheckResult, report: RunReport): string[] {
 export function formatJunit(report: RunReport): string {
   const failures = report.checks.filter((c) => failing(c, report)).length;
   const skipped = report.checks.filter((c) => !failing(c, report) && c.status !== "pass").length;
-  const errors = report.error ? 1 : 0;
+  // Expired --known entries fail the run without failing a check: each is an error of its own.
+  const expired = report.expiredKnown ?? [];
+  const errors = (report.error ? 1 : 0) + expired.length;
   const tests = report.checks.length + errors;
   const time = (report.durationMs / 1000).toFixed(3);
   const counts = `tests="${tests}" failures="${failures}" skipped="${skipped}" errors="${errors}" time="${time}"`;
@@ -65,6 +70,13 @@ export function formatJunit(report: RunReport): string {
     lines.push(
       `    <testcase classname="conformance" name="run">`,
       `      <error message="${esc(report.error)}"/>`,
+      "    </testcase>",
+    );
+  }
+  for (const entry of expired) {
+    lines.push(
+      `    <testcase classname="conformance" name="known-finding-expired">`,
+      `      <error message="${esc(`known finding expired: ${entry}`)}"/>`,
       "    </testcase>",
     );
   }

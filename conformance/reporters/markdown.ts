@@ -8,13 +8,15 @@ function verdict(report: RunReport): string {
   const unexercised = report.checks.filter((c) => c.status === "not-exercised").length;
   if (report.error) return `## ⚠️ dealkit conformance: could not judge the target\n\n${report.error}`;
   if (report.passed) return "## ✅ dealkit conformance: passed";
+  if (failed === 0 && report.expiredKnown?.length)
+    return "## ❌ dealkit conformance: a known finding expired";
   return failed > 0
     ? `## ❌ dealkit conformance: ${failed} check${failed > 1 ? "s" : ""} failed`
     : `## ❌ dealkit conformance: ${unexercised} check${unexercised > 1 ? "s" : ""} not exercised (--require-evidence)`;
 }
 
 function failures(checks: CheckResult[]): string[] {
-  const violations = checks.flatMap((c) => c.violations);
+  const violations = checks.flatMap((c) => c.violations.filter((v) => !v.known));
   if (violations.length === 0) return [];
   const lines = ["", "### Failures", "", "| check | operation | what was wrong |", "|---|---|---|"];
   for (const v of violations) lines.push(`| \`${v.check}\` | ${v.operation} | ${cell(v.title)} |`);
@@ -48,6 +50,16 @@ export function formatMarkdown(report: RunReport): string {
       `${count("pass")} passed, ${count("fail")} failed, ${count("not-exercised")} not exercised, ${count("skipped")} not selected`,
     ...failures(report.checks),
   ];
+  const known = report.checks.flatMap((c) => c.violations.filter((v) => v.known));
+  if (known.length > 0) {
+    lines.push("", "### Known findings (accepted, not failing)", "");
+    for (const v of known)
+      lines.push(
+        `- \`${v.check}\` ${v.operation}: ${cell(v.title)} (until ${v.known?.expires}: ${v.known?.reason})`,
+      );
+  }
+  for (const e of report.expiredKnown ?? [])
+    lines.push("", `**Expired known finding (fails the run):** ${e}`);
   const unexercised = report.checks.filter((c) => c.status === "not-exercised");
   if (unexercised.length > 0 && !report.error) {
     lines.push("", "### Not exercised", "");

@@ -47,6 +47,8 @@ export interface RunReport {
   requireEvidence: boolean;
   /** Set when the run stopped before judging (not this API, unreachable): exit 2. */
   error?: string;
+  /** --known entries past their date: they fail the run whatever they match. */
+  expiredKnown?: string[];
   passed: boolean;
 }
 
@@ -113,8 +115,14 @@ export function checkResults(all: Check[], facts: Facts): CheckResult[] {
       return why ? [why] : [];
     });
     const violations = facts.judge?.violations.get(check.name) ?? [];
-    const status = violations.length > 0 ? "fail" : evidence.informative > 0 ? "pass" : "not-exercised";
+    // A violation a --known entry accepts is shown but does not fail; its case still counts as evidence.
+    const open = violations.filter((v) => !v.known);
+    const status =
+      open.length > 0 ? "fail" : evidence.informative > 0 || violations.length > 0 ? "pass" : "not-exercised";
     const notes = [
+      violations.length > open.length
+        ? `${violations.length - open.length} known finding(s), accepted (--known)`
+        : undefined,
       evidence.partial,
       evidence.informative > 0 && evidence.inconclusive.length > 0
         ? `${evidence.inconclusive.length} comparison(s) inconclusive: ${evidence.inconclusive[0]}`
@@ -136,8 +144,16 @@ export function checkResults(all: Check[], facts: Facts): CheckResult[] {
   });
 }
 
-/** A run passes when no check fails, and (with --require-evidence) every selected check was exercised. */
-export function passed(checks: CheckResult[], requireEvidence: boolean, error?: string): boolean {
-  if (error) return false;
+/**
+ * A run passes when no check fails, no --known entry has expired, and (with --require-evidence)
+ * every selected check was exercised.
+ */
+export function passed(
+  checks: CheckResult[],
+  requireEvidence: boolean,
+  error?: string,
+  expiredKnown = 0,
+): boolean {
+  if (error || expiredKnown > 0) return false;
   return checks.every((c) => c.status !== "fail" && (!requireEvidence || c.status !== "not-exercised"));
 }

@@ -3,15 +3,17 @@
  * data) → plan (the requests, as data) → execute (the burst, paced requests, fallbacks,
  * exploration) → judge (the burst's verdict; every exchange was judged as it came) → report.
  */
+import { type AcceptEntry, applyAcceptList, describeEntry } from "../../src/accept/list.ts";
 import { loadSpec, specFromDocument } from "../../src/spec/load.ts";
 import { frozenReleases } from "../../src/spec/release.ts";
+import type { Spec } from "../../src/spec/spec.ts";
 import { baseValues } from "../arbitraries/boundaries.ts";
 import { type Account, buildCase } from "../arbitraries/requests.ts";
 import { isLoopback, sourceAddresses } from "../http/addresses.ts";
 import { type AnswerLimits, closeAgents, DEFAULT_LIMITS } from "../http/client.ts";
 import { Pacer } from "../http/pacer.ts";
-import { defaultRegistry, selectChecks } from "../registry.ts";
-import type { CheckContext } from "../types.ts";
+import { defaultRegistry, selectChecks, UnknownCheckError } from "../registry.ts";
+import type { CheckContext, Violation } from "../types.ts";
 import { META } from "./burst.ts";
 import { RateDiagnosis } from "./diagnosis.ts";
 import { discover } from "./discover.ts";
@@ -47,6 +49,10 @@ export interface RunOptions {
   requireEvidence?: boolean;
   /** Discover and plan only: nothing but discovery is sent. */
   planOnly?: boolean;
+  /** Findings accepted for now (--known FILE), each with a reason and an expiry date. */
+  known?: AcceptEntry[];
+  /** The day the run judges --known expiry by, YYYY-MM-DD (tests pin it; default today, UTC). */
+  today?: string;
   log?: (line: string) => void;
   /** How the replay line names the target (`--base-url URL `, or "" for the bundled server). */
   replayTarget?: string;
@@ -80,8 +86,7 @@ export async function run(options: RunOptions): Promise<RunResult> {
       spec: await specFromDocument(r.raw, r.path),
     })),
   );
-  const registry = defaultRegistry(spec);
-  const checks = selectChecks(registry, options.only, options.skip);
+  const { registry, checks } = chooseChecks(spec, options);
   const selected = new Set(checks.map((c) => c.name));
   // Spread: the pool, then the burst's addresses (a used one gives way to the next), then the per-IP one.
   const spreadOver = options.addresses ?? 40;
@@ -149,7 +154,8 @@ export async function run(options: RunOptions): Promise<RunResult> {
       notes: [...notes, ...diagnosis.notes, ...(fields.notes ?? [])],
       requireEvidence: options.requireEvidence ?? false,
       ...(error ? { error } : {}),
-      passed: passed(results, options.requireEvidence ?? false, error),
+      ...(fields.expiredKnown ? { expiredKnown: fields.expiredKnown } : {}),
+      passed: passed(results, options.requireEvidence ?? false, error, fields.expiredKnown?.length),
     };
   };
 
@@ -241,6 +247,11 @@ export async function run(options: RunOptions): Promise<RunResult> {
         rateLimit.judgeBurst(ctx, { ...execution.burst, countedTogether: diagnosis.countedTogether }),
       );
     }
+    const known = applyKnown(
+      judge,
+      options.known ?? [],
+      options.today ?? new Date().toISOString().slice(0, 10),
+    );
     const stopped = sender.blocked();
     const explored = [...execution.explored]
       .filter(([, n]) => n > 0)
@@ -255,7 +266,9 @@ export async function run(options: RunOptions): Promise<RunResult> {
             ...(diagnosis.summary(transport.unexpected429)
               ? [diagnosis.summary(transport.unexpected429) as string]
               : []),
+            ...known.notes,
           ],
+          ...(known.expired.length > 0 ? { expiredKnown: known.expired } : {}),
         },
         {
           plan,
@@ -274,3 +287,57 @@ export async function run(options: RunOptions): Promise<RunResult> {
     closeAgents();
   }
 }
+
+/**
+ * Marks the violations a --known entry accepts (they are shown, not failing); returns the entries
+ * past their date (they fail the run) and notes on those nothing matched any more.
+ */
+/**
+ * The registry and the checks the options select; an unknown name in --only, --skip or a --known
+ * entry throws UnknownCheckError (a misspelt --known check would otherwise match nothing and be
+ * reported only as "can go").
+ */
+function chooseChecks(spec: Spec, options: Pick<RunOptions, "only" | "skip" | "known">) {
+  const registry = defaultRegistry(spec);
+  const checks = selectChecks(registry, options.only, options.skip);
+  for (const entry of options.known ?? [])
+    if (entry.match.check !== undefined && !registry.get(entry.match.check))
+      throw new UnknownCheckError(entry.match.check);
+  return { registry, checks };
+}
+
+/** Check names are usage errors: the CLI asks before it starts a server or sends anything. */
+export async function validateSelection(
+  options: Pick<RunOptions, "only" | "skip" | "known" | "specPath">,
+): Promise<void> {
+  chooseChecks(await loadSpec(options.specPath), options);
+}
+
+function applyKnown(
+  judge: Judge,
+  entries: AcceptEntry[],
+  today: string,
+): { expired: string[]; notes: string[] } {
+  const all = [...judge.violations.values()].flat();
+  const sorted = applyAcceptList(all, entries, knownMatches, today);
+  for (const { finding, entry } of sorted.accepted)
+    finding.known = { reason: entry.reason, expires: entry.expires };
+  return {
+    expired: sorted.expired.map(describeEntry),
+    notes: [
+      ...sorted.expired.map((e) => `known finding expired, so the run fails: ${describeEntry(e)}`),
+      ...sorted.unused.map(
+        (e) => `known finding not seen in this run (the entry can go): ${describeEntry(e)}`,
+      ),
+    ],
+  };
+}
+
+/** A --known entry names a check, and optionally the operation and the violation code. */
+const knownMatches = (e: AcceptEntry, v: Violation) =>
+  e.match.check === v.check &&
+  (e.match.operation === undefined || e.match.operation === v.operation) &&
+  (e.match.code === undefined || e.match.code === v.code);
+
+/** Fields a --known entry matches on. */
+export const KNOWN_KEYS = ["check", "operation", "code"] as const;

@@ -1,13 +1,15 @@
 import { conformanceCommand, FORMATS, type ReportFormat } from "../../../conformance/main.ts";
 import { UnknownCheckError } from "../../../conformance/registry.ts";
-import { DEFAULT_MAX_TIME_SECONDS } from "../../../conformance/runner/run.ts";
+import { DEFAULT_MAX_TIME_SECONDS, KNOWN_KEYS } from "../../../conformance/runner/run.ts";
+import { type AcceptEntry, AcceptListError, readAcceptList } from "../../accept/list.ts";
 import { intOption, parseOptions, UsageError } from "../args.ts";
 
 export const summary =
   "check an implementation against the spec (property-based; the bundled server by default)";
 export const usage = `usage: dealkit conformance [--base-url URL] [--seed N] [--report FORMAT=PATH ...]
                           [--only CHECK,...] [--skip CHECK,...] [--budget N] [--max-time S] [--timeout S]
-                          [--rate N/MIN] [--skip-slow] [--require-evidence] [--plan] [--uid UID --api-key KEY]
+                          [--rate N/MIN] [--skip-slow] [--require-evidence] [--known FILE] [--plan]
+                          [--uid UID --api-key KEY]
 
 Without --base-url the bundled reference server is started in process on an ephemeral loopback
 port and checked. Exit 0 when every check passes, 1 when any fails, 2 for a usage error or a
@@ -22,6 +24,9 @@ target the run could not judge (unreachable, not this API). CHECK is a check nam
   --rate N/MIN        pace at this rate instead of the advertised one
   --skip-slow         do not wait Retry-After after the 429 burst
   --require-evidence  a check without evidence ("not exercised") fails the run
+  --known FILE        findings accepted for now (YAML or JSON list: check, and optionally operation
+                      and code, with reason and expires YYYY-MM-DD): shown, not failing; an entry
+                      past its date fails the run
   --plan              discover, print the plan (every request and what it is for), send nothing more
   --uid/--api-key     an account for the key-protected streams (the bundled server's demo account
                       is used otherwise)`;
@@ -49,6 +54,7 @@ export async function run(args: string[]): Promise<number> {
     uid: { type: "string" },
     "api-key": { type: "string" },
     spec: { type: "string" },
+    known: { type: "string" },
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
   const baseUrl = values["base-url"];
@@ -74,8 +80,16 @@ export async function run(args: string[]): Promise<number> {
   const budget = intOption("budget", values.budget, 1, 1_000_000);
   const maxTime = intOption("max-time", values["max-time"], 1, 86_400);
   const timeout = intOption("timeout", values.timeout, 1, 600);
+  let known: AcceptEntry[] | undefined;
+  try {
+    known = values.known ? await readAcceptList(values.known, KNOWN_KEYS, "check") : undefined;
+  } catch (err) {
+    if (err instanceof AcceptListError) throw new UsageError(err.message);
+    throw err;
+  }
   try {
     const { code } = await conformanceCommand({
+      ...(known ? { known } : {}),
       seed,
       reports,
       ...(baseUrl ? { baseUrl } : {}),
