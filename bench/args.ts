@@ -8,6 +8,7 @@ export const SCENARIOS = [
   "field",
   "startup",
   "scaleout",
+  "install",
   "npm-ci",
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];

@@ -14,6 +14,7 @@ import { updateReadmes } from "./readme-results.ts";
 import { writeResults } from "./report.ts";
 import { conformance } from "./scenarios/conformance.ts";
 import { field } from "./scenarios/field.ts";
+import { install } from "./scenarios/install.ts";
 import { limiter } from "./scenarios/limiter.ts";
 import { npmCi } from "./scenarios/npm-ci.ts";
 import { scaleout } from "./scenarios/scaleout.ts";
@@ -30,6 +31,7 @@ const RUNNERS: Record<ScenarioName, (ctx: BenchContext) => Promise<Section>> = {
   field,
   startup,
   scaleout,
+  install,
   "npm-ci": npmCi,
 };
 

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { createRequire } from "node:module";
+import { resolvePeer } from "../src/cli/optional-peer.ts";
 import { SPEC_PATH } from "../src/spec/paths.ts";
 import { freePort, waitForPort } from "./port.ts";
 
@@ -23,11 +23,9 @@ export interface PrismProcess {
   close(): Promise<void>;
 }
 
-const require = createRequire(import.meta.url);
-
 /** The prism-cli entry point of the installed package (no reliance on PATH or npx). */
 function prismEntry(): string {
-  return require.resolve("@stoplight/prism-cli/dist/index.js");
+  return resolvePeer("@stoplight/prism-cli", "dist/index.js", "the mock");
 }
 
 /**

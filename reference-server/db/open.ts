@@ -91,8 +91,10 @@ function fillGenerated(db: Database, o: OpenOptions): void {
  * categories, seed, size, schema), and shifted to the caller's clock after loading.
  */
 function generatedImage(o: OpenOptions): Buffer {
-  const sources = ["../data/generate.ts", "../data/vocab.ts", "./write.ts", "./grams.ts"].map((f) =>
-    readFileSync(new URL(f, import.meta.url)),
+  // ".ts" in a checkout, ".js" in the built package: the modules that write the image.
+  const ext = import.meta.url.slice(import.meta.url.lastIndexOf("."));
+  const sources = ["../data/generate", "../data/vocab", "./write", "./grams"].map((f) =>
+    readFileSync(new URL(f + ext, import.meta.url)),
   );
   const key = createHash("sha256")
     .update(JSON.stringify([SCHEMA_VERSION, o.seed, o.size, o.zoneOffset, o.categories]))

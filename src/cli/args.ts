@@ -4,7 +4,10 @@ import { type ParseArgsConfig, parseArgs } from "node:util";
 export class UsageError extends Error {}
 
 /** node:util parseArgs that reports unknown or malformed options as UsageError. */
-export function parseOptions<T extends NonNullable<ParseArgsConfig["options"]>>(args: string[], options: T) {
+export function parseOptions<T extends NonNullable<ParseArgsConfig["options"]>>(
+  args: string[],
+  options: T,
+): ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>> {
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (err) {

@@ -1,5 +1,6 @@
 import { readdir } from "node:fs/promises";
 import { UsageError } from "./args.ts";
+import { MissingPeerError } from "./optional-peer.ts";
 
 /**
  * The dealkit CLI: `dealkit <command> [options]`. Each command is one module in
@@ -13,18 +14,20 @@ export interface Command {
 }
 
 const COMMANDS_DIR = new URL("./commands/", import.meta.url);
+/** ".ts" in a checkout (tsx), ".js" in the built package: commands are modules like this one. */
+const EXT = import.meta.url.slice(import.meta.url.lastIndexOf("."));
 
 async function commandNames(): Promise<string[]> {
   const files = await readdir(COMMANDS_DIR);
   return files
-    .filter((f) => f.endsWith(".ts"))
-    .map((f) => f.slice(0, -3))
+    .filter((f) => f.endsWith(EXT) && !f.endsWith(`.d${EXT}`))
+    .map((f) => f.slice(0, -EXT.length))
     .sort();
 }
 
 async function loadCommand(name: string): Promise<Command | undefined> {
   if (!(await commandNames()).includes(name)) return undefined;
-  return (await import(new URL(`${name}.ts`, COMMANDS_DIR).href)) as Command;
+  return (await import(new URL(`${name}${EXT}`, COMMANDS_DIR).href)) as Command;
 }
 
 async function help(): Promise<string> {
@@ -58,6 +61,10 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     if (err instanceof UsageError) {
       console.error(`dealkit ${name}: ${err.message}\n\n${cmd.usage}`);
+      return 2;
+    }
+    if (err instanceof MissingPeerError) {
+      console.error(`dealkit ${name}: ${err.message}`);
       return 2;
     }
     throw err;

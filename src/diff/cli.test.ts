@@ -4,8 +4,9 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { stringify } from "yaml";
 import { run } from "../cli/commands/diff.ts";
+import { main } from "../cli/main.ts";
 import { SPEC_PATH } from "../spec/paths.ts";
-import { param, spec } from "./testing.ts";
+import { param, schema, spec, without } from "./testing.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "dealkit-diff-"));
 const write = (name: string, edit: (d: ReturnType<typeof spec>) => void) => {
@@ -21,14 +22,33 @@ const narrowed = write("narrowed.yaml", (d) => {
 const defaulted = write("defaulted.yaml", (d) => {
   param(d, "RankLimit").schema.default = 30;
 });
+/** Alert.louzhuregtime removed: one breaking finding per operation that returns alerts. */
+const fieldRemoved = write("field-removed.yaml", (d) => {
+  delete schema(d, "Alert").properties.louzhuregtime;
+  schema(d, "Alert").required = without(schema(d, "Alert").required ?? [], "louzhuregtime");
+});
+const acceptFile = (name: string, text: string) => {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+};
 
 /** Runs `dealkit diff` in-process; returns the exit code and what it printed. */
 async function cli(...args: string[]) {
+  return captured(() => run(args));
+}
+
+/** The same through the CLI entry, where a usage error is one line, the usage and exit 2. */
+async function dealkit(...args: string[]) {
+  return captured(() => main(["diff", ...args]));
+}
+
+async function captured(call: () => Promise<number>) {
   const out: string[] = [];
   const err: string[] = [];
   vi.spyOn(console, "log").mockImplementation((s: string) => out.push(s));
   vi.spyOn(console, "error").mockImplementation((s: string) => err.push(s));
-  const code = await run(args);
+  const code = await call();
   return { code, out: out.join("\n"), err: err.join("\n") };
 }
 
@@ -68,5 +88,82 @@ describe("dealkit diff", () => {
   it("rejects a bad option as a usage error", async () => {
     await expect(run([SPEC_PATH, narrowed, "--format", "xml"])).rejects.toThrow(/--format must be one of/);
     await expect(run([SPEC_PATH])).rejects.toThrow(/exactly two inputs/);
+  });
+});
+
+describe("dealkit diff --accept", () => {
+  const today = ["--today", "2026-11-25"];
+  const narrowedUntil = (expires: string) =>
+    acceptFile(
+      `narrowed-${expires}.yaml`,
+      `- rule: request-bound-narrowed\n  reason: no client asks above 200, OPS-9\n  expires: ${expires}\n`,
+    );
+
+  it("an accepted breaking change exits 0, still shown", async () => {
+    const { code, out } = await cli(SPEC_PATH, narrowed, "--accept", narrowedUntil("2026-11-25"), ...today);
+    expect(code).toBe(0);
+    expect(out).toMatch(
+      /^BREAKING request-bound-narrowed .* \[accepted until 2026-11-25: no client asks above 200, OPS-9\]$/m,
+    );
+  });
+
+  it("an entry past its date (judged on --today) exits 1 and says so", async () => {
+    const { code, out } = await cli(SPEC_PATH, narrowed, "--accept", narrowedUntil("2026-11-24"), ...today);
+    expect(code).toBe(1);
+    expect(out).toContain(
+      "accepted change expired, it fails the gate: rule request-bound-narrowed (until 2026-11-24",
+    );
+  });
+
+  it("an expired entry fails even a diff without changes; an unused one is noted", async () => {
+    const list = acceptFile(
+      "mixed.yaml",
+      "- { rule: path-removed, reason: r, expires: 2026-01-01 }\n- { rule: operation-removed, reason: r, expires: 2026-12-31 }\n",
+    );
+    const { code, out } = await cli(SPEC_PATH, SPEC_PATH, "--accept", list, ...today);
+    expect(code).toBe(1);
+    expect(out).toContain("the entry can go: rule operation-removed");
+  });
+
+  it("a location narrows the entry: the other operations' findings still fail", async () => {
+    const at = (location: string) =>
+      acceptFile(
+        `at-${location.replace(/\W+/g, "-")}.yaml`,
+        `- rule: response-field-removed\n  location: "${location}"\n  reason: PRIV-7\n  expires: 2026-12-31\n`,
+      );
+    const feed = await cli(SPEC_PATH, fieldRemoved, "--accept", at("GET /api/v1/feed"), ...today);
+    expect(feed.code).toBe(1);
+    expect(feed.out.match(/\[accepted until/g)).toHaveLength(1);
+    expect(
+      (await cli(SPEC_PATH, fieldRemoved, "--accept", at("#/components/schemas/Alert"), ...today)).code,
+    ).toBe(0);
+  });
+
+  it.each([
+    [
+      "an unknown rule",
+      "- { rule: request-bound-narowed, reason: r, expires: 2026-12-31 }",
+      "entry 1: no diff rule named request-bound-narowed (the ids: src/diff/README.md)",
+    ],
+    ["not a list", "rule: path-removed", "expected a list of entries"],
+    [
+      "no expiry",
+      "- { rule: path-removed, reason: r }",
+      "entry 1 needs expires: YYYY-MM-DD (the last day it holds)",
+    ],
+  ])("%s is a usage error (exit 2) before anything is compared", async (name, text, message) => {
+    const list = acceptFile(`bad-${name.replace(/\W+/g, "-")}.yaml`, text);
+    // HEAD does not exist: reaching the comparison would say so instead.
+    const { code, out, err } = await dealkit(SPEC_PATH, join(dir, "missing.yaml"), "--accept", list);
+    expect(code).toBe(2);
+    expect(out).toBe("");
+    expect(err.split("\n")[0]).toBe(`dealkit diff: ${list}: ${message}`);
+    expect(err).toContain("usage: dealkit diff BASE HEAD");
+  });
+
+  it("an unreadable list is a usage error", async () => {
+    const { code, err } = await dealkit(SPEC_PATH, narrowed, "--accept", join(dir, "no-such-list.yaml"));
+    expect(code).toBe(2);
+    expect(err).toMatch(/^dealkit diff: cannot read .*no-such-list.yaml: ENOENT/);
   });
 });

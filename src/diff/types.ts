@@ -1,4 +1,5 @@
 /** The data the diff returns: findings, not text. Formatters and the CLI decide how to show them. */
+import type { AcceptEntry } from "../accept/list.ts";
 
 export type Level = "breaking" | "warning" | "info";
 
@@ -24,6 +25,8 @@ export interface Finding {
   message: string;
   /** Across majors only: the compatibility impact the change would have had, and what a client does about it. */
   migration?: { impact: Level; advice: string };
+  /** Set when an --accept entry covers the finding: still shown, but it does not fail the gate. */
+  accepted?: { reason: string; expires: string };
 }
 
 export type Mode = "same-major" | "cross-major";
@@ -39,7 +42,18 @@ export interface DiffResult {
   base: { label: string; version: string };
   head: { label: string; version: string };
   findings: Finding[];
+  /** Every finding, accepted or not: the summary says what changed, the gate what is still open. */
   summary: Summary;
+  /** Present when an --accept list was applied (accept.ts). */
+  acceptance?: Acceptance;
+}
+
+/** What an --accept list did besides marking findings. */
+export interface Acceptance {
+  /** Entries past their date: they fail the gate whatever they match, so the list cannot rot. */
+  expired: AcceptEntry[];
+  /** Unexpired entries no finding matched: they can go. */
+  unused: AcceptEntry[];
 }
 
 export interface DiffOptions {

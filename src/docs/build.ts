@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
+import { resolvePeer } from "../cli/optional-peer.ts";
 import { REPO_ROOT, SPEC_PATH } from "../spec/paths.ts";
 
 const run = promisify(execFile);
@@ -20,7 +21,7 @@ export interface BuildDocsOptions {
 }
 
 function redoclyCli(): string {
-  const pkg = require.resolve("@redocly/cli/package.json");
+  const pkg = resolvePeer("@redocly/cli", "package.json", "the API reference page");
   return join(dirname(pkg), (require(pkg) as { bin: { redocly: string } }).bin.redocly);
 }
 

@@ -1,20 +1,29 @@
+import { type AcceptEntry, AcceptListError } from "../../accept/list.ts";
+import { acceptChanges, readAcceptedChanges } from "../../diff/accept.ts";
 import { diffDocuments } from "../../diff/diff.ts";
 import { FORMATS, type Format, format } from "../../diff/format/index.ts";
 import { FAIL_ON, type FailOn, failsOn } from "../../diff/gate.ts";
 import { InputError, loadInput } from "../../diff/load-input.ts";
+import { today } from "../../diff/versioning.ts";
 import { parseOptions, UsageError } from "../args.ts";
 
 export const summary = "compare two versions of the spec: breaking changes, or v1 → v2 migration notes";
 export const usage = `usage: dealkit diff BASE HEAD [--format text|markdown|json|github] [--fail-on breaking|warning|never]
-                    [--successor-published YYYY-MM-DD] [--today YYYY-MM-DD]
+                    [--accept FILE] [--successor-published YYYY-MM-DD] [--today YYYY-MM-DD]
 
 BASE and HEAD are files or git:REV:PATH (e.g. git:origin/main:openapi/openapi.yaml).
 Within a major every change gets a rule id and a level (breaking, warning, info); across majors
 (v1 → v2) the changes become migration notes and the v2 document is checked against the
 versioning policy (paths under /api/v2, v1 announcements at least 6 months after v2).
---successor-published gives v2's publication date when the documents do not state it.
-Exit: 1 when a finding reaches --fail-on (default breaking), 0 otherwise, 2 for unreadable input.
-Rule ids and levels: src/diff/README.md.`;
+--successor-published gives v2's publication date when the documents do not state it; --today
+pins the day the 6-month rule and the --accept dates are judged on (default: today, UTC).
+--accept FILE lists reviewed changes landed anyway (YAML or JSON: entries of rule, optionally
+location and message, with reason and expires YYYY-MM-DD, the last day it holds). A finding an
+entry matches is shown marked accepted and does not fail; an entry past its date fails the run
+whatever it matches; an entry that matched nothing is noted so it can go.
+Exit: 1 when a finding not accepted reaches --fail-on (default breaking) or an --accept entry has
+expired (--fail-on never: always 0); 0 otherwise; 2 for unreadable input or a bad --accept file.
+Rule ids and levels, the --accept format: src/diff/README.md.`;
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -24,6 +33,7 @@ export async function run(args: string[]): Promise<number> {
     "fail-on": { type: "string", default: "breaking" },
     "successor-published": { type: "string" },
     today: { type: "string" },
+    accept: { type: "string" },
   });
   if (positionals.length !== 2) throw new UsageError("give exactly two inputs, BASE and HEAD");
   const as = oneOf("format", values.format, FORMATS);
@@ -33,13 +43,16 @@ export async function run(args: string[]): Promise<number> {
     if (v !== undefined && !DATE.test(v))
       throw new UsageError(`--${key} must be YYYY-MM-DD, got ${JSON.stringify(v)}`);
   }
+  // Read before anything is compared: a bad list is a usage error, not a finding.
+  const accepted = values.accept ? await readAccept(values.accept) : undefined;
   try {
     const [base, head] = await Promise.all(positionals.map((p) => loadInput(p)));
     if (!base || !head) return 2;
-    const result = await diffDocuments(base, head, {
+    const compared = await diffDocuments(base, head, {
       today: values.today,
       successorPublished: values["successor-published"],
     });
+    const result = accepted ? acceptChanges(compared, accepted, today({ today: values.today })) : compared;
     console.log(format(result, as as Format, { path: head.path, text: head.text }));
     return failsOn(result, failOn as FailOn) ? 1 : 0;
   } catch (err) {
@@ -47,6 +60,15 @@ export async function run(args: string[]): Promise<number> {
       console.error(`dealkit diff: ${err.message}`);
       return 2;
     }
+    throw err;
+  }
+}
+
+async function readAccept(path: string): Promise<AcceptEntry[]> {
+  try {
+    return await readAcceptedChanges(path);
+  } catch (err) {
+    if (err instanceof AcceptListError) throw new UsageError(err.message);
     throw err;
   }
 }

@@ -1,0 +1,215 @@
+/**
+ * The packed package, used the ways its users use it: the CLI from node_modules/.bin, the client
+ * from plain Node ESM, from TypeScript with NodeNext and with Bundler resolution, and bundled
+ * for a browser. Everything runs from the tarball, not from the checkout.
+ */
+import { execFile } from "node:child_process";
+import { rmSync, symlinkSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chromiumAvailable, launchChromium } from "../../src/docs/browser.ts";
+import {
+  consumerProject,
+  ESM_CLIENT_SCRIPT,
+  manifest,
+  ROOT,
+  type Served,
+  type Staged,
+  serveFrom,
+  stagePackage,
+  stop,
+} from "./stage.ts";
+
+const exec = promisify(execFile);
+const require = createRequire(import.meta.url);
+
+let staged: Staged;
+let cli: string;
+let server: Served;
+
+const CLIENT_TS = `import { createDealClient, DealApiError } from "dealkit/client";
+
+const api = createDealClient({ baseUrl: "http://127.0.0.1:8080", retry: { maxRetries: 0 } });
+
+export async function titles(): Promise<string[]> {
+  const { data } = await api.rank({ act: "yixiaoshi", limit: 5 });
+  // @ts-expect-error act is an enum: the types are the spec's, not any
+  await api.rank({ act: "hour" });
+  const { response } = await api.api.GET("/api/v1/meta");
+  return [...data.map((entry) => entry.title), String(response.status)];
+}
+
+export function problemType(err: unknown): string | undefined {
+  return err instanceof DealApiError ? err.type : undefined;
+}
+`;
+
+beforeAll(() => {
+  staged = stagePackage();
+  const dir = consumerProject(staged, "cli", {});
+  cli = join(dir, "node_modules/.bin/dealkit");
+}, 120_000);
+
+afterAll(() => {
+  server?.child.kill("SIGKILL");
+  if (staged) rmSync(staged.dir, { recursive: true, force: true });
+});
+
+describe("the tarball", () => {
+  it("ships the built package only: no sources, tests or benches", () => {
+    expect(staged.files).toEqual(expect.arrayContaining(["bin/dealkit.js", "package.json", "README.md"]));
+    expect(staged.files).toEqual(
+      expect.arrayContaining([
+        "dist/openapi/openapi.yaml",
+        "dist/openapi/x-conformance.schema.json",
+        "dist/openapi/releases/1.0.0.yaml",
+      ]),
+    );
+    const stray = staged.files.filter(
+      (f) =>
+        /\.test\.|\/planted\/|^bench\/|^scripts\//.test(f) || (f.endsWith(".ts") && !f.endsWith(".d.ts")),
+    );
+    expect(stray).toEqual([]);
+  });
+
+  it("holds every file the exports map names", () => {
+    const targets = Object.values(manifest.exports).flatMap((t) =>
+      typeof t === "string" ? [t] : [t.types, t.default],
+    );
+    for (const t of targets) expect(staged.files).toContain(t.replace(/^\.\//, ""));
+  });
+});
+
+describe("the CLI from the tarball", () => {
+  it("starts and lists its commands", async () => {
+    const { stdout } = await exec(cli, ["--help"]);
+    expect(stdout).toMatch(/conformance +check an implementation/);
+    expect(stdout).toMatch(/serve +run the reference server/);
+  });
+
+  it("checks the bundled reference server", async () => {
+    const { stdout } = await exec(cli, ["conformance", "--skip-slow", "--seed", "5"], { timeout: 90_000 });
+    expect(stdout).toMatch(/\n\d+ passed, 0 failed, 0 not exercised, 0 skipped;/);
+  }, 120_000);
+
+  it("says how to add an optional peer a command needs (Prism for the mock)", async () => {
+    const failure = await exec(cli, ["mock", "--port", "0"]).then(
+      () => undefined,
+      (err: { code: number; stderr: string }) => err,
+    );
+    expect(failure?.code).toBe(2);
+    expect(failure?.stderr.trim()).toBe(
+      `dealkit mock: the mock needs @stoplight/prism-cli, an optional peer dependency of dealkit: npm install @stoplight/prism-cli@${manifest.peerDependencies["@stoplight/prism-cli"]}`,
+    );
+  });
+
+  it("serves, and stops with exit 0 on SIGTERM", async () => {
+    const dir = consumerProject(staged, "serve", {});
+    const running = await serveFrom(dir);
+    expect((await fetch(`${running.url}/api/v1/meta`)).status).toBe(200);
+    expect(await stop(running)).toBe(0);
+  }, 60_000);
+});
+
+describe("the client from the tarball", () => {
+  beforeAll(async () => {
+    server = await serveFrom(consumerProject(staged, "server", {}));
+  }, 60_000);
+
+  it("imports from plain Node ESM and calls a server", async () => {
+    const dir = consumerProject(staged, "esm", {
+      "main.js": ESM_CLIENT_SCRIPT,
+    });
+    const { stdout } = await exec(process.execPath, ["main.js", server.url], { cwd: dir });
+    const out = JSON.parse(stdout) as { entries: number; version: string; yaml: string };
+    expect(out.entries).toBeGreaterThan(0);
+    expect(out.version).toMatch(/^1\./);
+    expect(out.yaml).toMatch(/node_modules\/dealkit\/dist\/openapi\/openapi\.yaml$/);
+  });
+
+  const tsc = (dir: string) =>
+    exec(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", dir]).then(
+      () => "",
+      (err: { stdout: string }) => err.stdout,
+    );
+
+  it("type-checks in a TypeScript project with NodeNext resolution (Node types, no DOM)", async () => {
+    const dir = consumerProject(staged, "ts-nodenext", {
+      "index.ts": CLIENT_TS,
+      "tsconfig.json": JSON.stringify({
+        compilerOptions: {
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          target: "ES2022",
+          lib: ["ES2022"],
+          types: ["node"],
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+        },
+      }),
+    });
+    symlinkSync(join(ROOT, "node_modules/@types"), join(dir, "node_modules/@types"), "dir");
+    expect(await tsc(dir)).toBe("");
+  }, 60_000);
+
+  it("type-checks in a TypeScript project with Bundler resolution (DOM, no Node types)", async () => {
+    const dir = consumerProject(staged, "ts-bundler", {
+      "index.ts": CLIENT_TS,
+      "tsconfig.json": JSON.stringify({
+        compilerOptions: {
+          module: "ESNext",
+          moduleResolution: "Bundler",
+          target: "ES2022",
+          lib: ["ES2022", "DOM"],
+          types: [],
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+        },
+      }),
+    });
+    expect(await tsc(dir)).toBe("");
+  }, 60_000);
+
+  it.skipIf(!chromiumAvailable())(
+    "bundles for a browser and calls a server from a page",
+    async () => {
+      const dir = consumerProject(staged, "browser", {
+        "main.js": `export { createDealClient } from "dealkit/client";\n`,
+      });
+      const esbuild = (await import("esbuild")) as typeof import("esbuild");
+      const bundle = await esbuild.build({
+        entryPoints: [join(dir, "main.js")],
+        bundle: true,
+        platform: "browser",
+        format: "iife",
+        globalName: "dealkit",
+        write: false,
+        logLevel: "silent",
+      });
+      const code = bundle.outputFiles[0]?.text ?? "";
+      expect(code).not.toMatch(/require\("node:|from "node:/);
+      const browser = await launchChromium();
+      try {
+        const page = await browser.newPage();
+        // Same origin as the server: the page's requests need no CORS or private-network leave.
+        await page.goto(`${server.url}/api/v1/meta`);
+        await page.addScriptTag({ content: code });
+        const entries = await page.evaluate(async (baseUrl) => {
+          const { createDealClient } = (
+            globalThis as unknown as { dealkit: typeof import("../../src/client/index.ts") }
+          ).dealkit;
+          const { data } = await createDealClient({ baseUrl }).rank({ act: "yixiaoshi", limit: 3 });
+          return data.length;
+        }, server.url);
+        expect(entries).toBeGreaterThan(0);
+      } finally {
+        await browser.close();
+      }
+    },
+    60_000,
+  );
+});
