@@ -4,7 +4,7 @@
  * for a browser. Everything runs from the tarball, not from the checkout.
  */
 import { execFile } from "node:child_process";
-import { rmSync, symlinkSync } from "node:fs";
+import { readFileSync, rmSync, symlinkSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -148,6 +148,30 @@ describe("the client from the tarball", () => {
           strict: true,
           noEmit: true,
           skipLibCheck: false,
+        },
+      }),
+    });
+    symlinkSync(join(ROOT, "node_modules/@types"), join(dir, "node_modules/@types"), "dir");
+    expect(await tsc(dir)).toBe("");
+  }, 60_000);
+
+  it("type-checks the TypeScript examples of the READMEs against the package", async () => {
+    const blocks = ["README.md", "src/client/README.md"].flatMap((readme) =>
+      [...readFileSync(join(ROOT, readme), "utf8").matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1] ?? ""),
+    );
+    expect(blocks.length).toBeGreaterThanOrEqual(3);
+    const files = Object.fromEntries(blocks.map((code, i) => [`example-${i}.ts`, `${code}\nexport {};\n`]));
+    const dir = consumerProject(staged, "ts-readme", {
+      ...files,
+      "tsconfig.json": JSON.stringify({
+        compilerOptions: {
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          target: "ES2022",
+          lib: ["ES2022"],
+          types: ["node"],
+          strict: true,
+          noEmit: true,
         },
       }),
     });
