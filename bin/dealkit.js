@@ -14,6 +14,13 @@ if (major < 22) {
   process.exit(2);
 }
 
+// Answered before anything loads: CI logs print it to say which kit judged.
+if (process.argv[2] === "--version" || process.argv[2] === "-V") {
+  const { readFileSync } = await import("node:fs");
+  console.log(JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version);
+  process.exit(0);
+}
+
 // V8's compiled code cached on disk (Node 22.1+): --help starts in a third of the time.
 module.enableCompileCache?.();
 

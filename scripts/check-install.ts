@@ -3,7 +3,8 @@
 //   tsx scripts/check-install.ts [NODE_BINARY ...]
 // For each: `npm install TARBALL` in an empty folder (timed; fails if anything compiled), then
 // `dealkit --help` (start time, median of 5), `dealkit conformance --skip-slow`, `dealkit serve`
-// stopped by SIGTERM, and the client imported from plain Node ESM. Exit 1 when any step fails.
+// stopped by SIGTERM, the client imported from plain Node ESM, and the conformance Action's steps
+// (action.yml, its install step with this npm). Exit 1 when any step fails.
 // bench/scenarios/install.ts reports the same measurements against their targets.
 import { rmSync } from "node:fs";
 import { measureInstall } from "../test/package/install.ts";

@@ -1,12 +1,13 @@
 /**
  * A real install of the packed package with npm, on a given Node binary, and what a user does
- * next. Used by scripts/check-install.ts (CI, both Node LTS lines) and bench/scenarios/install.ts
+ * next, the GitHub Action included (its steps as written, with this npm). Used by scripts/check-install.ts (CI, both Node LTS lines) and bench/scenarios/install.ts
  * (the timing targets); it needs the npm registry or a warm npm cache, so no unit test runs it.
  */
 import { execFile, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
+import { ACTIONS, runAction } from "../actions/run-action.ts";
 import { ESM_CLIENT_SCRIPT, type Staged, serveFrom, stop } from "./stage.ts";
 
 const exec = promisify(execFile);
@@ -95,15 +96,39 @@ export async function measureInstall(staged: Staged, node: string): Promise<Inst
     });
     return / 0 failed, 0 not exercised/.test(stdout) ? undefined : stdout.trim().split("\n").slice(-1)[0];
   });
-  await step(steps, "dealkit serve, SIGTERM, exit 0; the client from plain Node ESM", async () => {
-    const served = await serveFrom(project, env);
-    const client = await exec(node, ["main.js", served.url], { cwd: project, env }).then(
-      ({ stdout }) =>
-        (JSON.parse(stdout) as { entries: number }).entries > 0 ? undefined : `client printed ${stdout}`,
-      (err: Error) => `client failed: ${err.message}`,
-    );
-    const code = await stop(served);
-    return client ?? (code === 0 ? undefined : `dealkit serve exited ${code} on SIGTERM`);
-  });
+  await step(
+    steps,
+    "dealkit serve, SIGTERM, exit 0; the client from plain Node ESM; the Action",
+    async () => {
+      const served = await serveFrom(project, env);
+      const client = await exec(node, ["main.js", served.url], { cwd: project, env }).then(
+        ({ stdout }) =>
+          (JSON.parse(stdout) as { entries: number }).entries > 0 ? undefined : `client printed ${stdout}`,
+        (err: Error) => `client failed: ${err.message}`,
+      );
+      const action = await actionAgainst(served.url, staged, env);
+      const code = await stop(served);
+      return client ?? action ?? (code === 0 ? undefined : `dealkit serve exited ${code} on SIGTERM`);
+    },
+  );
   return { nodeVersion, installSeconds, compiled, helpSeconds, nodeAloneSeconds, steps };
+}
+
+/** The conformance Action's steps as written, its install step with the real npm: a problem, or undefined. */
+async function actionAgainst(
+  url: string,
+  staged: Staged,
+  env: NodeJS.ProcessEnv,
+): Promise<string | undefined> {
+  const workspace = join(staged.dir, `action-${process.hrtime.bigint()}`);
+  mkdirSync(workspace);
+  const run = await runAction(ACTIONS.conformance, {
+    workspace,
+    env,
+    uses: { "actions/setup-node@v4": () => {} },
+    inputs: { package: staged.tarball, "base-url": url, args: "--skip-slow --only rule:rank-*" },
+  });
+  if (!run.failed && run.outputs.passed === "true" && run.summary.includes("dealkit conformance: passed"))
+    return undefined;
+  return `the Action failed: ${run.log.trim().split("\n").slice(-6).join(" / ")}`;
 }

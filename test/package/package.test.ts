@@ -87,6 +87,7 @@ describe("the CLI from the tarball", () => {
     const { stdout } = await exec(cli, ["--help"]);
     expect(stdout).toMatch(/conformance +check an implementation/);
     expect(stdout).toMatch(/serve +run the reference server/);
+    expect((await exec(cli, ["--version"])).stdout).toBe(`${manifest.version}\n`);
   });
 
   it("checks the bundled reference server", async () => {

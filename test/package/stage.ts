@@ -3,7 +3,7 @@
  * checkout's dist/, which a developer may be using), packed with `npm pack`, and unpacked into
  * a consumer folder's node_modules. The consumer's other dependencies are links into the
  * checkout's node_modules: the tests run offline, so they cannot `npm install` from the registry
- * (scripts/check-install.sh does, and measures it).
+ * (scripts/check-install.ts does, and measures it).
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";

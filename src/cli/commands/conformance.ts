@@ -29,7 +29,8 @@ target the run could not judge (unreachable, not this API). CHECK is a check nam
                       past its date fails the run
   --plan              discover, print the plan (every request and what it is for), send nothing more
   --uid/--api-key     an account for the key-protected streams (the bundled server's demo account
-                      is used otherwise)`;
+                      is used otherwise); the key may come from the DEALKIT_API_KEY environment
+                      variable instead, which keeps it off the command line and the process list`;
 
 const list = (v: string | undefined) =>
   v
@@ -74,8 +75,10 @@ export async function run(args: string[]): Promise<number> {
     if (!m || Number(m[1]) < 1) throw new UsageError(`--rate must look like 60/MIN, got ${values.rate}`);
     rate = { limit: Number(m[1]), windowSeconds: 60 };
   }
-  if ((values.uid === undefined) !== (values["api-key"] === undefined))
-    throw new UsageError("--uid and --api-key go together");
+  const apiKey = values["api-key"] ?? (values.uid !== undefined ? process.env.DEALKIT_API_KEY : undefined);
+  if (values.uid === undefined && apiKey !== undefined) throw new UsageError("--api-key needs --uid");
+  if (values.uid !== undefined && !apiKey)
+    throw new UsageError("--uid needs --api-key (or the DEALKIT_API_KEY environment variable)");
   const seed = intOption("seed", values.seed, 0, 2 ** 31 - 1) ?? Math.floor(Math.random() * 2 ** 31);
   const budget = intOption("budget", values.budget, 1, 1_000_000);
   const maxTime = intOption("max-time", values["max-time"], 1, 86_400);
@@ -102,7 +105,7 @@ export async function run(args: string[]): Promise<number> {
       planOnly: values.plan ?? false,
       ...(maxTime !== undefined ? { maxTimeSeconds: maxTime } : {}),
       ...(timeout !== undefined ? { limits: { deadlineMs: timeout * 1000 } } : {}),
-      ...(values.uid && values["api-key"] ? { account: { uid: values.uid, key: values["api-key"] } } : {}),
+      ...(values.uid && apiKey ? { account: { uid: values.uid, key: apiKey } } : {}),
       ...(values.spec ? { specPath: values.spec } : {}),
     });
     return code;

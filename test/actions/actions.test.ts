@@ -1,0 +1,279 @@
+/**
+ * The two GitHub Actions (action.yml: the suite against a URL; actions/diff/action.yml: the spec
+ * diff), their steps run here as a runner would (run-action.ts), with the packed tarball as the
+ * package. The install step runs as written; only `npm` is a stand-in, since the tests are
+ * offline: it unpacks the tarball and links the dependencies. scripts/check-install.ts runs the
+ * same action with the real npm and registry.
+ */
+import { execFileSync } from "node:child_process";
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse, stringify } from "yaml";
+import { type Proxy as PlantedProxy, startProxy } from "../../conformance/planted/proxy.ts";
+import { PLANTED } from "../../conformance/planted/variants.ts";
+import {
+  consumerProject,
+  manifest,
+  ROOT,
+  type Served,
+  type Staged,
+  serveFrom,
+  stagePackage,
+  stop,
+} from "../package/stage.ts";
+import { ACTIONS, type ActionRun, readAction, runAction } from "./run-action.ts";
+
+const KEY = "0123456789abcdef0123456789abcdef";
+let staged: Staged;
+let server: Served;
+let planted: PlantedProxy;
+let fakeBin: string;
+let npmCalls: string;
+
+/** `npm install SPEC` offline: unpacks SPEC (it must be a tarball) and links the dependencies. */
+function fakeNpm(dir: string): string {
+  const bin = join(dir, "fake-bin");
+  mkdirSync(bin);
+  const links = Object.keys(manifest.dependencies)
+    .map(
+      (dep) =>
+        `mkdir -p "node_modules/$(dirname ${dep})"; ln -sfn "${join(ROOT, "node_modules", dep)}" "node_modules/${dep}"`,
+    )
+    .join("\n");
+  writeFileSync(
+    join(bin, "npm"),
+    `#!/usr/bin/env bash
+set -euo pipefail
+echo "$*" >>"${join(dir, "npm-calls")}"
+[ "$1" = install ] || { echo "fake npm: install only" >&2; exit 1; }
+spec="\${*: -1}"
+[ -f "$spec" ] || { echo "fake npm: offline, $spec is not a tarball here" >&2; exit 1; }
+mkdir -p node_modules/dealkit node_modules/.bin
+tar xzf "$spec" -C node_modules/dealkit --strip-components=1
+${links}
+ln -sfn ../dealkit/bin/dealkit.js node_modules/.bin/dealkit
+`,
+  );
+  chmodSync(join(bin, "npm"), 0o755);
+  return bin;
+}
+
+/** A job's workspace holding a copy of the tarball (the action gets it as ./dealkit.tgz). */
+function workspace(name: string, files: Record<string, string> = {}): string {
+  const dir = join(staged.dir, "workspaces", name);
+  mkdirSync(dir, { recursive: true });
+  copyFileSync(staged.tarball, join(dir, "dealkit.tgz"));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+const env = (): NodeJS.ProcessEnv => ({
+  HOME: process.env.HOME,
+  PATH: [dirname(process.execPath), fakeBin, "/usr/bin", "/bin"].join(":"),
+});
+const setupNode = { "actions/setup-node@v4": () => {} };
+
+function conformance(ws: string, inputs: Record<string, string>): Promise<ActionRun> {
+  return runAction(ACTIONS.conformance, {
+    workspace: ws,
+    env: env(),
+    uses: setupNode,
+    inputs: { package: "./dealkit.tgz", ...inputs },
+  });
+}
+
+beforeAll(async () => {
+  staged = stagePackage();
+  fakeBin = fakeNpm(staged.dir);
+  npmCalls = join(staged.dir, "npm-calls");
+  const project = consumerProject(staged, "server", {});
+  server = await serveFrom(project, { ...process.env, DEALKIT_DEMO_KEY: KEY });
+  const bug = PLANTED.find((b) => b.name === "rank-content-at-small-limit");
+  if (!bug) throw new Error("no planted bug rank-content-at-small-limit");
+  planted = await startProxy(server.url, bug.mutation, 241);
+}, 120_000);
+
+afterAll(async () => {
+  await planted?.close();
+  if (server) await stop(server);
+  if (staged) rmSync(staged.dir, { recursive: true, force: true });
+});
+
+describe("the action files", () => {
+  const files = {
+    conformance: join(ACTIONS.conformance, "action.yml"),
+    diff: join(ACTIONS.diff, "action.yml"),
+  };
+  it.each(Object.entries(files))(
+    "%s: no expression inside a script, every input described and used",
+    (_, path) => {
+      const action = readAction(path);
+      const text = readFileSync(path, "utf8");
+      for (const step of action.runs.steps) expect(step.run ?? "").not.toContain("${{");
+      for (const [name, input] of Object.entries(action.inputs)) {
+        expect((input as { description?: string }).description, name).toBeTruthy();
+        expect(text, `input ${name} is never used`).toContain(`inputs.${name}`);
+      }
+    },
+  );
+
+  it("the workflow examples of the READMEs use the actions' real inputs", () => {
+    const examples = ["conformance/README.md", "src/diff/README.md", "README.md"].flatMap((readme) =>
+      [...readFileSync(join(ROOT, readme), "utf8").matchAll(/```yaml\n([\s\S]*?)```/g)].map(
+        (m) => m[1] ?? "",
+      ),
+    );
+    type Workflow = { jobs?: Record<string, { steps: { uses?: string; with?: object }[] }> };
+    const uses = examples
+      .map((yaml) => parse(yaml) as Workflow | unknown[])
+      .flatMap((doc) => (Array.isArray(doc) ? [] : Object.values(doc?.jobs ?? {})))
+      .flatMap((job) => job.steps)
+      .filter((step) => step.uses?.startsWith("dealkit/dealkit"));
+    expect(uses.map((s) => s.uses).sort()).toEqual(
+      expect.arrayContaining(["dealkit/dealkit/actions/diff@v1", "dealkit/dealkit@v1"]),
+    );
+    for (const step of uses) {
+      const action = readAction(
+        join(step.uses?.includes("/actions/diff") ? ACTIONS.diff : ACTIONS.conformance, "action.yml"),
+      );
+      for (const input of Object.keys(step.with ?? {})) expect(Object.keys(action.inputs)).toContain(input);
+    }
+  });
+});
+
+describe("the conformance action", () => {
+  it("passes against the reference server: JUnit file, job summary, outputs; the key stays out of the log", async () => {
+    const ws = workspace("pass");
+    const run = await conformance(ws, {
+      "base-url": server.url,
+      uid: "10001",
+      "api-key": KEY,
+      args: "--only rule:my-*,rule:rank-* --skip-slow",
+    });
+    expect(run.steps.map((s) => s.outcome)).toEqual(["success", "success", "success", "success", "success"]);
+    expect(run.failed).toBe(false);
+    expect(run.outputs).toEqual({
+      "exit-code": "0",
+      passed: "true",
+      junit: join(ws, "dealkit-conformance.xml"),
+      markdown: join(ws, "dealkit-conformance.md"),
+    });
+    expect(readFileSync(run.outputs.junit ?? "", "utf8")).toMatch(/<testsuite [^>]*failures="0"/);
+    expect(run.summary).toBe(readFileSync(run.outputs.markdown ?? "", "utf8"));
+    // The key reached the run: with no account the served-stream rules are "not exercised".
+    expect(run.summary).toMatch(/^## ✅ dealkit conformance: passed$/m);
+    expect(run.summary).toContain("11 passed, 0 failed, 0 not exercised");
+    expect(run.log).toContain(`seed 7`);
+    expect(run.log).not.toContain(KEY);
+    // The install step resolved the workspace-relative tarball before leaving the workspace.
+    expect(readFileSync(npmCalls, "utf8")).toContain(
+      `install --no-audit --no-fund --loglevel=error ${ws}/dealkit.tgz`,
+    );
+  }, 120_000);
+
+  it("fails against a planted bug, and still writes the summary with the failure's curl line", async () => {
+    const run = await conformance(workspace("fail"), {
+      "base-url": planted.url,
+      args: "--only rule:rank-* --skip-slow",
+    });
+    expect(run.failed).toBe(true);
+    expect(run.outputs["exit-code"]).toBe("1");
+    expect(run.outputs.passed).toBe("false");
+    expect(run.steps.map((s) => s.outcome)).toEqual(["success", "success", "success", "success", "failure"]);
+    expect(run.summary).toContain("rule:rank-content-omitted");
+    expect(run.summary).toMatch(/curl /);
+    expect(run.log).toMatch(/::error title=dealkit conformance::.* does not conform/);
+  }, 120_000);
+
+  it("a known finding with a future date passes; the same entry expired fails", async () => {
+    const known = (expires: string) => ({
+      "known.yaml": stringify([{ check: "rule:rank-content-omitted", reason: "tracked in OPS-7", expires }]),
+    });
+    const inputs = { "base-url": planted.url, known: "known.yaml", args: "--only rule:rank-* --skip-slow" };
+    const accepted = await conformance(workspace("known-future", known("2099-12-31")), inputs);
+    expect(accepted.outputs["exit-code"]).toBe("0");
+    expect(accepted.summary).toContain("tracked in OPS-7");
+    const expired = await conformance(workspace("known-expired", known("2020-01-01")), inputs);
+    expect(expired.outputs["exit-code"]).toBe("1");
+    expect(expired.summary).toMatch(/expired/i);
+  }, 120_000);
+
+  it("a usage error stops the run (exit 2) and the summary says no report was written", async () => {
+    const run = await conformance(workspace("usage"), {
+      "base-url": server.url,
+      args: "--only rule:no-such-rule",
+    });
+    expect(run.outputs["exit-code"]).toBe("2");
+    expect(run.failed).toBe(true);
+    expect(run.summary).toContain("No report: the run stopped before writing one (exit 2)");
+    expect(run.log).toContain("no check named rule:no-such-rule");
+  }, 60_000);
+});
+
+describe("the diff action", () => {
+  const spec = readFileSync(join(ROOT, "openapi/openapi.yaml"), "utf8");
+  const narrowed = spec.replace(/(RankLimit:[\s\S]*?maximum: )(\d+)/, "$1200");
+  /** A repository whose HEAD holds the spec and whose working tree holds the change. */
+  function repository(name: string, files: Record<string, string>): string {
+    const ws = workspace(name, { "openapi/openapi.yaml": spec });
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: ws, stdio: "pipe" });
+    git("init", "-q");
+    git("add", "openapi/openapi.yaml");
+    git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "spec");
+    for (const [path, text] of Object.entries(files)) writeFileSync(join(ws, path), text);
+    return ws;
+  }
+  const diff = (ws: string, inputs: Record<string, string> = {}) =>
+    runAction(ACTIONS.diff, {
+      workspace: ws,
+      env: env(),
+      uses: setupNode,
+      inputs: { package: "./dealkit.tgz", base: "git:HEAD:openapi/openapi.yaml", ...inputs },
+    });
+  const accept = (expires: string) =>
+    stringify([{ rule: "request-bound-narrowed", reason: "no client asks above 200, OPS-412", expires }]);
+
+  it("the narrowing is not in the spec already", () => {
+    expect(narrowed).not.toBe(spec);
+  });
+
+  it("a breaking change fails with an annotation on the spec and a markdown summary", async () => {
+    const run = await diff(repository("breaking", { "openapi/openapi.yaml": narrowed }));
+    expect(run.outputs["exit-code"]).toBe("1");
+    expect(run.failed).toBe(true);
+    expect(run.log).toMatch(/^::error file=openapi\/openapi\.yaml,line=\d+,title=request-bound-narrowed::/m);
+    expect(run.summary).toContain("request-bound-narrowed");
+    expect(run.summary).toMatch(/^#/m);
+  }, 60_000);
+
+  it("an accepted change passes, still annotated; an expired acceptance fails", async () => {
+    const ok = await diff(
+      repository("accepted", { "openapi/openapi.yaml": narrowed, "accept.yaml": accept("2099-12-31") }),
+      {
+        accept: "accept.yaml",
+      },
+    );
+    expect(ok.outputs["exit-code"]).toBe("0");
+    expect(ok.failed).toBe(false);
+    expect(ok.log).toMatch(
+      /^::notice file=openapi\/openapi\.yaml,line=\d+,title=request-bound-narrowed \(accepted\)::/m,
+    );
+    expect(ok.summary).toContain("OPS-412");
+    const expired = await diff(
+      repository("expired", { "openapi/openapi.yaml": narrowed, "accept.yaml": accept("2020-01-01") }),
+      { accept: "accept.yaml" },
+    );
+    expect(expired.outputs["exit-code"]).toBe("1");
+    expect(expired.summary).toMatch(/expired/i);
+  }, 60_000);
+
+  it("an unchanged spec passes", async () => {
+    const run = await diff(repository("unchanged", {}));
+    expect(run.outputs["exit-code"]).toBe("0");
+    expect(run.steps.every((s) => s.outcome !== "failure")).toBe(true);
+  }, 60_000);
+});
