@@ -3,8 +3,10 @@ import { docsHtml } from "../src/docs/build.ts";
 import { corsHeaders, preflightHeaders } from "../src/http/cors.ts";
 import { PROBLEM_JSON, type Problem, problem, rateLimited } from "../src/http/problems.ts";
 import type { Spec } from "../src/spec/spec.ts";
+import { clientErrorHandler, connectHandler } from "./http/client-errors.ts";
 import { clientIp, normalize } from "./http/client-ip.ts";
 import { dispatch, type Verifier } from "./http/dispatch.ts";
+import { rateLimitHealth } from "./ratelimit/health.ts";
 import { type RateLimiter, rateLimitHeaders } from "./ratelimit/limiter.ts";
 import type { RouteContext } from "./routes/context.ts";
 import { handlers } from "./routes/index.ts";
@@ -21,6 +23,7 @@ export interface AppParts {
   logger: boolean;
 }
 
+const HEALTH_PATH = "/healthz";
 const HOST = /^[A-Za-z0-9.-]+(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$/;
 
 /**
@@ -30,6 +33,8 @@ const HOST = /^[A-Za-z0-9.-]+(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$/
  */
 export function createApp(parts: AppParts): FastifyInstance {
   const { spec, limiter } = parts;
+  // Meta states the limit in force, as the headers do.
+  const context = limiter ? { ...parts.context, rateLimit: limiter.policy } : parts.context;
   for (const op of spec.operations) {
     if (!handlers[op.operationId]) throw new Error(`the spec's ${op.operationId} has no handler`);
   }
@@ -40,6 +45,7 @@ export function createApp(parts: AppParts): FastifyInstance {
   const sendProblem = (reply: FastifyReply, body: Problem) =>
     reply.code(body.status).type(PROBLEM_JSON).send(JSON.stringify(body));
 
+  const refusing = { spec, cors, limiter, trusted, now: parts.now };
   const app = Fastify({
     logger: parts.logger
       ? {
@@ -50,25 +56,34 @@ export function createApp(parts: AppParts): FastifyInstance {
     // Parameters are read from the raw URL by the spec library; bodies are never read.
     bodyLimit: 1024,
     return503OnClosing: true,
+    // A request without Host reaches the hooks and gets the contract's 400, not Node's bare one.
+    http: { requireHostHeader: false },
+    // Requests the HTTP parser refuses get problem+json with CORS too (http/client-errors.ts).
+    clientErrorHandler: clientErrorHandler(refusing),
     // A URL Fastify cannot route (a malformed escape) never reaches the hooks: count it here.
     frameworkErrors: (err, req, reply) => {
       reply.headers(cors);
       const unreadable = () =>
-        problem(spec, "invalid-parameter", { detail: `The request could not be read: ${err.code}` });
+        problem(spec, "malformed-request", { detail: `The request URL could not be read: ${err.code}.` });
       if (!limiter) return void sendProblem(reply, unreadable());
       const ip = clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], trusted);
       limiter.hit(ip, parts.now()).then(
         (decision) => {
           reply.headers(rateLimitHeaders(decision));
-          void sendProblem(reply, decision.allowed ? unreadable() : problem(spec, "rate-limited"));
+          const retry = Math.max(1, decision.resetSeconds);
+          void sendProblem(reply, decision.allowed ? unreadable() : rateLimited(spec, retry, limiter.policy));
         },
         () => void sendProblem(reply, unreadable()),
       );
     },
   });
+  // CONNECT never reaches Fastify; without this Node drops the connection unanswered.
+  app.server.on("connect", connectHandler(refusing));
 
   app.addHook("onRequest", async (req, reply) => {
     reply.headers(cors);
+    // Health checks are the operator's, not the API's: never counted, never refused.
+    if (req.url === HEALTH_PATH) return;
     const ip = clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], trusted);
     const nowMs = parts.now();
     if (req.method === "OPTIONS") {
@@ -79,13 +94,27 @@ export function createApp(parts: AppParts): FastifyInstance {
       const decision = await limiter.hit(ip, nowMs);
       reply.headers(rateLimitHeaders(decision));
       if (!decision.allowed) {
-        return sendProblem(reply, rateLimited(spec, Math.max(1, decision.resetSeconds)));
+        return sendProblem(reply, rateLimited(spec, Math.max(1, decision.resetSeconds), limiter.policy));
       }
+    }
+    if (req.raw.httpVersion === "1.1" && req.headers.host === undefined) {
+      return sendProblem(
+        reply,
+        problem(spec, "malformed-request", { detail: "HTTP/1.1 requires a Host header." }),
+      );
     }
     if (req.method !== "GET" && req.method !== "HEAD") {
       reply.header("Allow", "GET, HEAD, OPTIONS");
       return sendProblem(reply, problem(spec, "method-not-allowed"));
     }
+  });
+
+  // The instance's state for monitors (README "Rate-limit store"): 200 even when degraded, since
+  // an instance limiting on its own memory still serves correctly; the error text stays in the log.
+  app.get(HEALTH_PATH, async (_req, reply) => {
+    const { status, rateLimit } = rateLimitHealth(limiter);
+    const { lastError: _e, lastErrorAt: _at, ...store } = rateLimit;
+    return reply.type("application/json; charset=utf-8").send(JSON.stringify({ status, rateLimit: store }));
   });
 
   // The API reference page (Redocly, built from the spec on first request, then cached). It
@@ -102,7 +131,7 @@ export function createApp(parts: AppParts): FastifyInstance {
   app.all("*", async (req, reply) => {
     const host =
       typeof req.headers.host === "string" && HOST.test(req.headers.host) ? req.headers.host : "localhost";
-    const answer = dispatch(parts.context, parts.verify, req.url, req.headers, `${req.protocol}://${host}`);
+    const answer = dispatch(context, parts.verify, req.url, req.headers, `${req.protocol}://${host}`);
     const type = answer.type ?? "application/json; charset=utf-8";
     const { body } = answer;
     const bytes = typeof body === "string" || Buffer.isBuffer(body) ? body : JSON.stringify(body);
@@ -117,7 +146,7 @@ export function createApp(parts: AppParts): FastifyInstance {
     if (status >= 400 && status < 500) {
       return sendProblem(
         reply,
-        problem(spec, "invalid-parameter", { detail: "The request could not be read." }),
+        problem(spec, "malformed-request", { detail: "The request could not be read." }),
       );
     }
     req.log.error({ err }, "request failed");

@@ -11,9 +11,8 @@ import { readInfo } from "./db/meta.ts";
 import { openDatabase } from "./db/open.ts";
 import { Store } from "./db/store.ts";
 import { DEFAULTS, type ServerOptions } from "./options.ts";
-import { RateLimiter } from "./ratelimit/limiter.ts";
-import { MemoryStore } from "./ratelimit/memory.ts";
-import { RedisStore } from "./ratelimit/redis.ts";
+import { createRateLimiter } from "./ratelimit/create.ts";
+import type { RateLimiter } from "./ratelimit/limiter.ts";
 
 export type { ServerOptions } from "./options.ts";
 export { DEFAULTS } from "./options.ts";
@@ -48,17 +47,25 @@ export async function buildApp(options: ServerOptions = {}): Promise<BuiltApp> {
   const now = options.now ?? Date.now;
   const nowSeconds = () => Math.floor(now() / 1000);
   const zoneOffset = offsetFor(spec.rankWindows.timezone, nowSeconds());
-  const opened = openDatabase({
-    dbPath: options.dbPath ?? DEFAULTS.dbPath,
-    size: options.size ?? DEFAULTS.size,
-    seed: options.seed ?? DEFAULTS.seed,
-    nowSeconds: nowSeconds(),
-    categories: spec.categories.items,
-    zoneOffset,
-    demoKey: options.demoKey ?? process.env.DEALKIT_DEMO_KEY,
-  });
-  const { db } = opened;
+  // The limiter first: a malformed Redis URL stops the start before the database is touched.
   const limiter = await createLimiter(spec, options);
+  let opened: ReturnType<typeof openDatabase>;
+  try {
+    opened = openDatabase({
+      dbPath: options.dbPath ?? DEFAULTS.dbPath,
+      size: options.size ?? DEFAULTS.size,
+      seed: options.seed ?? DEFAULTS.seed,
+      nowSeconds: nowSeconds(),
+      categories: spec.categories.items,
+      zoneOffset,
+      demoKey: options.demoKey ?? process.env.DEALKIT_DEMO_KEY,
+    });
+  } catch (err) {
+    // Its Redis connection and probes would keep the process alive after the failed start.
+    await limiter?.close();
+    throw err;
+  }
+  const { db } = opened;
   const app = createApp({
     spec,
     context: { spec, store: new Store(db), nowSeconds },
@@ -112,22 +119,20 @@ function live(
   );
 }
 
+/**
+ * Memory, or Redis with memory as the local store while Redis fails (ratelimit/resilient-store.ts):
+ * Redis being down never stops a start; a malformed --redis-url does (InvalidRedisUrlError).
+ */
 async function createLimiter(spec: Spec, options: ServerOptions): Promise<RateLimiter | undefined> {
   if (options.rateLimit === false) return undefined;
-  const policy = {
-    limit: options.rateLimit?.limit ?? spec.rateLimit.limit,
-    windowSeconds: options.rateLimit?.windowSeconds ?? spec.rateLimit.window_seconds,
-  };
-  const local = new MemoryStore(options.maxClients);
-  if (!options.redisUrl) return new RateLimiter(local, policy);
-  const redis = new RedisStore(options.redisUrl);
-  await redis.connect();
-  let lastWarning = 0;
-  return new RateLimiter(redis, policy, local, (err) => {
-    // At most one line a minute while Redis is down, not one per request.
-    if (Date.now() - lastWarning < 60_000) return;
-    lastWarning = Date.now();
-    console.error(`dealkit: rate-limit store unavailable, limiting per instance: ${(err as Error).message}`);
+  return createRateLimiter({
+    policy: {
+      limit: options.rateLimit?.limit ?? spec.rateLimit.limit,
+      windowSeconds: options.rateLimit?.windowSeconds ?? spec.rateLimit.window_seconds,
+    },
+    redisUrl: options.redisUrl || undefined,
+    redisTimeoutMs: options.redisTimeoutMs,
+    maxClients: options.maxClients,
   });
 }
 

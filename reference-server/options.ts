@@ -18,6 +18,11 @@ export interface ServerOptions {
   trustedProxies?: string[];
   /** Share the rate-limit windows through Redis (several instances behind one address). */
   redisUrl?: string;
+  /**
+   * The longest a request waits for Redis (ms, default 50); past it, and while Redis stays
+   * unavailable, each instance counts in its own memory (see README, "when Redis fails").
+   */
+  redisTimeoutMs?: number;
   /** Structured request logs (pino) on stdout. Default false in process, true from the CLI. */
   logger?: boolean;
   /** The demo account's API key (32 lowercase hex); by default a random one is made with the database. */

@@ -11,7 +11,7 @@ import type { RateLimitStore, WindowState } from "../../reference-server/ratelim
 import { corsHeaders } from "../../src/http/cors.ts";
 import { PROBLEM_JSON, rateLimited } from "../../src/http/problems.ts";
 import { loadSpec } from "../../src/spec/load.ts";
-import type { Mutation, ProxiedRequest } from "./proxy.ts";
+import type { Mutation, ProxiedRequest, ProxiedResponse } from "./proxy.ts";
 
 export type LimiterFault =
   | "counts-preflight"
@@ -52,6 +52,17 @@ class CountsRefusedStore implements RateLimitStore {
 }
 
 /**
+ * The manifest as this limiter's target states it: its own window (the limit in force), so that
+ * only the planted fault shows, not a manifest disagreeing with the limiter in front of it.
+ */
+function statingWindow(req: ProxiedRequest, res: ProxiedResponse, windowSeconds: number): string {
+  if (req.pathname !== "/api/v1/meta" || res.status !== 200) return res.body;
+  const body = JSON.parse(res.body) as { data: { rate_limit: { window_seconds: number } } };
+  body.data.rate_limit.window_seconds = windowSeconds;
+  return JSON.stringify(body);
+}
+
+/**
  * The fault as a proxy mutation. `windowSeconds` may be shorter than the spec's so that a run
  * which waits out Retry-After stays short; the limit is the spec's.
  */
@@ -70,7 +81,11 @@ export function faultyLimiter(fault: LimiterFault, windowSeconds: number): Mutat
       const headers = Object.fromEntries(
         Object.entries(res.headers).filter(([k]) => !/^ratelimit-/i.test(k)),
       );
-      return { ...res, headers: { ...headers, ...rateLimitHeaders(decision) } };
+      return {
+        ...res,
+        headers: { ...headers, ...rateLimitHeaders(decision) },
+        body: statingWindow(req, res, windowSeconds),
+      };
     },
     upstreamAddress: () => {
       const n = upstreamRequests++;
@@ -100,7 +115,7 @@ export function faultyLimiter(fault: LimiterFault, windowSeconds: number): Mutat
           ...corsHeaders(spec.cors),
           ...rateLimitHeaders(decision),
         },
-        body: JSON.stringify(rateLimited(spec, Math.max(1, decision.resetSeconds))),
+        body: JSON.stringify(rateLimited(spec, Math.max(1, decision.resetSeconds), limiter.policy)),
       };
     },
   };

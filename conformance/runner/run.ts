@@ -7,6 +7,7 @@ import { type AcceptEntry, applyAcceptList, describeEntry } from "../../src/acce
 import { loadSpec, specFromDocument } from "../../src/spec/load.ts";
 import { frozenReleases } from "../../src/spec/release.ts";
 import type { Spec } from "../../src/spec/spec.ts";
+import { withRateLimit } from "../../src/spec/spec.ts";
 import { baseValues } from "../arbitraries/boundaries.ts";
 import { type Account, buildCase } from "../arbitraries/requests.ts";
 import { isLoopback, sourceAddresses } from "../http/addresses.ts";
@@ -79,7 +80,9 @@ export async function run(options: RunOptions): Promise<RunResult> {
   const started = Date.now();
   const deadline = started + (options.maxTimeSeconds ?? DEFAULT_MAX_TIME_SECONDS) * 1000;
   const log = options.log ?? (() => {});
-  const spec = await loadSpec(options.specPath);
+  // A declared rate (--rate) is the limit the target is judged against, its manifest included.
+  const loaded = await loadSpec(options.specPath);
+  const spec = options.rate ? withRateLimit(loaded, options.rate) : loaded;
   const releases = await Promise.all(
     (await frozenReleases()).map(async (r) => ({
       version: r.version,

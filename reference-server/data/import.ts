@@ -1,93 +1,166 @@
-import { readFile } from "node:fs/promises";
 import type { Database } from "better-sqlite3";
 import type { Spec } from "../../src/spec/spec.ts";
 import { readInfo, writeInfo } from "../db/meta.ts";
-import { clearData, settleAfterBulkWrite, writeDataset } from "../db/write.ts";
+import { clearData, refreshGramDocs, settleAfterBulkWrite, writeRows } from "../db/write.ts";
+import { DEFAULT_MAX_RECORD_BYTES, readRecords } from "./import-read.ts";
 import type { ActivityRow, AlertRow, Dataset, ZdmRow } from "./records.ts";
 import { localStamp } from "./time.ts";
 
+export { DEFAULT_MAX_RECORD_BYTES, ImportInputError } from "./import-read.ts";
+
 /** Relative links in the real site's files are relative to this origin. */
 const SITE = "https://new.xianbao.fun";
+/** Valid items are written in batches of this many (memory stays bounded for any file). */
+const BATCH = 2000;
+/** How many rejected records a report lists (it counts them all). */
+export const REJECTS_KEPT = 100;
+
+export interface ImportOptions {
+  /** The largest record (NDJSON line or array item) in bytes; longer ones are rejected. Default 1 MiB. */
+  maxRecordBytes?: number;
+  /** Load the valid items even when some records are rejected (default: reject the whole file). */
+  skipInvalid?: boolean;
+}
+
+export interface Rejected {
+  /** `line N` (NDJSON) or `item N (line L)` (JSON array, items counted from 1). */
+  at: string;
+  line: number;
+  reason: string;
+}
 
 export interface ImportReport {
+  /** Valid items of each kind in the file (written only when `loaded`). */
   alerts: number;
   zdm: number;
   activities: number;
-  /** Items that could not be used, with the reason (line for NDJSON, index for arrays). */
-  skipped: { at: string; reason: string }[];
+  /** Records that could not be used: not JSON, over the size limit, or breaking the spec's rules. */
+  rejected: number;
+  /** The first REJECTS_KEPT of them, in file order. */
+  rejects: Rejected[];
+  /**
+   * True when the items were written (one transaction). False, with the database left exactly as
+   * it was, when a record was rejected and skipInvalid was not given, or no valid item was found.
+   */
+  loaded: boolean;
   /** True when the generated placeholder data was removed first. */
   replacedGenerated: boolean;
 }
 
+/** One checked item of an import file, sorted by kind. */
+export type Item =
+  | { kind: "alert"; row: AlertRow }
+  | { kind: "zdm"; row: ZdmRow }
+  | { kind: "activity"; row: ActivityRow };
+
 /**
- * Reads NDJSON (one item per line) or a JSON array (the real site's push.json, push_{cateid}.json
- * or rank/{act}.json) and sorts each item by its shape: `type: "smzdm"` is a zdm item, one with
- * `h5` an activity, anything else an alert. Items are checked and normalised to the spec's
- * rules (known category, price only on priced categories, absolute URLs, dates recomputed in
- * the spec's time zone); the ones that fail are reported, not imported.
+ * Checks one item of an import file and sorts it by its shape: `type: "smzdm"` is a zdm item,
+ * one with `h5` an activity, anything else an alert. Items are normalised to the spec's rules
+ * (known category, price only on priced categories, absolute URLs, dates recomputed in the spec's
+ * time zone); an item that breaks them throws an Error saying why.
  */
-export function parseItems(
-  text: string,
-  spec: Spec,
-  zoneOffset: number,
-): { data: Dataset; skipped: ImportReport["skipped"] } {
-  const data: Dataset = { alerts: [], zdm: [], activities: [], activityCategories: [] };
-  const skipped: ImportReport["skipped"] = [];
-  const items: { at: string; value: unknown }[] = [];
-  if (text.trimStart().startsWith("[")) {
-    const parsed = JSON.parse(text) as unknown;
-    if (!Array.isArray(parsed)) throw new Error("a JSON file must hold an array of items");
-    for (const [i, value] of parsed.entries()) items.push({ at: `item ${i}`, value });
-  } else {
-    text.split("\n").forEach((line, i) => {
-      if (line.trim() === "") return;
-      try {
-        items.push({ at: `line ${i + 1}`, value: JSON.parse(line) });
-      } catch {
-        skipped.push({ at: `line ${i + 1}`, reason: "not JSON" });
-      }
-    });
-  }
-  const cates = new Set<string>();
-  for (const { at, value } of items) {
-    try {
-      const item = object(value);
-      if (item.type === "smzdm") data.zdm.push(zdmItem(item));
-      else if ("h5" in item) {
-        const activity = activityItem(item);
-        data.activities.push(activity);
-        cates.add(activity.cate);
-      } else data.alerts.push(alertItem(item, spec, zoneOffset));
-    } catch (err) {
-      skipped.push({ at, reason: (err as Error).message });
-    }
-  }
-  data.activityCategories = [...cates].map((id) => ({ id, name: id }));
-  return { data, skipped };
+export function checkItem(value: unknown, spec: Spec, zoneOffset: number): Item {
+  const item = object(value);
+  if (item.type === "smzdm") return { kind: "zdm", row: zdmItem(item) };
+  if ("h5" in item) return { kind: "activity", row: activityItem(item) };
+  return { kind: "alert", row: alertItem(item, spec, zoneOffset) };
 }
 
-/** Imports a file into the database. Generated data is a placeholder: it is removed first. */
+/**
+ * Imports a file (NDJSON or a JSON array, read as a stream: see readRecords) into the database,
+ * all or nothing: one transaction, written in batches as the file is read, committed only when
+ * every record was valid (or skipInvalid is set and at least one was), rolled back otherwise.
+ * Generated data is a placeholder: it is removed first (in the same transaction). The connection
+ * is inside that transaction until the promise settles: it must not be shared meanwhile. A file
+ * that cannot be read or is a malformed JSON array throws ImportInputError (nothing written).
+ */
 export async function importFile(
   db: Database,
   path: string,
   spec: Spec,
   zoneOffset: number,
+  options: ImportOptions = {},
 ): Promise<ImportReport> {
-  const { data, skipped } = parseItems(await readFile(path, "utf8"), spec, zoneOffset);
-  const replacedGenerated = readInfo(db).source === "generated";
-  db.transaction(() => {
-    if (replacedGenerated) clearData(db);
-    writeDataset(db, data);
-    writeInfo(db, { source: "imported" });
-  })();
-  settleAfterBulkWrite(db);
-  return {
-    alerts: data.alerts.length,
-    zdm: data.zdm.length,
-    activities: data.activities.length,
-    skipped,
-    replacedGenerated,
+  const report: ImportReport = {
+    alerts: 0,
+    zdm: 0,
+    activities: 0,
+    rejected: 0,
+    rejects: [],
+    loaded: false,
+    replacedGenerated: false,
   };
+  const skipInvalid = options.skipInvalid ?? false;
+  const generated = readInfo(db).source === "generated";
+  let batch: Dataset = emptyDataset();
+  let batched = 0;
+  const cates = new Set<string>();
+  const flush = () => {
+    if (batched > 0) writeRows(db, batch);
+    batch = emptyDataset();
+    batched = 0;
+  };
+  const reject = (r: Rejected) => {
+    report.rejected++;
+    if (report.rejects.length < REJECTS_KEPT) report.rejects.push(r);
+    // Without skipInvalid nothing will be written: stop collecting, keep reading to report all.
+    if (!skipInvalid) {
+      batch = emptyDataset();
+      batched = 0;
+    }
+  };
+
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    if (generated) clearData(db);
+    for await (const record of readRecords(path, options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES)) {
+      if ("reason" in record) {
+        reject(record);
+        continue;
+      }
+      let item: Item;
+      try {
+        item = checkItem(record.value, spec, zoneOffset);
+      } catch (err) {
+        reject({ at: record.at, line: record.line, reason: (err as Error).message });
+        continue;
+      }
+      if (item.kind === "alert") report.alerts++;
+      else if (item.kind === "zdm") report.zdm++;
+      else report.activities++;
+      if (report.rejected > 0 && !skipInvalid) continue;
+      if (item.kind === "alert") batch.alerts.push(item.row);
+      else if (item.kind === "zdm") batch.zdm.push(item.row);
+      else {
+        batch.activities.push(item.row);
+        if (!cates.has(item.row.cate)) {
+          cates.add(item.row.cate);
+          batch.activityCategories.push({ id: item.row.cate, name: item.row.cate });
+        }
+      }
+      if (++batched >= BATCH) flush();
+    }
+    const valid = report.alerts + report.zdm + report.activities;
+    if (valid === 0 || (report.rejected > 0 && !skipInvalid)) {
+      db.exec("ROLLBACK");
+      return report;
+    }
+    flush();
+    if (report.alerts > 0) refreshGramDocs(db);
+    writeInfo(db, { source: "imported" });
+    db.exec("COMMIT");
+  } catch (err) {
+    if (db.inTransaction) db.exec("ROLLBACK");
+    throw err;
+  }
+  report.loaded = true;
+  report.replacedGenerated = generated;
+  settleAfterBulkWrite(db);
+  return report;
+}
+
+function emptyDataset(): Dataset {
+  return { alerts: [], zdm: [], activities: [], activityCategories: [] };
 }
 
 function object(value: unknown): Record<string, unknown> {

@@ -4,6 +4,17 @@ import { gramTokens } from "./grams.ts";
 
 /** Writes rows, replacing any row with the same id (imports may repeat items). One transaction. */
 export function writeDataset(db: Database, data: Partial<Dataset>, fresh = false): void {
+  db.transaction(() => {
+    writeRows(db, data, fresh);
+    if (data.alerts?.length) refreshGramDocs(db);
+  })();
+}
+
+/**
+ * writeDataset without the gram_docs pass: for a write in batches (a streamed import), where the
+ * caller runs refreshGramDocs once after the last batch, inside the same transaction.
+ */
+export function writeRows(db: Database, data: Partial<Dataset>, fresh = false): void {
   const alert = alertWriter(db, fresh);
   const zdm = db.prepare(
     `INSERT OR REPLACE INTO zdm_items (id, title, price, mall_name, brand, category_name, pic, posttime, url, content)
@@ -16,7 +27,6 @@ export function writeDataset(db: Database, data: Partial<Dataset>, fresh = false
   const category = db.prepare("INSERT OR IGNORE INTO activity_categories (id, name) VALUES (@id, @name)");
   db.transaction(() => {
     for (const row of data.alerts ?? []) alert(row);
-    if (data.alerts?.length) refreshGramDocs(db);
     for (const row of data.zdm ?? []) zdm.run(row satisfies ZdmRow);
     for (const row of data.activityCategories ?? []) category.run(row satisfies ActivityCategoryRow);
     for (const row of data.activities ?? []) activity.run(row satisfies ActivityRow);
@@ -142,7 +152,7 @@ export function settleAfterBulkWrite(db: Database): void {
 /**
  * gram_docs: how many alerts hold each token, copied from the index's own vocabulary (fts5vocab
  * 'row', one pass over it: about 0.6 s at 200k alerts). Every write of alerts goes through
- * writeDataset or clearData, which keep it exact.
+ * writeDataset or clearData, which keep it exact (or writeRows, followed by this).
  */
 export function refreshGramDocs(db: Database): void {
   db.exec(`

@@ -1,4 +1,4 @@
-import type { RateLimitStore, WindowState } from "./store.ts";
+import type { RateLimitStore, StoreState, WindowState } from "./store.ts";
 
 export interface RateLimitPolicy {
   limit: number;
@@ -17,34 +17,36 @@ export interface Decision {
  * The sliding-window limit of x-rate-limit: a request is allowed when fewer than `limit`
  * requests of the same client were counted in the last `windowSeconds`. Refused requests are
  * not counted, so a client that keeps knocking is let in as soon as its oldest request ages out.
- * When the shared store fails (Redis down) the limiter falls back to a local store: each
- * instance still limits, rather than serving errors or serving without a limit.
+ * What happens when a shared store (Redis) fails is the store's business: see resilient-store.ts
+ * (each instance then limits on its own, never serving errors, never serving without a limit).
  */
 export class RateLimiter {
   private readonly windowMs: number;
 
   constructor(
     private readonly store: RateLimitStore,
-    private readonly policy: RateLimitPolicy,
-    private readonly fallback?: RateLimitStore,
-    private readonly onStoreError: (err: unknown) => void = () => {},
+    readonly policy: RateLimitPolicy,
   ) {
     this.windowMs = policy.windowSeconds * 1000;
   }
 
   async hit(client: string, nowMs: number): Promise<Decision> {
-    const state = await this.withFallback((s) => s.hit(client, nowMs, this.policy.limit, this.windowMs));
+    const state = await this.store.hit(client, nowMs, this.policy.limit, this.windowMs);
     return this.decide(state, nowMs);
   }
 
   async peek(client: string, nowMs: number): Promise<Decision> {
-    const state = await this.withFallback((s) => s.peek(client, nowMs, this.windowMs));
+    const state = await this.store.peek(client, nowMs, this.windowMs);
     return this.decide({ ...state, allowed: true }, nowMs);
+  }
+
+  /** Where counts go now: "shared" (Redis) or "local" (this instance's memory), since when, and why. */
+  storeState(): StoreState {
+    return this.store.state?.() ?? { mode: "local", sharedConfigured: false };
   }
 
   async close(): Promise<void> {
     await this.store.close();
-    await this.fallback?.close();
   }
 
   private decide(state: WindowState, nowMs: number): Decision {
@@ -58,16 +60,6 @@ export class RateLimiter {
       remaining: Math.max(0, this.policy.limit - state.count),
       resetSeconds: untilSlotFrees,
     };
-  }
-
-  private async withFallback<T>(call: (store: RateLimitStore) => Promise<T>): Promise<T> {
-    try {
-      return await call(this.store);
-    } catch (err) {
-      if (!this.fallback) throw err;
-      this.onStoreError(err);
-      return call(this.fallback);
-    }
   }
 }
 

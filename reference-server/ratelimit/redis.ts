@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
-import type { RateLimitStore, WindowState } from "./store.ts";
+import { parseRedisUrl } from "./redis-url.ts";
+import type { SharedStore } from "./resilient-store.ts";
+import type { WindowState } from "./store.ts";
 
 /**
  * One sorted set per client IP (score = request time in ms), trimmed and counted in one Lua
@@ -37,29 +39,72 @@ interface ScriptCommands {
   dealkitPeek(key: string, nowMs: number, windowMs: number): Promise<[number, string]>;
 }
 
-export class RedisStore implements RateLimitStore {
+/** The hit script's probe: limit 0 counts nothing, and no client key can be named "probe". */
+const PROBE_KEY = "probe";
+
+/**
+ * The shared store. It fails fast rather than waiting: no offline queue (a call while
+ * disconnected fails at once instead of queueing), and how long a call may take on a live but
+ * silent connection is bounded by the caller (ResilientStore's timeout), which then counts
+ * locally. ioredis reconnects by itself after a connection is lost; ResilientStore's probes
+ * decide when counting goes back to Redis.
+ */
+export class RedisStore implements SharedStore {
+  readonly address: string;
   private readonly redis: Redis & ScriptCommands;
   private readonly instance = randomBytes(6).toString("hex");
   private counter = 0;
+  /** The latest connection error, for messages: ioredis itself only says "Connection is closed." */
+  private lastError?: Error;
+  private closing = false;
 
+  /** Throws InvalidRedisUrlError for anything but a redis:// or rediss:// URL. */
   constructor(
     url: string,
     private readonly prefix = "dealkit:ratelimit:",
   ) {
-    // No offline queue: when Redis is down a call fails at once and the limiter falls back.
-    const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    const target = parseRedisUrl(url);
+    this.address = target.address;
+    const redis = new Redis(target.url, {
+      lazyConnect: true,
+      // Fail at once while disconnected, never queue: a queued hit would be decided late.
+      enableOfflineQueue: false,
+      // When a connection drops, reject its unanswered commands at once (their requests are then,
+      // or were already, counted locally) and never resend them on the next connection: a resent
+      // hit would be counted twice, with a stale timestamp.
+      maxRetriesPerRequest: 0,
+      autoResendUnfulfilledCommands: false,
+      // A host that does not answer SYN (firewalled, gone) is given up on after 2 s, then retried.
+      connectTimeout: 2_000,
+      // Reconnect forever, at most a second apart: with the probes' longest delay (2 s) a Redis
+      // that comes back is rejoined within about 3 s. A refused connection costs next to nothing.
+      retryStrategy: (attempt) => Math.min(attempt * 50, 1_000),
+      // Two round trips fewer per (re)connection; the library name in CLIENT LIST is not needed.
+      disableClientInfo: true,
+    });
     redis.defineCommand("dealkitHit", { numberOfKeys: 1, lua: HIT });
     redis.defineCommand("dealkitPeek", { numberOfKeys: 1, lua: PEEK });
     this.redis = redis as Redis & ScriptCommands;
-    // Connection errors surface through the failing calls (the limiter falls back and logs).
-    this.redis.on("error", () => {});
+    // Connection errors surface through the failing calls; the latest one names the cause.
+    this.redis.on("error", (err: Error) => {
+      this.lastError = err;
+    });
+    this.redis.on("ready", () => {
+      this.lastError = undefined;
+    });
   }
 
+  /** Connects; rejects with the cause (ECONNREFUSED, ETIMEDOUT...) if the first attempt fails. ioredis keeps retrying. */
   async connect(): Promise<void> {
-    await this.redis.connect();
+    try {
+      await this.redis.connect();
+    } catch (err) {
+      throw this.lastError ?? err;
+    }
   }
 
   async hit(key: string, nowMs: number, limit: number, windowMs: number): Promise<WindowState> {
+    this.mustBeReady();
     const member = `${nowMs}-${this.instance}-${this.counter++}`;
     const [allowed, count, oldest] = await this.redis.dealkitHit(
       this.prefix + key,
@@ -72,11 +117,32 @@ export class RedisStore implements RateLimitStore {
   }
 
   async peek(key: string, nowMs: number, windowMs: number): Promise<Omit<WindowState, "allowed">> {
+    this.mustBeReady();
     const [count, oldest] = await this.redis.dealkitPeek(this.prefix + key, nowMs, windowMs);
     return { count, oldestMs: oldest === "" ? undefined : Number(oldest) };
   }
 
+  /**
+   * Proves that hits work again: the hit script itself (so a flushed script cache, a read-only
+   * replica or a missing permission fail the probe, not the next request), with limit 0 on a key
+   * no client has, so nothing is counted or stored.
+   */
+  async ping(): Promise<void> {
+    // ioredis stops reconnecting only after a fatal error at connect time; start it again.
+    if (this.redis.status === "end" && !this.closing) this.redis.connect().catch(() => {});
+    this.mustBeReady();
+    await this.redis.dealkitHit(this.prefix + PROBE_KEY, Date.now(), 1, 0, "probe");
+  }
+
   async close(): Promise<void> {
+    this.closing = true;
     this.redis.disconnect();
+  }
+
+  /** While not connected, fail with the reason rather than ioredis's "Stream isn't writeable". */
+  private mustBeReady(): void {
+    if (this.redis.status === "ready") return;
+    const cause = this.lastError?.message ?? this.redis.status;
+    throw new Error(`not connected (${cause})`);
   }
 }

@@ -17,4 +17,21 @@ export interface RateLimitStore {
   /** The window as it is, without counting anything (preflights). */
   peek(key: string, nowMs: number, windowMs: number): Promise<Omit<WindowState, "allowed">>;
   close(): Promise<void>;
+  /** Where counts go now; stores without it are local by design (memory). */
+  state?(): StoreState;
+}
+
+/**
+ * Where the limiter counts right now: "shared" (Redis: one window per client across instances)
+ * or "local" (this instance's memory: each instance limits on its own).
+ */
+export interface StoreState {
+  mode: "shared" | "local";
+  /** Whether a shared store is configured: tells "local by design" from "local because it failed". */
+  sharedConfigured: boolean;
+  /** Since when (ms since the epoch) the mode holds; absent for a memory-only limiter. */
+  sinceMs?: number;
+  /** The latest failure of the shared store (kept after it recovers, with its time). */
+  lastError?: string;
+  lastErrorAtMs?: number;
 }

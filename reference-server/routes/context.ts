@@ -10,6 +10,8 @@ export interface RouteContext {
   store: Store;
   /** The injectable clock, in Unix seconds. */
   nowSeconds(): number;
+  /** The rate limit in force, when the server was configured with another than the spec's. */
+  rateLimit?: { limit: number; windowSeconds: number };
 }
 
 export interface RouteInput {

@@ -1,6 +1,6 @@
 import type { Spec } from "../../src/spec/spec.ts";
 import type { RankWindow } from "../../src/spec/types.ts";
-import type { Handler } from "./context.ts";
+import type { Handler, RouteContext } from "./context.ts";
 import { priceScope, ruleCountMax, streamName } from "./spec-values.ts";
 
 function describeWindow(w: RankWindow): string {
@@ -27,25 +27,25 @@ function limits(spec: Spec): Record<string, Record<string, Record<string, unknow
 }
 
 /**
- * The manifest's `data`, serialized once per Spec; only `meta.generated_at` changes, once a
- * second, so the encoded answer is kept for the second it was built in.
+ * The manifest's `data`, serialized once per server (its spec and the limit in force); only
+ * `meta.generated_at` changes, once a second, so the encoded answer is kept for that second.
  */
-const manifests = new WeakMap<Spec, { data: string; second: number; body: Buffer }>();
+const manifests = new WeakMap<RouteContext, { data: string; second: number; body: Buffer }>();
 
 /** GET /api/v1/meta: the capability manifest, built from the spec's x- extensions. */
 export const getMeta: Handler = (ctx) => {
   const second = ctx.nowSeconds();
-  let cached = manifests.get(ctx.spec);
+  let cached = manifests.get(ctx);
   if (cached?.second !== second) {
-    const data = cached?.data ?? JSON.stringify(manifest(ctx.spec));
+    const data = cached?.data ?? JSON.stringify(manifest(ctx));
     const body = Buffer.from(`{"data":${data},"meta":{"generated_at":${second}}}`);
     cached = { data, second, body };
-    manifests.set(ctx.spec, cached);
+    manifests.set(ctx, cached);
   }
   return { status: 200, body: cached.body };
 };
 
-function manifest(spec: Spec) {
+function manifest({ spec, rateLimit }: RouteContext) {
   const feed = spec.operation("getFeed");
   const data = {
     api_version: spec.version,
@@ -62,9 +62,10 @@ function manifest(spec: Spec) {
       retention: ruleCountMax(feed, `feed-${type}-retention`),
     })),
     price_filter: priceScope(spec),
+    // The limit in force, which the RateLimit-* headers state too: one truth for a client.
     rate_limit: {
-      limit: spec.rateLimit.limit,
-      window_seconds: spec.rateLimit.window_seconds,
+      limit: rateLimit?.limit ?? spec.rateLimit.limit,
+      window_seconds: rateLimit?.windowSeconds ?? spec.rateLimit.window_seconds,
       scope: spec.rateLimit.scope,
     },
     limits: limits(spec),

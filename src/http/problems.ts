@@ -40,10 +40,19 @@ export function invalidParameters(spec: Spec, errors: ParamError[]): Problem {
   });
 }
 
-/** The 429 body: its detail gives the same wait as the Retry-After header. */
-export function rateLimited(spec: Spec, retryAfterSeconds: number): Problem {
-  const { limit, window_seconds } = spec.rateLimit;
+/**
+ * The 429 body: its detail gives the same wait as the Retry-After header, and the limit in force
+ * (a server configured with another limit says that one, as its headers do).
+ */
+export function rateLimited(
+  spec: Spec,
+  retryAfterSeconds: number,
+  policy: { limit: number; windowSeconds: number } = {
+    limit: spec.rateLimit.limit,
+    windowSeconds: spec.rateLimit.window_seconds,
+  },
+): Problem {
   return problem(spec, "rate-limited", {
-    detail: `More than ${limit} requests from this IP within ${window_seconds} seconds; retry after ${retryAfterSeconds} seconds.`,
+    detail: `More than ${policy.limit} requests from this IP within ${policy.windowSeconds} seconds; retry after ${retryAfterSeconds} seconds.`,
   });
 }

@@ -215,3 +215,20 @@ function compileRoute(operation: Operation): CompiledRoute {
     .join("");
   return { operation, pattern: new RegExp(`^${source}$`), names };
 }
+
+/**
+ * The same spec with another rate limit in x-rate-limit: what a target configured with another
+ * limit than the contract's (a test server, a staging deployment) is judged against, so its
+ * manifest, headers and 429s are checked for agreeing with the limit it really enforces.
+ */
+export function withRateLimit(spec: Spec, rate: { limit: number; windowSeconds: number }): Spec {
+  const patch = (doc: RawDocument): RawDocument => ({
+    ...doc,
+    "x-rate-limit": {
+      ...(doc["x-rate-limit"] as object),
+      limit: rate.limit,
+      window_seconds: rate.windowSeconds,
+    },
+  });
+  return new Spec(spec.source, patch(spec.raw), patch(spec.doc));
+}

@@ -21,7 +21,8 @@ target the run could not judge (unreachable, not this API). CHECK is a check nam
                       spread over loopback addresses)
   --max-time S        stop sending after S seconds (default ${DEFAULT_MAX_TIME_SECONDS}); the report is written anyway
   --timeout S         deadline for one whole answer, headers and body (default 20)
-  --rate N/MIN        pace at this rate instead of the advertised one
+  --rate N/MIN        the target's limit, when it was configured with another than the spec's:
+                      paced at and judged against it (its manifest and 429s included)
   --skip-slow         do not wait Retry-After after the 429 burst
   --require-evidence  a check without evidence ("not exercised") fails the run
   --known FILE        findings accepted for now (YAML or JSON list: check, and optionally operation

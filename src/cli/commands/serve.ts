@@ -1,15 +1,19 @@
-import { DEFAULTS, startServer } from "../../../reference-server/index.ts";
+import { DEFAULTS, type ServerOptions, startServer } from "../../../reference-server/index.ts";
 import { durationOption, intOption, parseOptions, withDefaultValue } from "../args.ts";
 
 export const summary = "run the reference server (Fastify + embedded SQLite)";
 export const usage = `usage: dealkit serve [--port N] [--host ADDR] [--db PATH] [--size N] [--seed N]
-                    [--redis-url URL] [--trust-proxy IP,...] [--rate-limit N] [--live [DURATION]] [--quiet]
+                    [--redis-url URL [--redis-timeout MS]] [--trust-proxy IP,...] [--rate-limit N]
+                    [--live [DURATION]] [--quiet]
 
 Serves every endpoint of the v1 spec on ${DEFAULTS.host}:${DEFAULTS.port} from SQLite (${DEFAULTS.dbPath}).
 The database is created and filled with generated data on first start (--size alerts, --seed).
-  --redis-url URL      share the per-IP rate limit with other instances through Redis
+  --redis-url URL      share the per-IP rate limit with other instances through Redis; while Redis
+                       fails, each instance limits on its own (reference-server/README.md)
+  --redis-timeout MS   longest wait for Redis per request before counting in memory (default 50)
   --trust-proxy LIST   socket addresses whose X-Forwarded-For is believed (comma-separated)
-  --rate-limit N       requests per window per IP (default from the spec); 0 disables the limit
+  --rate-limit N       requests per window per IP (default from the spec; meta and the RateLimit
+                       headers state the limit in force); 0 disables the limit
   --live [DURATION]    live data: a new alert every DURATION (default 10s; e.g. 5s, 500ms), a zdm
                        item every third, comments accruing, old alerts leaving the 20-day span
   --quiet              no request logs
@@ -24,6 +28,7 @@ export async function run(args: string[]): Promise<number> {
     size: { type: "string" },
     seed: { type: "string" },
     "redis-url": { type: "string" },
+    "redis-timeout": { type: "string" },
     "trust-proxy": { type: "string" },
     "rate-limit": { type: "string" },
     quiet: { type: "boolean" },
@@ -31,13 +36,14 @@ export async function run(args: string[]): Promise<number> {
   });
   const liveEveryMs = durationOption("live", values.live);
   const rateLimit = intOption("rate-limit", values["rate-limit"], 0, 1_000_000);
-  const server = await startServer({
+  const options: ServerOptions = {
     port: intOption("port", values.port, 0, 65_535),
     host: values.host,
     dbPath: values.db,
     size: intOption("size", values.size, 0, 5_000_000),
     seed: intOption("seed", values.seed, 0, 2 ** 32 - 1),
     redisUrl: values["redis-url"],
+    redisTimeoutMs: intOption("redis-timeout", values["redis-timeout"], 1, 60_000),
     trustedProxies: values["trust-proxy"]
       ?.split(",")
       .map((s) => s.trim())
@@ -45,7 +51,14 @@ export async function run(args: string[]): Promise<number> {
     rateLimit: rateLimit === 0 ? false : rateLimit === undefined ? undefined : { limit: rateLimit },
     logger: !values.quiet,
     ...(liveEveryMs ? { liveEveryMs } : {}),
-  });
+  };
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer(options);
+  } catch (err) {
+    console.error(`dealkit serve: ${startupProblem(err, options)}`);
+    return 2;
+  }
   // Human lines go to stderr: stdout carries the JSON request logs.
   console.error(
     `dealkit: reference server on ${server.url}${liveEveryMs ? ` (live data: a new alert every ${liveEveryMs / 1000} s)` : ""}`,
@@ -63,4 +76,25 @@ export async function run(args: string[]): Promise<number> {
   console.error(`dealkit: ${signal}, closing`);
   await server.close();
   return 0;
+}
+
+/**
+ * A start that failed, in one line an operator can act on (exit 2): no stack, whatever failed
+ * (the port, the database, the Redis URL). DEALKIT_DEBUG=1 adds the stack.
+ */
+function startupProblem(err: unknown, options: ServerOptions): string {
+  const e = err as NodeJS.ErrnoException;
+  const where = `${options.host ?? DEFAULTS.host}:${options.port ?? DEFAULTS.port}`;
+  const line =
+    e.code === "EADDRINUSE"
+      ? `${where} is in use (another server?); choose another port with --port (0 picks a free one)`
+      : e.code === "EACCES"
+        ? `not allowed to listen on ${where} (ports below 1024 need privileges)`
+        : e.code === "EADDRNOTAVAIL"
+          ? `${options.host} is not an address of this machine`
+          : e.code?.startsWith("SQLITE_") || e.name === "SqliteError"
+            ? `cannot use the database ${options.dbPath ?? DEFAULTS.dbPath}: ${e.message}`
+            : `could not start: ${e.message}`;
+  const oneLine = line.replace(/\s*\n\s*/g, " ");
+  return process.env.DEALKIT_DEBUG ? `${oneLine}\n${e.stack}` : oneLine;
 }

@@ -1,0 +1,49 @@
+import { BREAKER_DEFAULTS, type BreakerOptions } from "./breaker.ts";
+import { type Clock, systemClock } from "./clock.ts";
+import { RateLimiter, type RateLimitPolicy } from "./limiter.ts";
+import { MemoryStore } from "./memory.ts";
+import { RedisStore } from "./redis.ts";
+import { DEFAULT_TIMEOUT_MS, ResilientStore, START_WAIT_MS } from "./resilient-store.ts";
+
+export interface LimiterOptions {
+  policy: RateLimitPolicy;
+  /** Share the windows through Redis; without it, memory only. */
+  redisUrl?: string;
+  /** The longest a request waits for Redis before counting in memory (ms, default 50). */
+  redisTimeoutMs?: number;
+  /** Cap on the clients the in-memory store tracks. */
+  maxClients?: number;
+  /** Where the switch lines go (default stderr). */
+  log?: (line: string) => void;
+  /** Timers and wall clock of the failure policy (tests). */
+  clock?: Clock;
+  breaker?: Partial<BreakerOptions>;
+  /** How long the start waits for Redis before starting on memory (ms, default 1000). */
+  startWaitMs?: number;
+  /** Redis key prefix (tests, benchmarks). */
+  redisPrefix?: string;
+}
+
+/**
+ * The server's limiter: memory only, or Redis behind the failure policy with memory as the local
+ * store. Never fails because Redis is down (that only makes the start wait up to startWaitMs);
+ * throws on a malformed Redis URL (InvalidRedisUrlError) or timeout, which are mistakes to fix.
+ */
+export async function createRateLimiter(options: LimiterOptions): Promise<RateLimiter> {
+  const local = new MemoryStore(options.maxClients);
+  if (options.redisUrl === undefined) return new RateLimiter(local, options.policy);
+  const timeoutMs = options.redisTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0 || timeoutMs > 60_000) {
+    throw new Error(`the Redis timeout must be a number of milliseconds from 1 to 60000, got ${timeoutMs}`);
+  }
+  const redis = new RedisStore(options.redisUrl, options.redisPrefix);
+  const store = new ResilientStore(redis, local, {
+    timeoutMs,
+    breaker: { ...BREAKER_DEFAULTS, ...options.breaker },
+    clock: options.clock ?? systemClock,
+    name: `Redis at ${redis.address}`,
+    ...(options.log ? { log: options.log } : {}),
+  });
+  await store.start(redis.connect(), options.startWaitMs ?? START_WAIT_MS);
+  return new RateLimiter(store, options.policy);
+}
