@@ -17,6 +17,7 @@ import { field } from "./scenarios/field.ts";
 import { install } from "./scenarios/install.ts";
 import { limiter } from "./scenarios/limiter.ts";
 import { npmCi } from "./scenarios/npm-ci.ts";
+import { redisStall } from "./scenarios/redis-stall.ts";
 import { scaleout } from "./scenarios/scaleout.ts";
 import { search } from "./scenarios/search.ts";
 import { startup } from "./scenarios/startup.ts";
@@ -31,6 +32,7 @@ const RUNNERS: Record<ScenarioName, (ctx: BenchContext) => Promise<Section>> = {
   field,
   startup,
   scaleout,
+  "redis-stall": redisStall,
   install,
   "npm-ci": npmCi,
 };
