@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { RateLimiter, rateLimitHeaders } from "../reference-server/ratelimit/limiter.ts";
 import { MemoryStore } from "../reference-server/ratelimit/memory.ts";
 import { corsHeaders, preflightHeaders } from "../src/http/cors.ts";
-import { invalidParameters, type Problem, problem, rateLimited } from "../src/http/problems.ts";
+import { credentialUid } from "../src/http/credentials.ts";
+import { invalidParameters, type Problem, problem, rateLimited, refusedByRule } from "../src/http/problems.ts";
 import { refusingRules } from "../src/rules/evaluate.ts";
 import { type ParsedRequest, parseRequest } from "../src/spec/request.ts";
 import type { Spec } from "../src/spec/spec.ts";
@@ -88,14 +89,14 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
     const apiKey = header(req, "x-api-key");
     const unauthorized = () => problemAnswer(problem(spec, "unauthorized"));
     // Credentials first, and one body for every failure: the answer must not reveal a uid.
-    if (operation.secured && apiKey === undefined) return unauthorized();
-    const parsed = parseRequest(spec, operation, url.searchParams, pathParams);
-    if (parsed.errors.length > 0) {
-      return problemAnswer(invalidParameters(spec, parsed.errors));
+    if (operation.secured && !credentialsValid(account, credentialUid(url.searchParams), apiKey)) {
+      return unauthorized();
     }
-    if (operation.secured && !credentialsValid(account, parsed.values.uid, apiKey)) return unauthorized();
-    const refusal = refusal400(operation, parsed);
-    if (refusal) return problemAnswer(refusal);
+    const parsed = parseRequest(spec, operation, url.searchParams, pathParams);
+    // As the server: a refusing rule's problem lists the parameter errors too.
+    const rule = refusingRules(spec, operation, parsed)[0];
+    if (rule) return problemAnswer(refusedByRule(spec, rule, parsed.errors));
+    if (parsed.errors.length > 0) return problemAnswer(invalidParameters(spec, parsed.errors));
 
     const ctx: ShapeContext = { spec, operation, request: parsed, now: Math.floor(now() / 1000) };
     // The caller's own choice of example (or of dynamic bodies) wins over the layer's.
@@ -113,17 +114,6 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
     if (!upstreamAnswer.headers["content-type"]?.includes("json")) return upstreamAnswer;
     const body = shapeAnswer(ctx, JSON.parse(upstreamAnswer.body));
     return { ...upstreamAnswer, body: JSON.stringify(body) };
-  }
-
-  /** The first refusing x-conformance rule as a problem naming the rule's parameters. */
-  function refusal400(operation: Operation, parsed: ParsedRequest): Problem | undefined {
-    const rule = refusingRules(spec, operation, parsed)[0];
-    if (!rule) return undefined;
-    const code = rule.then.problem?.type ?? "invalid-parameter";
-    // A catalogued problem type has its own wording; a generic 400 quotes the rule it broke.
-    const reason = rule.then.problem?.type ? (spec.problemTypes[code]?.detail ?? rule.summary) : rule.summary;
-    const errors = (rule.then.problem?.params ?? []).map((name) => ({ in: "query" as const, name, reason }));
-    return problem(spec, code, { errors, detail: code === "invalid-parameter" ? rule.summary : undefined });
   }
 
   async function relay(req: IncomingMessage, pathAndQuery: string, prefer?: string): Promise<Answer> {

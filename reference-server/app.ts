@@ -83,7 +83,7 @@ export function createApp(parts: AppParts): FastifyInstance {
   app.addHook("onRequest", async (req, reply) => {
     reply.headers(cors);
     // Health checks are the operator's, not the API's: never counted, never refused.
-    if (req.url === HEALTH_PATH) return;
+    if ((req.method === "GET" || req.method === "HEAD") && req.url.split("?")[0] === HEALTH_PATH) return;
     const ip = clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], trusted);
     const nowMs = parts.now();
     if (req.method === "OPTIONS") {

@@ -52,12 +52,11 @@ export function saveAccount(db: Database, account: Account, key: string): void {
 /** Returns a verifier: (uid as sent, key as sent) → the account, or undefined for any failure. */
 export function accountVerifier(
   db: Database,
-): (uid: string | undefined, key: string | undefined) => Account | undefined {
+): (uid: number | undefined, key: string | undefined) => Account | undefined {
   const find = db.prepare<[number], AccountRow>("SELECT * FROM accounts WHERE uid = ?");
   const dummySalt = randomBytes(16);
   const dummyHash = hashKey(newKey(), dummySalt);
-  return (uidText, key) => {
-    const uid = uidText !== undefined && /^[0-9]{1,9}$/.test(uidText) ? Number(uidText) : undefined;
+  return (uid, key) => {
     const row = uid === undefined ? undefined : find.get(uid);
     const candidate = typeof key === "string" ? key : "";
     const expected = row?.key_hash ?? dummyHash;

@@ -49,9 +49,19 @@ export async function buildApp(options: ServerOptions = {}): Promise<BuiltApp> {
   const zoneOffset = offsetFor(spec.rankWindows.timezone, nowSeconds());
   // The limiter first: a malformed Redis URL stops the start before the database is touched.
   const limiter = await createLimiter(spec, options);
-  let opened: ReturnType<typeof openDatabase>;
+  // What the start has opened so far: a start that fails closes it all, or the Redis connection
+  // and its probes would keep the process alive after the one-line error.
+  const opened: { db?: Database; app?: FastifyInstance; refresh?: NodeJS.Timeout; stopLive?: () => void } =
+    {};
+  const close = async () => {
+    clearInterval(opened.refresh);
+    opened.stopLive?.();
+    await opened.app?.close();
+    await limiter?.close();
+    if (opened.db?.open) opened.db.close();
+  };
   try {
-    opened = openDatabase({
+    const { db, demo, data } = openDatabase({
       dbPath: options.dbPath ?? DEFAULTS.dbPath,
       size: options.size ?? DEFAULTS.size,
       seed: options.seed ?? DEFAULTS.seed,
@@ -60,46 +70,39 @@ export async function buildApp(options: ServerOptions = {}): Promise<BuiltApp> {
       zoneOffset,
       demoKey: options.demoKey ?? process.env.DEALKIT_DEMO_KEY,
     });
+    opened.db = db;
+    const app = createApp({
+      spec,
+      context: { spec, store: new Store(db), nowSeconds },
+      verify: accountVerifier(db),
+      now,
+      limiter,
+      trustedProxies: options.trustedProxies ?? [],
+      logger: options.logger ?? false,
+    });
+    opened.app = app;
+    opened.refresh = setInterval(() => {
+      try {
+        shiftIfStale(db, nowSeconds(), zoneOffset, REFRESH_MIN_AGE_SECONDS);
+      } catch (err) {
+        app.log.warn({ err }, "could not move generated data forward");
+      }
+    }, REFRESH_EVERY_MS);
+    opened.refresh.unref();
+    if (options.liveEveryMs)
+      opened.stopLive = live(
+        db,
+        spec,
+        options.liveEveryMs,
+        options.seed ?? DEFAULTS.seed,
+        nowSeconds,
+        zoneOffset,
+      );
+    return { app, spec, db, demo, data, close };
   } catch (err) {
-    // Its Redis connection and probes would keep the process alive after the failed start.
-    await limiter?.close();
+    await close();
     throw err;
   }
-  const { db } = opened;
-  const app = createApp({
-    spec,
-    context: { spec, store: new Store(db), nowSeconds },
-    verify: accountVerifier(db),
-    now,
-    limiter,
-    trustedProxies: options.trustedProxies ?? [],
-    logger: options.logger ?? false,
-  });
-  const refresh = setInterval(() => {
-    try {
-      shiftIfStale(db, nowSeconds(), zoneOffset, REFRESH_MIN_AGE_SECONDS);
-    } catch (err) {
-      app.log.warn({ err }, "could not move generated data forward");
-    }
-  }, REFRESH_EVERY_MS);
-  refresh.unref();
-  const stopLive = options.liveEveryMs
-    ? live(db, spec, options.liveEveryMs, options.seed ?? DEFAULTS.seed, nowSeconds, zoneOffset)
-    : undefined;
-  return {
-    app,
-    spec,
-    db,
-    demo: opened.demo,
-    data: opened.data,
-    async close() {
-      clearInterval(refresh);
-      stopLive?.();
-      await app.close();
-      await limiter?.close();
-      if (db.open) db.close();
-    },
-  };
 }
 
 /** Starts live data on generated data (imported data is real: nothing is invented into it). */

@@ -3,15 +3,23 @@ import type { Exchange } from "../types.ts";
 /** Single-quotes a shell word. */
 export const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-/** A curl line that sends the same request (with the source address when it matters). */
+/**
+ * A curl line that sends the same request (with the source address when it matters). The
+ * account's real key never appears: reports are published (JUnit annotations, job summaries,
+ * artifacts), so a request with valid credentials reads the key from $DEALKIT_API_KEY, the
+ * variable `dealkit conformance` itself takes it from. Invalid keys are the suite's own inventions
+ * and are printed, so the line still sends exactly what the run sent.
+ */
 export function curlLine(
   exchange: Pick<Exchange, "url" | "request" | "localAddress">,
   withInterface = false,
 ): string {
   const parts = ["curl -i"];
   if (exchange.request.method !== "GET") parts.push(`-X ${exchange.request.method}`);
-  for (const [name, value] of Object.entries(exchange.request.headers))
-    parts.push(`-H ${quote(`${name}: ${value}`)}`);
+  for (const [name, value] of Object.entries(exchange.request.headers)) {
+    const secret = name.toLowerCase() === "x-api-key" && exchange.request.credentials === "valid";
+    parts.push(secret ? `-H "${name}: $DEALKIT_API_KEY"` : `-H ${quote(`${name}: ${value}`)}`);
+  }
   if (withInterface && exchange.localAddress) parts.push(`--interface ${exchange.localAddress}`);
   parts.push(quote(exchange.url));
   return parts.join(" ");

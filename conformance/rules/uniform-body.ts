@@ -1,7 +1,8 @@
 /**
  * The `uniformBody` expectation of the credentials rules: missing key, wrong key, malformed key,
- * unknown uid and missing uid all get one identical body, so the answer does not reveal whether
- * a uid exists. (Their status is judged per exchange by the rule itself.)
+ * unknown uid, missing uid, and the account's key with a uid not written exactly as its uid all get
+ * one identical body, so the answer does not reveal whether a uid exists. (Their status, 401, is
+ * judged per exchange by the rule itself.)
  */
 import type { Rule } from "../../src/rules/types.ts";
 import type { Operation } from "../../src/spec/types.ts";
@@ -19,16 +20,40 @@ import type {
 const VARIANTS = (
   knownUid: string,
   wrongKey: string,
+  key: string | undefined,
 ): [string, [string, string][], Record<string, string>][] => [
   ["no key, known uid", [["uid", knownUid]], {}],
   ["wrong key, known uid", [["uid", knownUid]], { "x-api-key": wrongKey }],
   ["wrong key, unknown uid", [["uid", "999999998"]], { "x-api-key": wrongKey }],
   ["malformed key", [["uid", knownUid]], { "x-api-key": "not-a-key" }],
   ["no uid, no key", [], {}],
+  // The credentials are checked first, on the uid as sent (info.description "Order of checks"):
+  // the account's own key with a uid that is not exactly its uid authenticates no one.
+  ...(key
+    ? ([
+        ["the key, uid written as a decimal", [["uid", `${knownUid}.0`]], { "x-api-key": key }],
+        [
+          "the key, uid given twice",
+          [
+            ["uid", knownUid],
+            ["uid", knownUid],
+          ],
+          { "x-api-key": key },
+        ],
+        [
+          "the key, uid with a bad limit",
+          [
+            ["uid", `+${knownUid}`],
+            ["limit", "0"],
+          ],
+          { "x-api-key": key },
+        ],
+      ] as [string, [string, string][], Record<string, string>][])
+    : []),
 ];
 
 export function planUniformBody(ctx: PlanContext, op: Operation, rule: Rule): PlannedGroup[] {
-  const requests = VARIANTS(ctx.account?.uid ?? "10001", wrongKeyFor(ctx.account)).map(
+  const requests = VARIANTS(ctx.account?.uid ?? "10001", wrongKeyFor(ctx.account), ctx.account?.key).map(
     ([label, query, headers]) => ({
       method: "GET" as const,
       operationId: op.operationId,

@@ -145,3 +145,33 @@ describe("GET /healthz", () => {
     }
   });
 });
+
+describe("a refused client that never closes its side", () => {
+  it("does not hold the socket, nor the server's close, beyond a second", async () => {
+    const own = await testApp({ size: 200 });
+    await own.app.listen({ port: 0, host: "127.0.0.1" });
+    const { port: ownPort } = own.app.server.address() as { port: number };
+    const socket = connect({ port: ownPort, host: "127.0.0.1", allowHalfOpen: true });
+    // The server's end of the connection: with allowHalfOpen, the client's own stays open.
+    const closed = new Promise<void>((resolve) => socket.on("end", () => resolve()));
+    socket.resume();
+    socket.write("get / HTTP/1.1\r\nHost: x\r\n\r\n");
+    await closed;
+    const started = Date.now();
+    await own.close();
+    expect(Date.now() - started).toBeLessThan(2000);
+    socket.destroy();
+  });
+});
+
+describe("GET /healthz only", () => {
+  it("other methods on it are counted and refused like anywhere else", async () => {
+    const reply = await raw(
+      port,
+      "POST /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n",
+      "127.0.6.1",
+    );
+    expect(reply.status).toBe(405);
+    expect(reply.headers["ratelimit-limit"]).toBe("3");
+  });
+});

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import { PROBLEM_JSON, type Problem, problem, rateLimited } from "../../src/http/problems.ts";
 import type { Spec } from "../../src/spec/spec.ts";
@@ -46,17 +47,14 @@ function write(socket: Socket, status: number, headers: Record<string, string>, 
     "Content-Length": String(Buffer.byteLength(body)),
     Connection: "close",
   }).map(([k, v]) => `${k}: ${v}`);
-  socket.end(`HTTP/1.1 ${status} ${problemReason(status)}\r\n${lines.join("\r\n")}\r\n\r\n${body}`);
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? "Error"}\r\n${lines.join("\r\n")}\r\n\r\n${body}`);
+  // end() closes our side only, and Node stops timing a socket out after a client error: a client
+  // that never closes its side would hold the socket, and a graceful close, for ever.
+  setTimeout(() => socket.destroy(), LINGER_MS).unref();
 }
 
-const REASONS: Record<number, string> = {
-  400: "Bad Request",
-  405: "Method Not Allowed",
-  408: "Request Timeout",
-  429: "Too Many Requests",
-  431: "Request Header Fields Too Large",
-};
-const problemReason = (status: number) => REASONS[status] ?? "Error";
+/** How long a refused client has to read the answer before the socket is destroyed. */
+const LINGER_MS = 1000;
 
 /** Answers and closes: counted under the socket address when that is the client's. */
 function refuse(

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { invalidParameters, PROBLEM_JSON, problem } from "../../src/http/problems.ts";
+import { credentialUid } from "../../src/http/credentials.ts";
+import { invalidParameters, PROBLEM_JSON, problem, refusedByRule } from "../../src/http/problems.ts";
 import { refusingRules } from "../../src/rules/evaluate.ts";
 import { parseRequest } from "../../src/spec/request.ts";
 import type { Account } from "../auth.ts";
@@ -9,7 +10,8 @@ import { handlers } from "../routes/index.ts";
 /** Longer query strings are refused before any parsing (every documented value fits well inside). */
 export const MAX_QUERY_LENGTH = 4096;
 
-export type Verifier = (uid: string | undefined, key: string | undefined) => Account | undefined;
+/** The account of a uid (as credentialUid reads it) and key, if they match one. */
+export type Verifier = (uid: number | undefined, key: string | undefined) => Account | undefined;
 
 const refuse = (status: number, body: unknown): Answer => ({ status, body, type: PROBLEM_JSON });
 
@@ -51,31 +53,20 @@ export function dispatch(
   const { operation } = match;
   const handler = handlers[operation.operationId];
   if (!handler) throw new Error(`no handler for ${operation.operationId}`);
-  const parsed = parseRequest(spec, operation, new URLSearchParams(queryString), match.pathParams);
+  const query = new URLSearchParams(queryString);
+  const parsed = parseRequest(spec, operation, query, match.pathParams);
 
   let account: Account | undefined;
   if (operation.secured) {
     const key = headers["x-api-key"];
-    account = verify(parsed.raw.uid, typeof key === "string" ? key : undefined);
+    account = verify(credentialUid(query), typeof key === "string" ? key : undefined);
     // One body for a missing key, a wrong key and an unknown uid: nothing tells them apart.
     if (!account) return refuse(401, problem(spec, "unauthorized"));
   }
   // A refusing rule names the problem type (e.g. missing-search-criterion); parameter errors
   // found on the way are listed with it, so nothing the client got wrong goes unmentioned.
   const rule = refusingRules(spec, operation, parsed)[0];
-  if (rule) {
-    const code = rule.then.problem?.type ?? "invalid-parameter";
-    const named = new Set(parsed.errors.map((e) => e.name));
-    const errors = [
-      ...parsed.errors,
-      ...(rule.then.problem?.params ?? [])
-        .filter((name) => !named.has(name))
-        .map((name) => ({ in: "query" as const, name, reason: rule.summary })),
-    ];
-    const detail =
-      code === "invalid-parameter" ? errors.map((e) => `${e.name}: ${e.reason}`).join("; ") : undefined;
-    return refuse(rule.then.status ?? 400, problem(spec, code, { errors, detail }));
-  }
+  if (rule) return refuse(rule.then.status ?? 400, refusedByRule(spec, rule, parsed.errors));
   if (parsed.errors.length > 0) return refuse(400, invalidParameters(spec, parsed.errors));
   return handler(ctx, { operation, parsed, headers, baseUrl, account });
 }

@@ -101,10 +101,13 @@ function compareRateLimit(c: Collector, b: Json, h: Json, at: At): void {
       "status",
       "retry_after",
       "client_ip",
+      "shared_store_failure",
     ]),
   );
-  if (b.client_ip !== h.client_ip)
-    c.add("documentation-changed", down(at, "client_ip"), "client_ip description changed");
+  // Prose for implementers: how the client address is read, what happens when a shared store fails.
+  for (const key of ["client_ip", "shared_store_failure"]) {
+    if (b[key] !== h[key]) c.add("documentation-changed", down(at, key), `${key} description changed`);
+  }
 }
 
 /** A list that lost entries narrows, one that gained entries widens. */

@@ -70,10 +70,23 @@ export function compareRelations(c: Collector, bRaw: unknown, hRaw: unknown, at:
 const DOCS = ["summary", "source", "description"];
 const docsOnly = (r: Json) => Object.fromEntries(Object.entries(r).filter(([k]) => DOCS.includes(k)));
 
+/** What a refusing rule tells the client about each parameter: wording, not behaviour. */
+const reasonOf = (r: Json) => obj(obj(r.then).problem).reason;
+
+/** The rule without its documentation and its client-facing reason. */
+function logic(r: Json): Json {
+  const rest = Object.fromEntries(Object.entries(r).filter(([k]) => !DOCS.includes(k)));
+  const then = obj(rest.then);
+  if (!("problem" in then)) return rest;
+  const { reason: _wording, ...problem } = obj(then.problem);
+  return { ...rest, then: { ...then, problem } };
+}
+
 function compareRule(c: Collector, id: string, b: Json, h: Json, at: At): void {
-  const logic = (r: Json) => Object.fromEntries(Object.entries(r).filter(([k]) => !DOCS.includes(k)));
   if (!same(docsOnly(b), docsOnly(h)))
     c.add("documentation-changed", at, `rule ${id}: summary or source changed`);
+  if (!same(reasonOf(b), reasonOf(h)))
+    c.add("documentation-changed", down(at, "then", "problem"), `rule ${id}: the reason given to clients changed`);
   if (same(logic(b), logic(h))) return;
 
   const retention = retentionChange(b, h);

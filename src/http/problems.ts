@@ -1,3 +1,4 @@
+import type { Rule } from "../rules/types.ts";
 import type { ParamError } from "../spec/request.ts";
 import type { Spec } from "../spec/spec.ts";
 
@@ -30,6 +31,26 @@ export function problem(
   };
   if (extra.errors?.length) body.errors = extra.errors;
   return body;
+}
+
+/**
+ * The answer to a request an x-conformance rule refuses: its problem type, each parameter it names
+ * with the rule's client-facing reason (`problem.reason`; the summary is the suite's wording), and
+ * the parameter errors found on the way, so nothing the client got wrong goes unmentioned.
+ */
+export function refusedByRule(spec: Spec, rule: Rule, paramErrors: ParamError[] = []): Problem {
+  const code = rule.then.problem?.type ?? "invalid-parameter";
+  const reason = rule.then.problem?.reason ?? rule.summary;
+  const named = new Set(paramErrors.map((e) => e.name));
+  const errors = [
+    ...paramErrors,
+    ...(rule.then.problem?.params ?? [])
+      .filter((name) => !named.has(name))
+      .map((name) => ({ in: "query" as const, name, reason })),
+  ];
+  const detail =
+    code === "invalid-parameter" ? errors.map((e) => `${e.name}: ${e.reason}`).join("; ") : undefined;
+  return problem(spec, code, { errors, detail });
 }
 
 /** The 400 for parameters that fail the spec: the detail lists each one. */

@@ -330,12 +330,18 @@ function matchesHold(
 }
 
 const UNRESOLVED = Symbol("unresolved");
+const UNREADABLE = Symbol("unreadable");
 
-/** A literal, or another parameter's effective value; UNRESOLVED when that parameter is absent. */
+/**
+ * A literal, or another parameter's effective value; UNRESOLVED when that parameter is absent (no
+ * bound), UNREADABLE when it was given but could not be read ("mxp=abc"): nothing compares with
+ * it, so a rule comparing with it does not hold (the parameter's own error says what is wrong).
+ */
 function resolve(ctx: PredicateContext, operand: Operand): unknown {
   if (typeof operand === "object" && operand !== null) {
     const v = ctx.request.values[operand.param];
-    return v === undefined ? UNRESOLVED : v;
+    if (v !== undefined) return v;
+    return ctx.request.raw[operand.param] === undefined ? UNRESOLVED : UNREADABLE;
   }
   return operand;
 }
@@ -363,11 +369,11 @@ function predicateHolds(ctx: PredicateContext, value: unknown, p: Predicate): bo
     if (operand === undefined) return true;
     const b = resolve(ctx, operand);
     if (b === UNRESOLVED) return true;
-    return typeof value === "number" && test(value, Number(b));
+    return b !== UNREADABLE && typeof value === "number" && test(value, Number(b));
   };
   const same = (operand: Operand): boolean => {
     const b = resolve(ctx, operand);
-    return b === UNRESOLVED || (value !== undefined && String(value) === String(b));
+    return b === UNRESOLVED || (b !== UNREADABLE && value !== undefined && String(value) === String(b));
   };
   if (p.present !== undefined && (value !== undefined) !== p.present) return false;
   if (p.eq !== undefined && !same(p.eq)) return false;

@@ -58,8 +58,12 @@ export interface Expectation {
   absent?: string[];
   /** JSON pointer of an array that must be empty. */
   empty?: string;
-  /** 4xx problem+json naming at least one of `params` in `errors[].name`; `type` is an x-problem-types code. */
-  problem?: { type?: string; params: string[] };
+  /**
+   * 4xx problem+json naming at least one of `params` in `errors[].name`; `type` is an
+   * x-problem-types code; `reason` is what implementations tell the client about each named
+   * parameter (the rule's summary is for the suite's reports).
+   */
+  problem?: { type?: string; params: string[]; reason?: string };
   /** Adding these parameters must not change the response body (needs a paired request). */
   ignores?: string[];
   /** Every response matching this rule has the same body (needs several requests). */

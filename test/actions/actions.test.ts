@@ -73,7 +73,8 @@ function workspace(name: string, files: Record<string, string> = {}): string {
 
 const env = (): NodeJS.ProcessEnv => ({
   HOME: process.env.HOME,
-  PATH: [dirname(process.execPath), fakeBin, "/usr/bin", "/bin"].join(":"),
+  // The stand-in npm first: a real one anywhere on PATH would reach for the registry.
+  PATH: [fakeBin, dirname(process.execPath), "/usr/bin", "/bin"].join(":"),
 });
 const setupNode = { "actions/setup-node@v4": () => {} };
 
@@ -169,6 +170,7 @@ describe("the conformance action", () => {
     expect(run.summary).toContain("11 passed, 0 failed, 0 not exercised");
     expect(run.log).toContain(`seed 7`);
     expect(run.log).not.toContain(KEY);
+    expect(readFileSync(run.outputs.junit ?? "", "utf8")).not.toContain(KEY);
     // The install step resolved the workspace-relative tarball before leaving the workspace.
     expect(readFileSync(npmCalls, "utf8")).toContain(
       `install --no-audit --no-fund --loglevel=error ${ws}/dealkit.tgz`,
@@ -201,6 +203,16 @@ describe("the conformance action", () => {
     expect(expired.outputs["exit-code"]).toBe("1");
     expect(expired.summary).toMatch(/expired/i);
   }, 120_000);
+
+  it("an install that fails still writes the summary, and the step fails", async () => {
+    // The stand-in npm is offline: a registry spec cannot be installed.
+    const run = await conformance(workspace("no-install"), { "base-url": server.url, package: "dealkit@1" });
+    expect(run.failed).toBe(true);
+    expect(run.steps.map((s) => s.outcome)).toEqual(["success", "failure", "skipped", "success", "skipped"]);
+    expect(run.summary).toContain(
+      "No report: the run stopped before writing one (dealkit was not installed)",
+    );
+  }, 60_000);
 
   it("a usage error stops the run (exit 2) and the summary says no report was written", async () => {
     const run = await conformance(workspace("usage"), {

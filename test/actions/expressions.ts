@@ -35,8 +35,8 @@ function lookup(context: Context, path: string): string {
   const parts = path.split(".");
   let value: unknown = context;
   for (const [i, part] of parts.entries()) {
-    if (value === undefined || value === null || typeof value !== "object")
-      throw new Error(`${path}: no ${parts.slice(0, i).join(".")}`);
+    // Below a known context, a missing property is '' as on GitHub (an output a step never set).
+    if (value === undefined || value === null || typeof value !== "object") return "";
     value = (value as Record<string, unknown>)[part];
     // An unknown top-level context is a mistake; an unset output or input is '' as on GitHub.
     if (value === undefined && i === 0) throw new Error(`unknown context ${part} in ${path}`);

@@ -7,7 +7,7 @@
  * on the Node it wants).
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { parse } from "yaml";
@@ -106,6 +106,20 @@ function runScript(
   });
 }
 
+/**
+ * The log as GitHub shows it: an `::add-mask::VALUE` command is not shown, and VALUE is replaced
+ * by *** from then on (in this output and every later one).
+ */
+function masked(output: string, masks: string[]): string {
+  const shown: string[] = [];
+  for (const line of output.split("\n")) {
+    const mask = /^::add-mask::(.+)$/.exec(line)?.[1];
+    if (mask) masks.push(mask);
+    else shown.push(masks.reduce((text, m) => text.replaceAll(m, "***"), line));
+  }
+  return shown.join("\n");
+}
+
 /** Runs the composite action at `actionPath` (its action.yml) with the given inputs. */
 export async function runAction(actionPath: string, options: RunActionOptions): Promise<ActionRun> {
   const action = readAction(join(actionPath, "action.yml"));
@@ -140,10 +154,13 @@ export async function runAction(actionPath: string, options: RunActionOptions): 
   const status = { failed: false };
   const results: StepResult[] = [];
   let log = "";
+  const masks: string[] = [];
   let addedEnv: Record<string, string> = {};
   for (const [index, step] of action.runs.steps.entries()) {
     const name = step.name ?? step.id ?? `step ${index + 1}`;
     if (!condition(step.if, context, status)) {
+      // As on GitHub: a skipped step is there, with no outputs.
+      if (step.id) steps[step.id] = { outputs: {}, outcome: "skipped" };
       results.push({ name, outcome: "skipped" });
       continue;
     }
@@ -181,7 +198,7 @@ export async function runAction(actionPath: string, options: RunActionOptions): 
       const script = join(temp, `step-${index}.sh`);
       writeFileSync(script, step.run);
       const { code, output } = await runScript(script, env, options.workspace);
-      log += `::group::${name}\n${output}::endgroup::\n`;
+      log += `::group::${name}\n${masked(output, masks)}::endgroup::\n`;
       if (code !== 0) outcome = "failure";
       stepOutputs = parseCommandFile(readFileSync(files.GITHUB_OUTPUT, "utf8"));
       addedEnv = { ...addedEnv, ...parseCommandFile(readFileSync(files.GITHUB_ENV, "utf8")) };
@@ -193,13 +210,10 @@ export async function runAction(actionPath: string, options: RunActionOptions): 
   const outputs = Object.fromEntries(
     Object.entries(action.outputs ?? {}).map(([k, v]) => [k, substitute(String(v.value), context)]),
   );
-  return {
-    outputs,
-    summary: readFileSync(files.GITHUB_STEP_SUMMARY, "utf8"),
-    log,
-    steps: results,
-    failed: status.failed,
-  };
+  const summary = readFileSync(files.GITHUB_STEP_SUMMARY, "utf8");
+  // The runner's temp folder holds the installed package: megabytes per run.
+  rmSync(temp, { recursive: true, force: true });
+  return { outputs, summary, log, steps: results, failed: status.failed };
 }
 
 /** The folder of this repository's root action, and of the diff action. */

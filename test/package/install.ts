@@ -101,14 +101,21 @@ export async function measureInstall(staged: Staged, node: string): Promise<Inst
     "dealkit serve, SIGTERM, exit 0; the client from plain Node ESM; the Action",
     async () => {
       const served = await serveFrom(project, env);
-      const client = await exec(node, ["main.js", served.url], { cwd: project, env }).then(
-        ({ stdout }) =>
-          (JSON.parse(stdout) as { entries: number }).entries > 0 ? undefined : `client printed ${stdout}`,
-        (err: Error) => `client failed: ${err.message}`,
-      );
-      const action = await actionAgainst(served.url, staged, env);
+      const used = async () => {
+        const client = await exec(node, ["main.js", served.url], { cwd: project, env }).then(
+          ({ stdout }) =>
+            (JSON.parse(stdout) as { entries: number }).entries > 0 ? undefined : `client printed ${stdout}`,
+          (err: Error) => `client failed: ${err.message}`,
+        );
+        return client ?? (await actionAgainst(served.url, staged, env));
+      };
+      // The server is stopped whatever happened, or it would outlive the check.
+      const problem = await used().catch(async (err: unknown) => {
+        await stop(served);
+        throw err;
+      });
       const code = await stop(served);
-      return client ?? action ?? (code === 0 ? undefined : `dealkit serve exited ${code} on SIGTERM`);
+      return problem ?? (code === 0 ? undefined : `dealkit serve exited ${code} on SIGTERM`);
     },
   );
   return { nodeVersion, installSeconds, compiled, helpSeconds, nodeAloneSeconds, steps };

@@ -1,5 +1,5 @@
 import { DEFAULTS, type ServerOptions, startServer } from "../../../reference-server/index.ts";
-import { durationOption, intOption, parseOptions, withDefaultValue } from "../args.ts";
+import { durationOption, intOption, parseOptions, UsageError, withDefaultValue } from "../args.ts";
 
 export const summary = "run the reference server (Fastify + embedded SQLite)";
 export const usage = `usage: dealkit serve [--port N] [--host ADDR] [--db PATH] [--size N] [--seed N]
@@ -35,6 +35,8 @@ export async function run(args: string[]): Promise<number> {
     live: { type: "string" },
   });
   const liveEveryMs = durationOption("live", values.live);
+  if (values["redis-timeout"] !== undefined && values["redis-url"] === undefined)
+    throw new UsageError("--redis-timeout needs --redis-url");
   const rateLimit = intOption("rate-limit", values["rate-limit"], 0, 1_000_000);
   const options: ServerOptions = {
     port: intOption("port", values.port, 0, 65_535),

@@ -1,0 +1,150 @@
+/**
+ * Points an implementer could read two ways, as the spec decides them (openapi/README.md
+ * "Decisions"), answered alike by the reference server and the mock's rule layer: the same
+ * status, problem type, parameters named and body. Refusals happen before the mock relays to
+ * Prism, so no Prism is needed here.
+ */
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_DEMO_ACCOUNT } from "../../mocks/auth.ts";
+import { createRuleLayer } from "../../mocks/rule-layer.ts";
+import type { BuiltApp } from "../../reference-server/index.ts";
+import { testApp } from "../../reference-server/test/helpers.ts";
+
+const KEY = { "x-api-key": DEFAULT_DEMO_ACCOUNT.apiKey };
+const UID = DEFAULT_DEMO_ACCOUNT.uid;
+
+interface Decision {
+  what: string;
+  url: string;
+  headers?: Record<string, string>;
+  status: number;
+  type: string;
+  /** The parameters `errors` names, exactly. */
+  names?: string[];
+  /** A part of the detail the client reads. */
+  detail?: string;
+}
+
+const DECISIONS: Decision[] = [
+  {
+    what: "a comparison with an unreadable value does not hold: only the unreadable parameter is named",
+    url: "/api/v1/search?mxp=abc",
+    status: 400,
+    type: "invalid-parameter",
+    names: ["mxp"],
+  },
+  {
+    what: "the same for a value out of range",
+    url: "/api/v1/search?q=x&mxp=-1",
+    status: 400,
+    type: "invalid-parameter",
+    names: ["mxp"],
+  },
+  {
+    what: "and for mip",
+    url: "/api/v1/search?mip=abc&mxp=5",
+    status: 400,
+    type: "invalid-parameter",
+    names: ["mip"],
+  },
+  {
+    what: "a refusing rule tells the client its own reason, not the suite's summary",
+    url: "/api/v1/search?mip=9&mxp=5",
+    status: 400,
+    type: "invalid-parameter",
+    names: ["mip", "mxp"],
+    detail: "mip: the range is empty: mip must not be greater than mxp",
+  },
+  {
+    what: "cate with the zdm stream",
+    url: "/api/v1/feed?type=zdm&cate=weibo",
+    status: 400,
+    type: "invalid-parameter",
+    names: ["cate"],
+    detail: "cate: cannot be combined with type=zdm",
+  },
+  {
+    what: "a parameter given twice is a 400 even when one of the values is empty",
+    url: "/api/v1/rank?act=yixiaoshi&act=",
+    status: 400,
+    type: "invalid-parameter",
+    names: ["act"],
+    detail: "act: must be given at most once",
+  },
+  {
+    what: "credentials come first: a malformed uid with the right key is the shared 401",
+    url: `/api/v1/my/follow?uid=${UID}.0`,
+    headers: KEY,
+    status: 401,
+    type: "unauthorized",
+  },
+  {
+    what: "a uid given twice authenticates no one",
+    url: `/api/v1/my/follow?uid=${UID}&uid=${UID}`,
+    headers: KEY,
+    status: 401,
+    type: "unauthorized",
+  },
+  {
+    what: "without a key, a bad parameter is still the 401 (nothing is read before the credentials)",
+    url: `/api/v1/my/push?uid=${UID}&limit=0`,
+    status: 401,
+    type: "unauthorized",
+  },
+  {
+    what: "with good credentials, parameters are read: a bad limit is a 400",
+    url: `/api/v1/my/push?uid=${UID}&limit=0`,
+    headers: KEY,
+    status: 400,
+    type: "invalid-parameter",
+    names: ["limit"],
+  },
+];
+
+type Answer = { status: number; body: string };
+let built: BuiltApp;
+let layer: ReturnType<typeof createRuleLayer>;
+let layerUrl: string;
+
+beforeAll(async () => {
+  built = await testApp({ size: 200, rateLimit: false, demoKey: DEFAULT_DEMO_ACCOUNT.apiKey });
+  // Nothing listens upstream: a request that reached Prism would fail the test loudly.
+  layer = createRuleLayer({ spec: built.spec, upstream: "http://127.0.0.1:9" });
+  await new Promise<void>((resolve) => layer.listen(0, "127.0.0.1", resolve));
+  layerUrl = `http://127.0.0.1:${(layer.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  layer?.close();
+  await built?.close();
+});
+
+const server = async (d: Decision): Promise<Answer> => {
+  const r = await built.app.inject({ url: d.url, headers: d.headers ?? {} });
+  return { status: r.statusCode, body: r.body };
+};
+const mock = async (d: Decision): Promise<Answer> => {
+  const r = await fetch(layerUrl + d.url, { headers: d.headers ?? {} });
+  return { status: r.status, body: await r.text() };
+};
+
+describe.each([
+  ["the reference server", server],
+  ["the mock", mock],
+] as const)("%s follows the spec's decisions", (_, send) => {
+  it.each(DECISIONS)("$what ($url)", async (d) => {
+    const answer = await send(d);
+    expect(answer.status).toBe(d.status);
+    const body = JSON.parse(answer.body) as { type: string; detail: string; errors?: { name: string }[] };
+    expect(body.type).toBe(`/problems/${d.type}`);
+    if (d.names) expect((body.errors ?? []).map((e) => e.name)).toEqual(d.names);
+    else expect(body.errors).toBeUndefined();
+    if (d.detail) expect(body.detail).toContain(d.detail);
+  });
+});
+
+describe("the server and the mock answer alike", () => {
+  it.each(DECISIONS)("$url", async (d) => {
+    expect((await mock(d)).body).toBe((await server(d)).body);
+  });
+});
