@@ -1,8 +1,19 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { freePort, waitForPort } from "../mocks/port.ts";
 
+/**
+ * A throw-away redis-server for the benchmarks and the Redis tests: loopback only, no
+ * persistence, and freezable (SIGSTOP), since a Redis that stops answering without closing its
+ * connections is the failure the rate-limit store must survive.
+ */
 export interface RedisServer {
   url: string;
+  port: number;
+  pid: number;
+  /** SIGSTOP: the connection stays open and nothing answers. */
+  freeze(): void;
+  /** SIGCONT. */
+  thaw(): void;
   stop(): Promise<void>;
 }
 
@@ -16,9 +27,12 @@ export function redisAvailable(): boolean {
   }
 }
 
-/** A throw-away redis-server on a free loopback port, without persistence. */
-export async function startRedis(): Promise<RedisServer> {
-  const port = await freePort();
+/**
+ * Starts redis-server on `port` (default: a free one). An exit hook wakes and kills it should the
+ * process die with it frozen; stop() wakes it first, since a stopped process keeps SIGTERM pending.
+ */
+export async function startRedis(options: { port?: number } = {}): Promise<RedisServer> {
+  const port = options.port ?? (await freePort());
   const child: ChildProcess = spawn(
     "redis-server",
     [
@@ -36,14 +50,37 @@ export async function startRedis(): Promise<RedisServer> {
     { stdio: "ignore" },
   );
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  await waitForPort("127.0.0.1", port, 10_000, () =>
-    child.exitCode !== null ? `redis-server exited with ${child.exitCode}` : undefined,
-  );
+  const alive = () => child.exitCode === null && child.signalCode === null;
+  const signal = (s: NodeJS.Signals) => {
+    if (alive()) child.kill(s);
+  };
+  const emergency = () => {
+    signal("SIGCONT");
+    signal("SIGKILL");
+  };
+  process.on("exit", emergency);
+  try {
+    await waitForPort("127.0.0.1", port, 10_000, () =>
+      alive() ? undefined : `redis-server exited with ${child.exitCode}`,
+    );
+  } catch (err) {
+    emergency();
+    process.off("exit", emergency);
+    throw err;
+  }
   return {
     url: `redis://127.0.0.1:${port}`,
+    port,
+    pid: child.pid as number,
+    freeze: () => signal("SIGSTOP"),
+    thaw: () => signal("SIGCONT"),
     stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      signal("SIGCONT");
+      signal("SIGTERM");
+      const killer = setTimeout(() => signal("SIGKILL"), 3000);
       await exited;
+      clearTimeout(killer);
+      process.off("exit", emergency);
     },
   };
 }

@@ -5,15 +5,13 @@
  * answers), then woken with SIGCONT. Per phase: latency, 5xx and errors; during the stall, that
  * the limit holds per instance; after it, how soon the instances share the limit again.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { Agent, type IncomingHttpHeaders, request } from "node:http";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
-import { freePort, waitForPort } from "../../mocks/port.ts";
 import type { BenchContext } from "../context.ts";
 import { type Child, REPO, startChild, urlOf } from "../procs.ts";
-import { redisAvailable } from "../redis.ts";
+import { redisAvailable, startRedis } from "../redis.ts";
 import { formatNumber, formatRatio, quantile, ratio } from "../stats.ts";
 import type { Section, Table, TargetResult } from "../types.ts";
 
@@ -32,63 +30,6 @@ const SMALL_LIMIT = 10;
 /** How often the rejoin is polled after SIGCONT, and how long at most. */
 const POLL_MS = 50;
 const REJOIN_GIVE_UP_S = 20;
-
-// ---------------------------------------------------------------- redis-server we can freeze
-
-interface FreezableRedis {
-  url: string;
-  pid: number;
-  freeze(): void;
-  thaw(): void;
-  stop(): Promise<void>;
-}
-
-/**
- * A throw-away redis-server on a free loopback port, no persistence. Its pid is kept for
- * SIGSTOP/SIGCONT; an exit hook wakes and kills it should the bench die with it frozen.
- */
-async function startFreezableRedis(): Promise<FreezableRedis> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(
-    "redis-server",
-    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-    { stdio: "ignore" },
-  );
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const alive = () => child.exitCode === null && child.signalCode === null;
-  const signal = (s: NodeJS.Signals) => {
-    if (alive()) child.kill(s);
-  };
-  const emergency = () => {
-    signal("SIGCONT");
-    signal("SIGKILL");
-  };
-  process.on("exit", emergency);
-  try {
-    await waitForPort("127.0.0.1", port, 10_000, () =>
-      alive() ? undefined : `redis-server exited with ${child.exitCode}`,
-    );
-  } catch (err) {
-    emergency();
-    process.off("exit", emergency);
-    throw err;
-  }
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    pid: child.pid as number,
-    freeze: () => signal("SIGSTOP"),
-    thaw: () => signal("SIGCONT"),
-    stop: async () => {
-      // A stopped process keeps SIGTERM pending: wake it first.
-      signal("SIGCONT");
-      signal("SIGTERM");
-      const killer = setTimeout(() => signal("SIGKILL"), 3000);
-      await exited;
-      clearTimeout(killer);
-      process.off("exit", emergency);
-    },
-  };
-}
 
 // ---------------------------------------------------------------- HTTP
 
@@ -346,7 +287,7 @@ export async function redisStall(ctx: BenchContext): Promise<Section> {
   const beforeS = ctx.args.quick ? 2 : 4;
   const afterS = ctx.args.quick ? 3 : 5;
 
-  const redis = await startFreezableRedis();
+  const redis = await startRedis();
   const children: Child[] = [];
   let load: PacedLoad | undefined;
   const lag = monitorEventLoopDelay({ resolution: 5 });

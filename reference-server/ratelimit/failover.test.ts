@@ -1,12 +1,9 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Redis } from "ioredis";
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest";
-import { freePort, waitForPort } from "../../mocks/port.ts";
+import { type RedisServer, redisAvailable, startRedis } from "../../bench/redis.ts";
+import { freePort } from "../../mocks/port.ts";
 import type { BuiltApp } from "../index.ts";
 import { injectTransport, NOW_MS, type Transport, testApp } from "../test/helpers.ts";
 import { createRateLimiter } from "./create.ts";
@@ -22,14 +19,6 @@ const TIMEOUT_MS = 50;
 /** Scheduling slack on a loaded 2-core machine; still two orders of magnitude below a stall. */
 const MARGIN_MS = 400;
 const policy = { limit: 60, windowSeconds: 60 };
-
-function redisBinary(): string | undefined {
-  try {
-    return execFileSync("which", ["redis-server"], { encoding: "utf8" }).trim() || undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** A TCP server on loopback that accepts connections and never writes a byte. */
 async function silentServer(answerHandshake = false) {
@@ -57,32 +46,6 @@ async function silentServer(answerHandshake = false) {
         for (const s of sockets) s.destroy();
         server.close(() => resolve());
       }),
-  };
-}
-
-/** A throw-away redis-server on `port`, no persistence. */
-async function startRedis(binary: string, port: number) {
-  const dir = mkdtempSync(join(tmpdir(), "dealkit-failover-"));
-  const child: ChildProcess = spawn(
-    binary,
-    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir],
-    { stdio: "ignore" },
-  );
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  await waitForPort("127.0.0.1", port, 10_000, () =>
-    child.exitCode !== null ? `redis-server exited with ${child.exitCode}` : undefined,
-  );
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    signal: (s: NodeJS.Signals) => child.kill(s),
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill("SIGCONT"); // a stopped process would not act on SIGTERM until continued
-        child.kill("SIGTERM");
-        await exited;
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
   };
 }
 
@@ -182,17 +145,17 @@ describe("rate-limit store when Redis does not answer (no redis-server needed)",
   });
 });
 
-const binary = redisBinary();
-if (!binary)
+const available = redisAvailable();
+if (!available)
   console.warn("SKIPPED redis failover tests: no redis-server binary (apt-get install -y redis-server)");
 
-describe.skipIf(!binary)("rate-limit store with a real redis-server that comes and goes", () => {
+describe.skipIf(!available)("rate-limit store with a real redis-server that comes and goes", () => {
   it("Redis absent at start: both instances start on memory, then share counts once Redis appears", async () => {
     const port = await freePort();
     const url = `redis://127.0.0.1:${port}`;
     let a: BuiltApp | undefined;
     let b: BuiltApp | undefined;
-    let redis: Awaited<ReturnType<typeof startRedis>> | undefined;
+    let redis: RedisServer | undefined;
     let admin: Redis | undefined;
     try {
       a = await testApp({ redisUrl: url });
@@ -204,7 +167,7 @@ describe.skipIf(!binary)("rate-limit store with a real redis-server that comes a
 
       // Redis appears 3 s later: by then the probes have backed off to their longest delay.
       await new Promise((r) => setTimeout(r, 3_000));
-      redis = await startRedis(binary as string, port);
+      redis = await startRedis({ port });
       const appeared = Date.now();
       admin = new Redis(url);
       const r = admin;
@@ -238,7 +201,7 @@ describe.skipIf(!binary)("rate-limit store with a real redis-server that comes a
   }, 20_000);
 
   it("a busy event loop is not mistaken for a stalled Redis", async () => {
-    const redis = await startRedis(binary as string, await freePort());
+    const redis = await startRedis();
     let limiter: RateLimiter | undefined;
     try {
       limiter = await createRateLimiter({ policy, redisUrl: redis.url, redisTimeoutMs: TIMEOUT_MS });
@@ -257,7 +220,7 @@ describe.skipIf(!binary)("rate-limit store with a real redis-server that comes a
   });
 
   it("Redis stopped (SIGSTOP) for a few seconds: requests stay fast, limits local, shared again after SIGCONT", async () => {
-    const redis = await startRedis(binary as string, await freePort());
+    const redis = await startRedis();
     let a: BuiltApp | undefined;
     let b: BuiltApp | undefined;
     const admin = new Redis(redis.url);
@@ -267,7 +230,7 @@ describe.skipIf(!binary)("rate-limit store with a real redis-server that comes a
       const [toA, toB] = [injectTransport(a.app), injectTransport(b.app)];
       expect(await alternate([toA, toB], "127.0.0.60", 4)).toEqual(countdown(59, 4));
 
-      redis.signal("SIGSTOP");
+      redis.freeze();
       const stoppedAt = Date.now();
       // Concurrent requests on both instances: none waits longer than the timeout (+ slack).
       const burst = await Promise.all(
@@ -288,7 +251,7 @@ describe.skipIf(!binary)("rate-limit store with a real redis-server that comes a
         expect(line).toMatch(/failed \(Redis at 127\.0\.0\.1:\d+ did not answer within 50 ms\)/);
       // Stay stopped for 3 s in all, then continue.
       await new Promise((r) => setTimeout(r, Math.max(0, 3_000 - (Date.now() - stoppedAt))));
-      redis.signal("SIGCONT");
+      redis.thaw();
 
       let probe = 0;
       for (const send of [toA, toB]) {
