@@ -104,7 +104,7 @@ export function createApp(parts: AppParts): FastifyInstance {
       );
     }
     if (req.method !== "GET" && req.method !== "HEAD") {
-      reply.header("Allow", "GET, HEAD, OPTIONS");
+      reply.header("Allow", spec.cors.preflight.allow_methods.join(", "));
       return sendProblem(reply, problem(spec, "method-not-allowed"));
     }
   });

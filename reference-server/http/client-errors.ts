@@ -28,7 +28,10 @@ function answerFor(spec: Spec, err: ClientError): { body: Problem; headers: Reco
     case "ERR_HTTP_REQUEST_TIMEOUT":
       return { body: problem(spec, "request-timeout"), headers: {} };
     case "HPE_INVALID_METHOD":
-      return { body: problem(spec, "method-not-allowed"), headers: { Allow: "GET, HEAD, OPTIONS" } };
+      return {
+        body: problem(spec, "method-not-allowed"),
+        headers: { Allow: spec.cors.preflight.allow_methods.join(", ") },
+      };
     default: {
       const why = err.reason ?? err.code ?? "unreadable";
       return {

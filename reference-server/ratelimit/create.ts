@@ -1,5 +1,3 @@
-import { BREAKER_DEFAULTS, type BreakerOptions } from "./breaker.ts";
-import { type Clock, systemClock } from "./clock.ts";
 import { RateLimiter, type RateLimitPolicy } from "./limiter.ts";
 import { MemoryStore } from "./memory.ts";
 import { RedisStore } from "./redis.ts";
@@ -13,15 +11,6 @@ export interface LimiterOptions {
   redisTimeoutMs?: number;
   /** Cap on the clients the in-memory store tracks. */
   maxClients?: number;
-  /** Where the switch lines go (default stderr). */
-  log?: (line: string) => void;
-  /** Timers and wall clock of the failure policy (tests). */
-  clock?: Clock;
-  breaker?: Partial<BreakerOptions>;
-  /** How long the start waits for Redis before starting on memory (ms, default 1000). */
-  startWaitMs?: number;
-  /** Redis key prefix (tests, benchmarks). */
-  redisPrefix?: string;
 }
 
 /**
@@ -36,14 +25,8 @@ export async function createRateLimiter(options: LimiterOptions): Promise<RateLi
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0 || timeoutMs > 60_000) {
     throw new Error(`the Redis timeout must be a number of milliseconds from 1 to 60000, got ${timeoutMs}`);
   }
-  const redis = new RedisStore(options.redisUrl, options.redisPrefix);
-  const store = new ResilientStore(redis, local, {
-    timeoutMs,
-    breaker: { ...BREAKER_DEFAULTS, ...options.breaker },
-    clock: options.clock ?? systemClock,
-    name: `Redis at ${redis.address}`,
-    ...(options.log ? { log: options.log } : {}),
-  });
-  await store.start(redis.connect(), options.startWaitMs ?? START_WAIT_MS);
+  const redis = new RedisStore(options.redisUrl);
+  const store = new ResilientStore(redis, local, { timeoutMs, name: `Redis at ${redis.address}` });
+  await store.start(redis.connect(), START_WAIT_MS);
   return new RateLimiter(store, options.policy);
 }
