@@ -3,7 +3,7 @@ import { docsHtml } from "../src/docs/build.ts";
 import { corsHeaders, preflightHeaders } from "../src/http/cors.ts";
 import { PROBLEM_JSON, type Problem, problem, rateLimited } from "../src/http/problems.ts";
 import type { Spec } from "../src/spec/spec.ts";
-import { clientErrorHandler, connectHandler } from "./http/client-errors.ts";
+import { ALLOW, clientErrorHandler, connectHandler } from "./http/client-errors.ts";
 import { clientIp, normalize } from "./http/client-ip.ts";
 import { dispatch, type Verifier } from "./http/dispatch.ts";
 import { rateLimitHealth } from "./ratelimit/health.ts";
@@ -104,7 +104,7 @@ export function createApp(parts: AppParts): FastifyInstance {
       );
     }
     if (req.method !== "GET" && req.method !== "HEAD") {
-      reply.header("Allow", spec.cors.preflight.allow_methods.join(", "));
+      reply.header("Allow", ALLOW);
       return sendProblem(reply, problem(spec, "method-not-allowed"));
     }
   });

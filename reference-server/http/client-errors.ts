@@ -5,6 +5,9 @@ import type { Spec } from "../../src/spec/spec.ts";
 import { type RateLimiter, rateLimitHeaders } from "../ratelimit/limiter.ts";
 import { normalize } from "./client-ip.ts";
 
+/** The Allow header of a 405: what the server answers (HEAD as GET; OPTIONS for preflights). */
+export const ALLOW = "GET, HEAD, OPTIONS";
+
 /** What Node's HTTP parser reports on the `clientError` event. */
 interface ClientError extends Error {
   code?: string;
@@ -30,7 +33,7 @@ function answerFor(spec: Spec, err: ClientError): { body: Problem; headers: Reco
     case "HPE_INVALID_METHOD":
       return {
         body: problem(spec, "method-not-allowed"),
-        headers: { Allow: spec.cors.preflight.allow_methods.join(", ") },
+        headers: { Allow: ALLOW },
       };
     default: {
       const why = err.reason ?? err.code ?? "unreadable";
