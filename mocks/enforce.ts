@@ -1,4 +1,5 @@
 import { checkRule, conditionHolds } from "../src/rules/evaluate.ts";
+import { compareValues } from "../src/rules/order.ts";
 import { get, has } from "../src/rules/pointer.ts";
 import type { EachExpectation, Expectation, Predicate, Rule } from "../src/rules/types.ts";
 import { windowRange, zoneOffsetSeconds } from "../src/rules/windows.ts";
@@ -164,11 +165,11 @@ function redate(record: Record<string, unknown>, field: string, seconds: number,
 }
 
 function sortBy(items: unknown[], by: { field: string; direction: "asc" | "desc" }[]): unknown[] {
-  const value = (item: unknown, field: string) => Number((item as Record<string, unknown>)?.[field]);
+  const value = (item: unknown, field: string) => (item as Record<string, unknown>)?.[field];
   return [...items].sort((a, b) => {
     for (const { field, direction } of by) {
-      const d = value(a, field) - value(b, field);
-      if (d !== 0 && !Number.isNaN(d)) return direction === "asc" ? d : -d;
+      const d = compareValues(value(a, field), value(b, field));
+      if (d !== 0) return direction === "asc" ? d : -d;
     }
     return 0;
   });

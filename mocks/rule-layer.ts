@@ -3,9 +3,15 @@ import { RateLimiter, rateLimitHeaders } from "../reference-server/ratelimit/lim
 import { MemoryStore } from "../reference-server/ratelimit/memory.ts";
 import { corsHeaders, preflightHeaders } from "../src/http/cors.ts";
 import { credentialUid } from "../src/http/credentials.ts";
-import { invalidParameters, type Problem, problem, rateLimited, refusedByRule } from "../src/http/problems.ts";
+import {
+  invalidParameters,
+  type Problem,
+  problem,
+  rateLimited,
+  refusedByRule,
+} from "../src/http/problems.ts";
 import { refusingRules } from "../src/rules/evaluate.ts";
-import { type ParsedRequest, parseRequest } from "../src/spec/request.ts";
+import { type ParsedRequest, parseRequest, queryLengthError } from "../src/spec/request.ts";
 import type { Spec } from "../src/spec/spec.ts";
 import type { Operation } from "../src/spec/types.ts";
 import { credentialsValid, DEFAULT_DEMO_ACCOUNT, type DemoAccount } from "./auth.ts";
@@ -68,6 +74,10 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
     if (req.method !== "GET" && req.method !== "HEAD") {
       return withRate({ ...problemAnswer(problem(spec, "method-not-allowed")), headers: allowHeader(spec) });
     }
+    // As the server: an over-long query string is refused before the path is even routed.
+    const rawQuery = req.url?.includes("?") ? req.url.slice(req.url.indexOf("?") + 1) : "";
+    const tooLong = queryLengthError(rawQuery);
+    if (tooLong) return withRate(problemAnswer(invalidParameters(spec, [tooLong])));
     const route = spec.match(url.pathname);
     if (!route) return withRate(problemAnswer(problem(spec, "not-found")));
     if (forced && !forced.startsWith("2")) {

@@ -39,10 +39,25 @@ export function servedBase(spec: Spec, op: Operation, vocab: Vocabulary): Record
 
 const numeric = (p: Parameter) => p.schema.type === "integer" || p.schema.type === "number";
 
-/** Valid values that must be served: numeric min and max; every value of the rank window enum. */
+/**
+ * A character outside the Basic Multilingual Plane (𠀀, U+20000): one code point, two UTF-16 units.
+ * Lengths count code points (info.description "Query values"), so a word of max_word_length of
+ * them must be served, and one more refused.
+ */
+const ASTRAL = "\u{20000}";
+
+/**
+ * Valid values that must be served: numeric min and max; every value of the rank window enum;
+ * for word lists, max_words words, and one word of max_word_length astral characters.
+ */
 export function validValues(p: Parameter): string[] {
   const s = p.schema;
   if (numeric(p)) return [s.minimum, s.maximum].filter((v) => v !== undefined).map(String);
+  if (p.words) {
+    const { max_words, max_word_length, separators } = p.words;
+    const words = Array.from({ length: max_words }, (_, i) => `w${i}`).join(separators[1] ?? "|");
+    return [words, ASTRAL.repeat(max_word_length)];
+  }
   // Windows differ in kind (rolling, calendar day): each is its own computation to get right.
   if (s.enum && p.name === "act" && p.in === "query") return s.enum.map(String);
   return [];
@@ -58,6 +73,8 @@ function invalidValues(p: Parameter): string[] {
     if (s.maximum !== undefined) out.push(String(s.maximum + 1));
     return out;
   }
+  // One too many counts the same in code points and in UTF-16 units: only the valid astral word
+  // above tells them apart.
   if (p.words) return ["x".repeat(p.words.max_word_length + 1)];
   if (s.pattern) return ["Bad Cate"];
   if (s.maxLength !== undefined) return ["z".repeat(s.maxLength + 1)];

@@ -12,7 +12,7 @@ export const metaLimits: Check = {
   name: "meta-limits",
   title: "Manifest limits disagree with the spec",
   verifies:
-    "meta data.limits gives every bounded numeric parameter the minimum, maximum and default of its schema.",
+    "meta data.limits gives every bounded numeric parameter exactly the minimum, maximum and default of its schema (a key the schema lacks is absent).",
   source: 'getMeta description ("the limits of every parameter"); components.parameters',
   severity: "medium",
   judge(ctx, exchange) {
@@ -29,7 +29,10 @@ export const metaLimits: Check = {
         if (s.minimum === undefined && s.maximum === undefined) continue;
         const stated = limits?.[op.operationId]?.[p.name];
         const documented = Object.fromEntries(KEYS.filter((k) => s[k] !== undefined).map((k) => [k, s[k]]));
-        const wrong = KEYS.filter((k) => s[k] !== undefined && stated?.[k] !== s[k]);
+        // A key the schema lacks must be absent, not null or invented (a default that is not one).
+        const wrong = KEYS.filter((k) =>
+          s[k] !== undefined ? stated?.[k] !== s[k] : stated !== undefined && k in stated,
+        );
         if (wrong.length > 0) {
           findings.push({
             code: "meta-limits",

@@ -71,7 +71,7 @@ export class Store {
       AND (@words IS NULL OR EXISTS (SELECT 1 FROM json_each(@words) w
         WHERE instr(lower(a.name), lower(w.value)) > 0 OR instr(lower(a.desc), lower(w.value)) > 0))`;
     this.activityPage = db.prepare(
-      `SELECT * FROM activities a ${activityWhere} ORDER BY a.id DESC LIMIT @limit OFFSET @offset`,
+      `SELECT * FROM activities a ${activityWhere} ORDER BY a.start_time DESC, a.id DESC LIMIT @limit OFFSET @offset`,
     );
     this.activityCount = db.prepare(`SELECT count(*) AS n FROM activities a ${activityWhere}`);
     this.activityCates = db.prepare(

@@ -2,13 +2,10 @@ import type { IncomingHttpHeaders } from "node:http";
 import { credentialUid } from "../../src/http/credentials.ts";
 import { invalidParameters, PROBLEM_JSON, problem, refusedByRule } from "../../src/http/problems.ts";
 import { refusingRules } from "../../src/rules/evaluate.ts";
-import { parseRequest } from "../../src/spec/request.ts";
+import { parseRequest, queryLengthError } from "../../src/spec/request.ts";
 import type { Account } from "../auth.ts";
 import type { Answer, RouteContext } from "../routes/context.ts";
 import { handlers } from "../routes/index.ts";
-
-/** Longer query strings are refused before any parsing (every documented value fits well inside). */
-export const MAX_QUERY_LENGTH = 4096;
 
 /** The account of a uid (as credentialUid reads it) and key, if they match one. */
 export type Verifier = (uid: number | undefined, key: string | undefined) => Account | undefined;
@@ -31,18 +28,8 @@ export function dispatch(
   const q = rawUrl.indexOf("?");
   const pathname = q === -1 ? rawUrl : rawUrl.slice(0, q);
   const queryString = q === -1 ? "" : rawUrl.slice(q + 1);
-  if (queryString.length > MAX_QUERY_LENGTH) {
-    return refuse(
-      400,
-      invalidParameters(spec, [
-        {
-          in: "query",
-          name: "query",
-          reason: `the query string must be at most ${MAX_QUERY_LENGTH} characters`,
-        },
-      ]),
-    );
-  }
+  const tooLong = queryLengthError(queryString);
+  if (tooLong) return refuse(400, invalidParameters(spec, [tooLong]));
   let match: ReturnType<typeof spec.match>;
   try {
     match = spec.match(pathname);

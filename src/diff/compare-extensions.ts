@@ -101,11 +101,12 @@ function compareRateLimit(c: Collector, b: Json, h: Json, at: At): void {
       "status",
       "retry_after",
       "client_ip",
+      "counting",
       "shared_store_failure",
     ]),
   );
-  // Prose for implementers: how the client address is read, what happens when a shared store fails.
-  for (const key of ["client_ip", "shared_store_failure"]) {
+  // Prose for implementers: how the client address is read, what counts, when a shared store fails.
+  for (const key of ["client_ip", "counting", "shared_store_failure"]) {
     if (b[key] !== h[key]) c.add("documentation-changed", down(at, key), `${key} description changed`);
   }
 }

@@ -86,7 +86,11 @@ function compareRule(c: Collector, id: string, b: Json, h: Json, at: At): void {
   if (!same(docsOnly(b), docsOnly(h)))
     c.add("documentation-changed", at, `rule ${id}: summary or source changed`);
   if (!same(reasonOf(b), reasonOf(h)))
-    c.add("documentation-changed", down(at, "then", "problem"), `rule ${id}: the reason given to clients changed`);
+    c.add(
+      "documentation-changed",
+      down(at, "then", "problem"),
+      `rule ${id}: the reason given to clients changed`,
+    );
   if (same(logic(b), logic(h))) return;
 
   const retention = retentionChange(b, h);

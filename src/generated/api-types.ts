@@ -114,7 +114,8 @@ export interface paths {
         /**
          * Life-discount activities
          * @description Life-discount activities (生活优惠: takeaway, travel, top-up, cinema...), newest first
-         *     (by `start_time`; activities of the same day in any order).
+         *     (by `start_time`; activities of the same day in any order, but the same order on every
+         *     page of one listing).
          *     Every record carries `h5`, the direct link of the activity, so no separate
          *     link-conversion call is needed. With `with_cates=1` the full list of activity categories
          *     is returned in the top-level `cates` array in addition to the records. Activity
@@ -143,7 +144,10 @@ export interface paths {
          * @description Public RSS 2.0 feed, no key needed: the whole site (no parameter), one category
          *     (`cate`, alias or ID), one tag (`tag`) or keywords (`q`, same words and matching as
          *     search). Filters combine with AND. Items are the latest 20 alerts that match, newest
-         *     first. Served as `application/rss+xml; charset=utf-8`.
+         *     first. Served as `application/rss+xml; charset=utf-8`. Each `item` has `title`, `link`
+         *     (the alert's `url`), `guid` (the same URL), `pubDate` (RFC 822, GMT), `category` (the
+         *     category name) and `description` (the alert's content); other elements may be added
+         *     within v1.
          */
         get: operations["getRss"];
         put?: never;
@@ -311,10 +315,12 @@ export interface components {
         ActivityCategory: {
             id: string;
             name: string;
+            /** @description Activities of this category in the whole list: not only this page, and whatever the request's q or cate. */
             count: number;
         };
         /** @description Which categories carry prices; a price filter on any other category finds nothing. */
         PriceScope: {
+            /** @description Category IDs (not aliases), as `cateid` carries them. */
             priced_categories: string[];
             priced_streams: string[];
             /** @constant */
@@ -402,12 +408,20 @@ export interface components {
                     window_seconds: number;
                     scope: string;
                 };
-                /** @description Bounds of every bounded parameter, by operation and parameter name. */
+                /**
+                 * @description Bounds of parameters, by operationId and parameter name. Every numeric parameter
+                 *     with a minimum or maximum is listed, with exactly the `minimum`, `maximum` and
+                 *     `default` its schema has: a key the schema lacks is absent (no default = no
+                 *     `default` key, never `null`). Other parameters may be listed too (string
+                 *     `minLength`/`maxLength`); clients ignore keys they do not know.
+                 */
                 limits: {
                     [key: string]: {
                         [key: string]: {
                             minimum?: number;
                             maximum?: number;
+                            minLength?: number;
+                            maxLength?: number;
                             default?: unknown;
                         };
                     };
@@ -505,13 +519,13 @@ export interface components {
         FeedType: "zdm";
         /** @description Number of items, 1 to 50 (a category stream holds at most 20, zdm at most 30). */
         FeedLimit: number;
-        /** @description Keywords separated by a newline, `|` or `#`; words combine with OR. One of q, kp, mip, mxp is required. */
+        /** @description Keywords separated by a newline, `|` or `#`; words combine with OR. One of q, kp, mip, mxp is required. At most 10 words of at most 50 characters each (`x-words`); more is a `400`. */
         SearchQ: string;
-        /** @description Block words, same separators as q; results containing any of them are excluded. */
+        /** @description Block words, same separators as q; results containing any of them are excluded. At most 10 words of at most 50 characters each (`x-words`); more is a `400`. */
         SearchKp: string;
-        /** @description Minimum price in yuan (CNY), inclusive; decimals allowed. Keeps only alerts that carry a price. */
+        /** @description Minimum price in yuan (CNY), inclusive; written `^[0-9]+(\.[0-9]+)?$` (no exponent, sign or bare point). Keeps only alerts that carry a price. */
         SearchMip: number;
-        /** @description Maximum price in yuan (CNY), inclusive; decimals allowed; not below mip. */
+        /** @description Maximum price in yuan (CNY), inclusive; written `^[0-9]+(\.[0-9]+)?$` (no exponent, sign or bare point); not below mip. */
         SearchMxp: number;
         /** @description Restricts the search to one category (alias or ID); `all` is every category. */
         SearchCate: components["schemas"]["CategoryRef"];
@@ -521,7 +535,7 @@ export interface components {
         SearchLimit: number;
         /** @description Activity category id as listed by `with_cates=1` (for example `waimai`); an unknown one gives empty data. */
         ShenghuoCate: string;
-        /** @description Keyword matched against activity name and description (same separators as search q). */
+        /** @description Keyword matched against activity name and description (same separators as search q). At most 10 words of at most 50 characters each (`x-words`); more is a `400`. */
         ShenghuoQ: string;
         /** @description Items per page, 1 to 100. */
         ShenghuoPageSize: number;
@@ -531,7 +545,7 @@ export interface components {
         RssCate: components["schemas"]["CategoryRef"];
         /** @description One tag; only alerts carrying it (exact match). */
         RssTag: string;
-        /** @description Keywords, same separators and matching as search q. */
+        /** @description Keywords, same separators and matching as search q. At most 10 words of at most 50 characters each (`x-words`); more is a `400`. */
         RssQ: string;
         /** @description The account's numeric uid. */
         Uid: number;
@@ -580,6 +594,7 @@ export interface operations {
                     "application/json": components["schemas"]["MetaResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -652,13 +667,13 @@ export interface operations {
     searchAlerts: {
         parameters: {
             query?: {
-                /** @description Keywords separated by a newline, `|` or `#`; words combine with OR. One of q, kp, mip, mxp is required. */
+                /** @description Keywords separated by a newline, `|` or `#`; words combine with OR. One of q, kp, mip, mxp is required. At most 10 words of at most 50 characters each (`x-words`); more is a `400`. */
                 q?: components["parameters"]["SearchQ"];
-                /** @description Block words, same separators as q; results containing any of them are excluded. */
+                /** @description Block words, same separators as q; results containing any of them are excluded. At most 10 words of at most 50 characters each (`x-words`); more is a `400`. */
                 kp?: components["parameters"]["SearchKp"];
-                /** @description Minimum price in yuan (CNY), inclusive; decimals allowed. Keeps only alerts that carry a price. */
+                /** @description Minimum price in yuan (CNY), inclusive; written `^[0-9]+(\.[0-9]+)?$` (no exponent, sign or bare point). Keeps only alerts that carry a price. */
                 mip?: components["parameters"]["SearchMip"];
-                /** @description Maximum price in yuan (CNY), inclusive; decimals allowed; not below mip. */
+                /** @description Maximum price in yuan (CNY), inclusive; written `^[0-9]+(\.[0-9]+)?$` (no exponent, sign or bare point); not below mip. */
                 mxp?: components["parameters"]["SearchMxp"];
                 /** @description Restricts the search to one category (alias or ID); `all` is every category. */
                 cate?: components["parameters"]["SearchCate"];
@@ -696,7 +711,7 @@ export interface operations {
             query?: {
                 /** @description Activity category id as listed by `with_cates=1` (for example `waimai`); an unknown one gives empty data. */
                 cate?: components["parameters"]["ShenghuoCate"];
-                /** @description Keyword matched against activity name and description (same separators as search q). */
+                /** @description Keyword matched against activity name and description (same separators as search q). At most 10 words of at most 50 characters each (`x-words`); more is a `400`. */
                 q?: components["parameters"]["ShenghuoQ"];
                 /** @description Page number, from 1. A page past the end answers 200 with empty data. */
                 page?: components["parameters"]["Page"];
@@ -736,7 +751,7 @@ export interface operations {
                 cate?: components["parameters"]["RssCate"];
                 /** @description One tag; only alerts carrying it (exact match). */
                 tag?: components["parameters"]["RssTag"];
-                /** @description Keywords, same separators and matching as search q. */
+                /** @description Keywords, same separators and matching as search q. At most 10 words of at most 50 characters each (`x-words`); more is a `400`. */
                 q?: components["parameters"]["RssQ"];
             };
             header?: never;

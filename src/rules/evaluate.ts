@@ -1,6 +1,7 @@
 import type { ParsedRequest } from "../spec/request.ts";
 import type { Spec } from "../spec/spec.ts";
 import type { Operation } from "../spec/types.ts";
+import { compareValues } from "./order.ts";
 import { collect, get, has, join } from "./pointer.ts";
 import type {
   Condition,
@@ -283,14 +284,12 @@ function checkOrder(then: Expectation, body: unknown, fail: Fail): RuleFailure[]
     const a = items[i - 1] as Record<string, unknown>;
     const b = items[i] as Record<string, unknown>;
     for (const { field, direction } of then.order.by) {
-      const x = Number(a?.[field]);
-      const y = Number(b?.[field]);
-      if (x === y) continue;
-      if (direction === "desc" ? x < y : x > y) {
+      const d = compareValues(a?.[field], b?.[field]);
+      if (d === 0) continue;
+      if (direction === "desc" ? d < 0 : d > 0) {
         const by = then.order.by.map((o) => `${o.field} ${o.direction}`).join(", ");
-        return [
-          fail(`items must be ordered by ${by}`, { pointer: join(then.order.at, i), received: [x, y] }),
-        ];
+        const received = [a?.[field], b?.[field]];
+        return [fail(`items must be ordered by ${by}`, { pointer: join(then.order.at, i), received })];
       }
       break;
     }

@@ -19,6 +19,19 @@ export interface ParsedRequest {
   errors: ParamError[];
 }
 
+/** The longest query string any endpoint reads (info.description "Query values"). */
+export const MAX_QUERY_LENGTH = 4096;
+
+/** The 400's error for a query string over MAX_QUERY_LENGTH characters, checked before anything is parsed. */
+export function queryLengthError(queryString: string): ParamError | undefined {
+  if (queryString.length <= MAX_QUERY_LENGTH) return undefined;
+  return {
+    in: "query",
+    name: "query",
+    reason: `the query string must be at most ${MAX_QUERY_LENGTH} characters`,
+  };
+}
+
 const INTEGER = /^-?[0-9]+$/;
 const DECIMAL = /^-?[0-9]+(\.[0-9]+)?$/;
 
