@@ -1,11 +1,13 @@
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { resolvePeer } from "../cli/optional-peer.ts";
+import { parseDocument, specFromDocument } from "../spec/load.ts";
 import { REPO_ROOT, SPEC_PATH } from "../spec/paths.ts";
+import { readerDocument } from "./reader.ts";
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
@@ -34,7 +36,12 @@ function redoclyCli(): string {
 export async function buildDocs(options: BuildDocsOptions = {}): Promise<string> {
   const out = resolve(options.out ?? DOCS_PATH);
   await mkdir(dirname(out), { recursive: true });
-  const args = [redoclyCli(), "build-docs", options.specPath ?? SPEC_PATH, "--inlineBundle", "--output", out];
+  // The page shows the reader's view of the spec: code samples, rules in words (reader.ts).
+  const work = await mkdtemp(join(tmpdir(), "dealkit-reader-"));
+  const reader = join(work, "openapi.json");
+  const spec = await specFromDocument(parseDocument(await readFile(options.specPath ?? SPEC_PATH, "utf8")));
+  await writeFile(reader, JSON.stringify(readerDocument(spec)));
+  const args = [redoclyCli(), "build-docs", reader, "--inlineBundle", "--output", out];
   if (options.title) args.push("--title", options.title);
   try {
     await run(process.execPath, args, {
@@ -46,6 +53,8 @@ export async function buildDocs(options: BuildDocsOptions = {}): Promise<string>
   } catch (err) {
     const e = err as Error & { stderr?: string; stdout?: string };
     throw new Error(`redocly build-docs failed: ${e.message}\n${e.stderr ?? ""}${e.stdout ?? ""}`);
+  } finally {
+    await rm(work, { recursive: true, force: true });
   }
   return out;
 }

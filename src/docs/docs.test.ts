@@ -98,4 +98,13 @@ describe.skipIf(!present)("API reference page", () => {
     await mkdir(join(REPO_ROOT, "artifacts"), { recursive: true });
     await page.screenshot({ path: SCREENSHOT });
   });
+
+  it("opens with the API, not the kit, and shows each operation's promises and code samples", async () => {
+    const text = (await page.locator("body").textContent()) ?? "";
+    expect(text.indexOf("Getting started")).toBeGreaterThan(-1);
+    expect(text.indexOf("Getting started")).toBeLessThan(text.indexOf("single source of truth"));
+    expect(html).toContain("What this endpoint promises");
+    expect(html).toContain("curl -i 'http://127.0.0.1:8080/api/v1/rank?act=yixiaoshi'");
+    expect(html).toContain("api.rank({ act: ");
+  });
 });

@@ -10,6 +10,8 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumAvailable, launchChromium } from "../../src/docs/browser.ts";
+import { readerDocument } from "../../src/docs/reader.ts";
+import { loadSpec } from "../../src/spec/load.ts";
 import {
   consumerProject,
   ESM_CLIENT_SCRIPT,
@@ -156,11 +158,19 @@ describe("the client from the tarball", () => {
     expect(await tsc(dir)).toBe("");
   }, 60_000);
 
-  it("type-checks the TypeScript examples of the READMEs against the package", async () => {
-    const blocks = ["README.md", "src/client/README.md"].flatMap((readme) =>
+  it("type-checks the TypeScript examples of the READMEs and of the reference page against the package", async () => {
+    const readmes = ["README.md", "src/client/README.md"].flatMap((readme) =>
       [...readFileSync(join(ROOT, readme), "utf8").matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1] ?? ""),
     );
-    expect(blocks.length).toBeGreaterThanOrEqual(3);
+    const doc = readerDocument(await loadSpec()) as unknown as {
+      paths: Record<string, { get: { "x-codeSamples": { lang: string; source: string }[] } }>;
+    };
+    const samples = Object.values(doc.paths).flatMap((p) =>
+      p.get["x-codeSamples"].filter((s) => s.lang === "TypeScript").map((s) => s.source),
+    );
+    expect(samples).toHaveLength(Object.keys(doc.paths).length);
+    const blocks = [...readmes, ...samples];
+    expect(readmes.length).toBeGreaterThanOrEqual(3);
     const files = Object.fromEntries(blocks.map((code, i) => [`example-${i}.ts`, `${code}\nexport {};\n`]));
     const dir = consumerProject(staged, "ts-readme", {
       ...files,
