@@ -1,8 +1,8 @@
 import { existsSync, rmSync } from "node:fs";
 import type { Database } from "better-sqlite3";
+import { oneLine } from "../src/errors/one-line.ts";
 import { loadSpec } from "../src/spec/load.ts";
 import { ImportInputError, type ImportOptions, type ImportReport, importFile } from "./data/import.ts";
-import { oneLine } from "./data/import-read.ts";
 import { offsetFor } from "./data/time.ts";
 import { connect, ensureDemoAccount } from "./db/open.ts";
 

@@ -1,4 +1,5 @@
 import { type FileHandle, open } from "node:fs/promises";
+import { oneLine } from "../../src/errors/one-line.ts";
 
 /** The default largest record (an NDJSON line, or one item of a JSON array), in bytes. */
 export const DEFAULT_MAX_RECORD_BYTES = 1024 * 1024;
@@ -75,13 +76,6 @@ function describeFsError(err: unknown): string {
   if (code === "EACCES" || code === "EPERM") return "permission denied";
   if (code === "EISDIR") return "it is a directory";
   return oneLine(err);
-}
-
-/** An error's message as one bounded line (never a stack, never a whole input). */
-export function oneLine(err: unknown): string {
-  const message = err instanceof Error ? err.message : String(err);
-  const line = message.split("\n")[0] ?? "";
-  return line.length > 300 ? `${line.slice(0, 300)}...` : line;
 }
 
 /**

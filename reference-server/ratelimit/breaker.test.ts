@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Breaker, errorMessage } from "./breaker.ts";
+import { Breaker } from "./breaker.ts";
 
 const T0 = 1_795_000_000_000;
 const options = { minProbeMs: 100, maxProbeMs: 2_000, stableMs: 30_000 };
@@ -56,11 +56,5 @@ describe("store circuit breaker (plain state)", () => {
     // Shared for a minute, then a new outage: probes start fast again.
     b.trip(new Error("down"), T0 + 62_500);
     expect(b.probeDelayMs()).toBe(100);
-  });
-
-  it("makes one line of any error", () => {
-    expect(errorMessage(new Error("a\n  b"))).toBe("a b");
-    expect(errorMessage("plain")).toBe("plain");
-    expect(errorMessage(new TypeError(""))).toBe("TypeError");
   });
 });

@@ -1,3 +1,4 @@
+import { oneLine } from "../../src/errors/one-line.ts";
 /**
  * The circuit breaker in front of the shared rate-limit store, as plain state (no timers, no I/O:
  * resilient-store.ts drives it; its tests need no clock at all).
@@ -82,13 +83,7 @@ export class Breaker {
   }
 
   private noteError(err: unknown, nowMs: number): void {
-    this.lastError = errorMessage(err);
+    this.lastError = oneLine(err);
     this.lastErrorAtMs = nowMs;
   }
-}
-
-/** One line, whatever was thrown (ioredis errors are Errors; a rejected non-Error is possible). */
-export function errorMessage(err: unknown): string {
-  const text = err instanceof Error ? err.message || err.name : String(err);
-  return text.replace(/\s+/g, " ").trim();
 }

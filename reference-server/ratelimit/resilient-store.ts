@@ -1,4 +1,5 @@
-import { BREAKER_DEFAULTS, Breaker, type BreakerOptions, errorMessage } from "./breaker.ts";
+import { oneLine } from "../../src/errors/one-line.ts";
+import { BREAKER_DEFAULTS, Breaker, type BreakerOptions } from "./breaker.ts";
 import { type Clock, systemClock, withTimeout } from "./clock.ts";
 import type { RateLimitStore, StoreState, WindowState } from "./store.ts";
 
@@ -114,7 +115,7 @@ export class ResilientStore implements RateLimitStore {
   private fail(err: unknown, generation: number, what: string): void {
     if (this.closed || !this.breaker.trip(err, this.options.clock.now(), generation)) return;
     this.options.log(
-      `dealkit: rate-limit store: ${this.options.name} ${what} (${errorMessage(err)}); ` +
+      `dealkit: rate-limit store: ${this.options.name} ${what} (${oneLine(err)}); ` +
         "limiting per instance in memory until it answers again",
     );
     this.scheduleProbe();

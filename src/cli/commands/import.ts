@@ -5,6 +5,7 @@ import {
   importAlerts,
 } from "../../../reference-server/import.ts";
 import { DEFAULTS } from "../../../reference-server/index.ts";
+import { debugHint, oneLine } from "../../errors/one-line.ts";
 import { intOption, parseOptions, UsageError } from "../args.ts";
 
 /**
@@ -55,10 +56,8 @@ export async function run(args: string[]): Promise<number> {
       console.error(`dealkit import: ${err.message}; nothing loaded`);
       return 2;
     }
-    const message = `${(err as Error)?.message ?? err}`.split("\n")[0]?.slice(0, 300);
-    console.error(
-      `dealkit import: internal error: ${message}${process.env.DEALKIT_DEBUG ? `\n${(err as Error).stack}` : " (DEALKIT_DEBUG=1 shows the stack)"}`,
-    );
+    const message = oneLine(err);
+    console.error(`dealkit import: internal error: ${message}${debugHint(err)}`);
     return 2;
   }
   const valid = report.alerts + report.zdm + report.activities;

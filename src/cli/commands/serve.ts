@@ -1,4 +1,5 @@
 import { DEFAULTS, type ServerOptions, startServer } from "../../../reference-server/index.ts";
+import { debugHint } from "../../errors/one-line.ts";
 import { durationOption, intOption, parseOptions, UsageError, withDefaultValue } from "../args.ts";
 
 export const summary = "run the reference server (Fastify + embedded SQLite)";
@@ -97,6 +98,6 @@ function startupProblem(err: unknown, options: ServerOptions): string {
           : e.code?.startsWith("SQLITE_") || e.name === "SqliteError"
             ? `cannot use the database ${options.dbPath ?? DEFAULTS.dbPath}: ${e.message}`
             : `could not start: ${e.message}`;
-  const oneLine = line.replace(/\s*\n\s*/g, " ");
-  return process.env.DEALKIT_DEBUG ? `${oneLine}\n${e.stack}` : oneLine;
+  const hint = debugHint(err);
+  return `${line.replace(/\s+/g, " ").trim()}${hint.startsWith("\n") ? hint : ""}`;
 }
