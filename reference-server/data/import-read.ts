@@ -219,21 +219,26 @@ class Splitter {
     }
   }
 
-  /** The record of the line just ended, or undefined for a blank line. */
-  private endLine(): RawRecord | undefined {
-    const line = this.recordLine;
-    const at = `line ${line}`;
+  /** The pieces gathered for the record just ended, as text, or why they are not one. */
+  private takeRecord(): string | { reason: string; tooLarge: boolean } {
     const size = this.size;
     const pieces = this.pieces;
     this.pieces = [];
     this.size = 0;
-    if (size > this.max) return { at, line, reason: tooLargeText(size, this.max) };
-    let text: string;
+    if (size > this.max) return { reason: tooLargeText(size, this.max), tooLarge: true };
     try {
-      text = utf8.decode(Buffer.concat(pieces, size));
+      return utf8.decode(Buffer.concat(pieces, size));
     } catch {
-      return { at, line, reason: "not UTF-8 text" };
+      return { reason: "not UTF-8 text", tooLarge: false };
     }
+  }
+
+  /** The record of the line just ended, or undefined for a blank line. */
+  private endLine(): RawRecord | undefined {
+    const line = this.recordLine;
+    const at = `line ${line}`;
+    const text = this.takeRecord();
+    if (typeof text !== "string") return { at, line, reason: text.reason };
     if (text.trim() === "") return undefined;
     try {
       return { at, line, value: JSON.parse(text) };
@@ -314,15 +319,10 @@ class Splitter {
   private endItem(): RawRecord {
     const line = this.recordLine;
     const at = `item ${this.items} (line ${line})`;
-    const size = this.size;
-    const pieces = this.pieces;
-    this.pieces = [];
-    this.size = 0;
-    if (size > this.max) return { at, line, reason: tooLargeText(size, this.max) };
-    let text: string;
-    try {
-      text = utf8.decode(Buffer.concat(pieces, size));
-    } catch {
+    const text = this.takeRecord();
+    if (typeof text !== "string") {
+      // An item too large is one rejected record; bytes that are no text break the whole array.
+      if (text.tooLarge) return { at, line, reason: text.reason };
       throw this.error(line, `item ${this.items} is not UTF-8 text`);
     }
     try {
