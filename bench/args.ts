@@ -9,6 +9,7 @@ export const SCENARIOS = [
   "startup",
   "scaleout",
   "redis-stall",
+  "proxy",
   "install",
   "npm-ci",
 ] as const;

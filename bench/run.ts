@@ -17,6 +17,7 @@ import { field } from "./scenarios/field.ts";
 import { install } from "./scenarios/install.ts";
 import { limiter } from "./scenarios/limiter.ts";
 import { npmCi } from "./scenarios/npm-ci.ts";
+import { proxy } from "./scenarios/proxy.ts";
 import { redisStall } from "./scenarios/redis-stall.ts";
 import { scaleout } from "./scenarios/scaleout.ts";
 import { search } from "./scenarios/search.ts";
@@ -33,6 +34,7 @@ const RUNNERS: Record<ScenarioName, (ctx: BenchContext) => Promise<Section>> = {
   startup,
   scaleout,
   "redis-stall": redisStall,
+  proxy,
   install,
   "npm-ci": npmCi,
 };

@@ -3,9 +3,11 @@
  * reference server in process), runs, prints progress and the report, and writes the report
  * files in every case, a run that stopped (exit 2) included.
  */
+import { createWriteStream } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { Account } from "./arbitraries/requests.ts";
+import { exchangeLine, trafficOfExchange } from "./passive/ndjson.ts";
 import { formatConsole } from "./reporters/console.ts";
 import { formatJson } from "./reporters/json.ts";
 import { formatJunit } from "./reporters/junit.ts";
@@ -14,25 +16,45 @@ import { formatPlan } from "./runner/plan-format.ts";
 import type { RunReport } from "./runner/report.ts";
 import { type RunOptions, run, validateSelection } from "./runner/run.ts";
 import { startBundledServer, type Target } from "./runner/target.ts";
+import type { Exchange } from "./types.ts";
 
 /** Report files a run can write (`--report FORMAT=PATH`). */
 export const FORMATS = { junit: formatJunit, json: formatJson, markdown: formatMarkdown };
 export type ReportFormat = keyof typeof FORMATS;
 
-export interface CliRun extends Omit<RunOptions, "baseUrl" | "log" | "replayTarget"> {
+export interface CliRun extends Omit<RunOptions, "baseUrl" | "log" | "replayTarget" | "onExchange"> {
   baseUrl?: string;
   reports: { format: ReportFormat; path: string }[];
+  /** `--report ndjson=PATH`: every exchange, one a line, as it comes (what `dealkit judge` reads). */
+  exchangeLog?: string;
   out?: (line: string) => void;
 }
 
-async function writeReports(run: CliRun, report: RunReport, out: (line: string) => void): Promise<void> {
-  for (const r of run.reports) {
+/** The NDJSON of exchanges, written as they come; undefined when none was asked for. */
+async function openExchangeLog(path: string | undefined) {
+  if (!path) return undefined;
+  await mkdir(dirname(path), { recursive: true });
+  const stream = createWriteStream(path);
+  return {
+    write: (e: Exchange) => stream.write(exchangeLine(trafficOfExchange(e))),
+    close: () => new Promise<void>((resolve) => stream.end(() => resolve())),
+  };
+}
+
+/** Writes the report files (a failure to write one is said, and the others are still written). */
+export async function writeReports(
+  files: { format: ReportFormat; path: string }[],
+  report: RunReport,
+  out: (line: string) => void,
+  command = "conformance",
+): Promise<void> {
+  for (const r of files) {
     try {
       await mkdir(dirname(r.path), { recursive: true });
       await writeFile(r.path, FORMATS[r.format](report));
       out(`wrote ${r.format} report to ${r.path}`);
     } catch (err) {
-      console.error(`dealkit conformance: could not write ${r.path}: ${(err as Error).message}`);
+      console.error(`dealkit ${command}: could not write ${r.path}: ${(err as Error).message}`);
     }
   }
 }
@@ -52,6 +74,7 @@ export async function conformanceCommand(cli: CliRun): Promise<{ code: number; r
   }
   const account: Account | undefined = cli.account ?? target.account;
   out(`dealkit conformance: ${target.baseUrl}, seed ${cli.seed}`);
+  const exchangeLog = await openExchangeLog(cli.exchangeLog);
   try {
     const result = await run({
       ...cli,
@@ -59,6 +82,7 @@ export async function conformanceCommand(cli: CliRun): Promise<{ code: number; r
       ...(account ? { account } : {}),
       log,
       replayTarget: cli.baseUrl ? `--base-url ${cli.baseUrl} ` : "",
+      ...(exchangeLog ? { onExchange: exchangeLog.write } : {}),
     });
     const { report } = result;
     if (cli.planOnly && result.plan) {
@@ -66,7 +90,7 @@ export async function conformanceCommand(cli: CliRun): Promise<{ code: number; r
       return { code: 0, report };
     }
     out(formatConsole(report));
-    await writeReports(cli, report, out);
+    await writeReports(cli.reports, report, out);
     if (report.error) console.error(`dealkit conformance: ${report.error}`);
     return { code: report.error ? 2 : report.passed ? 0 : 1, report };
   } catch (err) {
@@ -89,9 +113,13 @@ export async function conformanceCommand(cli: CliRun): Promise<{ code: number; r
       error: message,
       passed: false,
     };
-    await writeReports(cli, report, out);
+    await writeReports(cli.reports, report, out);
     return { code: 2, report };
   } finally {
+    if (exchangeLog) {
+      await exchangeLog.close();
+      out(`wrote ndjson exchanges to ${cli.exchangeLog}`);
+    }
     await target.close();
   }
 }

@@ -22,11 +22,18 @@ function table(checks: CheckResult[]): string[] {
   return lines;
 }
 
+/** What the run did: requests it sent, or (passive) exchanges it saw pass. */
+export function runVolume(report: RunReport): string {
+  if (report.mode !== "passive") return `${report.requests} requests`;
+  const judged = report.passive ? `, ${report.passive.judged} judged` : "";
+  return `${report.requests} exchanges seen${judged}, no request sent`;
+}
+
 /** The end-of-run text: the check table, then every violation with its reproduction. */
 export function formatConsole(report: RunReport): string {
   // A run that stopped before judging (not this API, unreachable) has one thing to say.
   if (report.error) {
-    return `\n${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s; seed ${report.seed}; nothing judged`;
+    return `\n${runVolume(report)} in ${(report.durationMs / 1000).toFixed(1)} s; seed ${report.seed}; nothing judged`;
   }
   const kindOf = (name: string) =>
     name.startsWith("rule:") ? "rule" : name.startsWith("relation:") ? "relation" : "fixed";
@@ -65,7 +72,7 @@ export function formatConsole(report: RunReport): string {
     `${count("pass")} passed, ${count("fail")} failed, ${unexercised} not exercised${report.requireEvidence && unexercised ? " (failing: --require-evidence)" : ""}, ${count("skipped")} skipped; ` +
       (known.length ? `${known.length} known findings; ` : "") +
       (expired ? `${expired} known entries expired (failing); ` : "") +
-      `${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s; seed ${report.seed}`,
+      `${runVolume(report)} in ${(report.durationMs / 1000).toFixed(1)} s${report.mode === "passive" ? "" : `; seed ${report.seed}`}`,
   );
   return lines.join("\n");
 }

@@ -50,6 +50,13 @@ function testcase(c: CheckResult, report: RunReport): string[] {
   return lines;
 }
 
+/** A passive run's counts: exchanges seen and judged (it sent no request). */
+function passiveProperties(report: RunReport): string {
+  if (!report.passive) return "";
+  const { exchanges, judged, findings } = report.passive;
+  return `<property name="exchanges" value="${exchanges}"/><property name="judged" value="${judged}"/><property name="findings" value="${findings}"/>`;
+}
+
 /** JUnit XML: one testsuite, one testcase per check; a run that stopped (exit 2) is one error. */
 export function formatJunit(report: RunReport): string {
   const failures = report.checks.filter((c) => failing(c, report)).length;
@@ -64,7 +71,7 @@ export function formatJunit(report: RunReport): string {
     `<?xml version="1.0" encoding="UTF-8"?>`,
     `<testsuites name="dealkit conformance" ${counts}>`,
     `  <testsuite name="dealkit conformance ${esc(report.baseUrl)}" ${counts} timestamp="${report.startedAt}">`,
-    `    <properties><property name="seed" value="${report.seed}"/><property name="requests" value="${report.requests}"/><property name="mode" value="${report.mode}"/></properties>`,
+    `    <properties><property name="seed" value="${report.seed}"/><property name="requests" value="${report.requests}"/><property name="mode" value="${report.mode}"/>${passiveProperties(report)}</properties>`,
   ];
   if (report.error) {
     lines.push(

@@ -1,4 +1,10 @@
 import type { CheckResult, RunReport } from "../runner/report.ts";
+import { runVolume } from "./console.ts";
+
+const MODES: Partial<Record<RunReport["mode"], string>> = {
+  "one-address": "one client address",
+  spread: "spread over loopback addresses",
+};
 
 /** A table cell: one line, no pipe breaking the row. */
 const cell = (s: string) => s.replace(/\r?\n/g, " ").replace(/\|/g, "\\|");
@@ -45,8 +51,8 @@ export function formatMarkdown(report: RunReport): string {
   const lines = [
     verdict(report),
     "",
-    `\`${report.baseUrl}\` · seed ${report.seed} · ${report.mode === "one-address" ? "one client address" : report.mode === "spread" ? "spread over loopback addresses" : "no run"} · ` +
-      `${report.requests} requests in ${(report.durationMs / 1000).toFixed(0)} s · ${report.checks.length} checks: ` +
+    `\`${report.baseUrl}\` · ${report.mode === "passive" ? "passive (traffic judged as it passed)" : `seed ${report.seed} · ${MODES[report.mode] ?? "no run"}`} · ` +
+      `${runVolume(report)} in ${(report.durationMs / 1000).toFixed(0)} s · ${report.checks.length} checks: ` +
       `${count("pass")} passed, ${count("fail")} failed, ${count("not-exercised")} not exercised, ${count("skipped")} not selected`,
     ...failures(report.checks),
   ];

@@ -36,6 +36,9 @@ export class Judge {
     private readonly baseUrl: string,
     /** How the replay line names the target (`--base-url URL `, or "" for the bundled server). */
     private readonly replayTarget: string,
+    /** The replay line for `--only` (passive judging, which has no seed to replay, gives its own). */
+    private readonly replayLine: (only: string, path?: string) => string = (only, path) =>
+      `dealkit conformance ${this.replayTarget}--seed ${this.seed} --only ${only}${path ? ` (fast-check path ${path})` : ""}`,
   ) {
     for (const c of checks) {
       this.evidence.set(c.name, { cases: 0, informative: 0, inconclusive: [] });
@@ -51,6 +54,11 @@ export class Judge {
       this.ctx.spec.match(exchange.request.pathname)?.operation.operationId ??
       exchange.request.pathname
     );
+  }
+
+  /** The dedupe key of a finding: its check, code and operation. */
+  keyOf(check: Check, finding: Finding, exchange: Exchange): string {
+    return `${check.name}|${finding.code}|${this.operationOf(exchange)}`;
   }
 
   /** Runs every judging check on an exchange once (memoized), counting cases and evidence. */
@@ -77,7 +85,7 @@ export class Judge {
   /** Keeps a violation unless one with the same key is already kept. */
   record(check: Check, finding: Finding, exchange: Exchange, path?: string): void {
     const operation = this.operationOf(exchange);
-    const key = `${check.name}|${finding.code}|${operation}`;
+    const key = this.keyOf(check, finding, exchange);
     const list = this.violations.get(check.name);
     if (this.keys.has(key) || !list) return;
     this.keys.add(key);
@@ -90,7 +98,7 @@ export class Judge {
       operation,
       request: curlLine(exchange, reproduce !== undefined),
       seed: this.seed,
-      replay: `dealkit conformance ${this.replayTarget}--seed ${this.seed} --only ${only}${path ? ` (fast-check path ${path})` : ""}`,
+      replay: this.replayLine(only, path),
       ...(reproduce ? { reproduce } : {}),
     });
   }

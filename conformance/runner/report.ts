@@ -32,13 +32,28 @@ export interface CheckResult {
   note?: string;
 }
 
+/** What a passive run (dealkit proxy, dealkit judge) saw: it sends nothing, it reads traffic. */
+export interface PassiveCounts {
+  /** Exchanges seen in all. */
+  exchanges: number;
+  /** Those read by the checks (the API's operations, whole bodies under the cap). */
+  judged: number;
+  /** The rest, by reason (not an operation of the spec, method, body over the cap...). */
+  notJudged: Record<string, number>;
+  /** Findings in all, repeats included (the report keeps the first of each). */
+  findings: number;
+}
+
 export interface RunReport {
   seed: number;
   baseUrl: string;
-  mode: Plan["mode"] | "none";
+  /** "passive": traffic judged as it passed (`requests` then counts exchanges seen, none sent). */
+  mode: Plan["mode"] | "none" | "passive";
   startedAt: string;
   durationMs: number;
   requests: number;
+  /** Set by passive runs. */
+  passive?: PassiveCounts;
   /** 429 answers outside the deliberate burst (a correct runner against a correct server gets none). */
   unexpected429: number;
   checks: CheckResult[];

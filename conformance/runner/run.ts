@@ -14,7 +14,7 @@ import { isLoopback, sourceAddresses } from "../http/addresses.ts";
 import { type AnswerLimits, closeAgents, DEFAULT_LIMITS } from "../http/client.ts";
 import { Pacer } from "../http/pacer.ts";
 import { defaultRegistry, selectChecks, UnknownCheckError } from "../registry.ts";
-import type { CheckContext, Violation } from "../types.ts";
+import type { CheckContext, Exchange, Violation } from "../types.ts";
 import { META } from "./burst.ts";
 import { RateDiagnosis } from "./diagnosis.ts";
 import { discover } from "./discover.ts";
@@ -57,6 +57,8 @@ export interface RunOptions {
   log?: (line: string) => void;
   /** How the replay line names the target (`--base-url URL `, or "" for the bundled server). */
   replayTarget?: string;
+  /** Sees every exchange as it comes, its whole body included (--report ndjson). */
+  onExchange?: (exchange: Exchange) => void;
 }
 
 export interface RunResult {
@@ -122,6 +124,7 @@ export async function run(options: RunOptions): Promise<RunResult> {
     diagnosis,
     { ...DEFAULT_LIMITS, ...options.limits },
     { budget, deadline },
+    options.onExchange,
   );
   const judge = new Judge(
     ctx,

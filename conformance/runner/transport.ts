@@ -80,6 +80,8 @@ export class Transport {
       budget: Number.POSITIVE_INFINITY,
       deadline: Number.POSITIVE_INFINITY,
     },
+    /** Sees every exchange as it comes, its whole body included (--report ndjson). */
+    private readonly onExchange?: (exchange: Exchange) => void,
   ) {}
 
   private withOrigin(request: RequestCase): RequestCase {
@@ -135,6 +137,7 @@ export class Transport {
       windowIndex,
       ...(options.waited !== undefined ? { waited: options.waited } : {}),
     };
+    this.onExchange?.(exchange);
     // What the server does not count (x-rate-limit) frees its slot at once: pacing stays exact.
     const refused = exchange.status === this.spec.rateLimit.status;
     const preflight = request.method === "OPTIONS";

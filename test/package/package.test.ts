@@ -3,7 +3,7 @@
  * from plain Node ESM, from TypeScript with NodeNext and with Bundler resolution, and bundled
  * for a browser. Everything runs from the tarball, not from the checkout.
  */
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { readFileSync, rmSync, symlinkSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -113,6 +113,34 @@ describe("the CLI from the tarball", () => {
     const running = await serveFrom(dir);
     expect((await fetch(`${running.url}/api/v1/meta`)).status).toBe(200);
     expect(await stop(running)).toBe(0);
+  }, 60_000);
+
+  it("proxies and judges traffic (its judging worker is compiled JavaScript too), reporting on SIGTERM", async () => {
+    const dir = consumerProject(staged, "proxy", {});
+    const upstream = await serveFrom(dir);
+    const child = spawn(cli, ["proxy", "--upstream", upstream.url, "--port", "0"], {
+      cwd: dir,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stderr.on("data", (c: Buffer) => {
+      stderr += c.toString();
+    });
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on("data", (c: Buffer) => {
+        stdout += c.toString();
+        const m = /dealkit proxy: (http:\/\/\S+)/.exec(stdout);
+        if (m?.[1]) resolve(m[1]);
+      });
+      child.on("exit", (code) => reject(new Error(`dealkit proxy exited ${code}: ${stderr}`)));
+    });
+    expect((await fetch(`${url}/api/v1/rank?act=yixiaoshi`)).status).toBe(200);
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+    child.kill("SIGTERM");
+    expect(await exited, stderr).toBe(0);
+    expect(stdout).toMatch(/0 failed/);
+    await stop(upstream);
   }, 60_000);
 });
 

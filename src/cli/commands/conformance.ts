@@ -16,7 +16,8 @@ port and checked. Exit 0 when every check passes, 1 when any fails, 2 for a usag
 target the run could not judge (unreachable, not this API). CHECK is a check name, "rules"
 (every rule check) or a prefix ending in *.
   --report F=PATH     write a report: junit (CI test results), json (everything), markdown (a job
-                      summary or pull-request comment); repeatable
+                      summary or pull-request comment), ndjson (every exchange, one a line, as it
+                      comes: what dealkit judge reads back); repeatable
   --budget N          most requests of the whole run (default 190 from one address, 4000 when
                       spread over loopback addresses)
   --max-time S        stop sending after S seconds (default ${DEFAULT_MAX_TIME_SECONDS}); the report is written anyway
@@ -65,11 +66,14 @@ export async function run(args: string[]): Promise<number> {
   const reports = (values.report ?? []).map((r) => {
     const m = /^([a-z]+)=(.+)$/.exec(r);
     if (!m?.[1] || !m[2])
-      throw new UsageError(`--report must be FORMAT=PATH (junit, json, markdown), got ${r}`);
-    if (!(m[1] in FORMATS))
-      throw new UsageError(`--report format must be ${Object.keys(FORMATS).join(", ")}, got ${m[1]}`);
-    return { format: m[1] as ReportFormat, path: m[2] };
+      throw new UsageError(`--report must be FORMAT=PATH (junit, json, markdown, ndjson), got ${r}`);
+    if (!(m[1] in FORMATS) && m[1] !== "ndjson")
+      throw new UsageError(
+        `--report format must be ${[...Object.keys(FORMATS), "ndjson"].join(", ")}, got ${m[1]}`,
+      );
+    return { format: m[1] as ReportFormat | "ndjson", path: m[2] };
   });
+  const exchangeLog = reports.findLast((r) => r.format === "ndjson")?.path;
   let rate: { limit: number; windowSeconds: number } | undefined;
   if (values.rate !== undefined) {
     const m = /^([0-9]+)\/MIN$/i.exec(values.rate);
@@ -95,7 +99,8 @@ export async function run(args: string[]): Promise<number> {
     const { code } = await conformanceCommand({
       ...(known ? { known } : {}),
       seed,
-      reports,
+      reports: reports.filter((r): r is { format: ReportFormat; path: string } => r.format !== "ndjson"),
+      ...(exchangeLog ? { exchangeLog } : {}),
       ...(baseUrl ? { baseUrl } : {}),
       ...(list(values.only) ? { only: list(values.only) } : {}),
       ...(list(values.skip) ? { skip: list(values.skip) } : {}),

@@ -1,0 +1,162 @@
+/**
+ * HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), the format browser devtools and
+ * proxies export: read as traffic for `dealkit judge`, written by `dealkit proxy --record-har`.
+ * Failed requests follow the browsers' habit (status 0 and `_error`); bodies a HAR may hold in
+ * base64 are decoded; secrets are redacted on the way out.
+ */
+import { createWriteStream, type WriteStream } from "node:fs";
+import { readFile } from "node:fs/promises";
+import type { TransportFailure } from "../http/client.ts";
+import { redactHeaders } from "./ndjson.ts";
+import type { Traffic } from "./traffic.ts";
+
+interface HarHeader {
+  name: string;
+  value: string;
+}
+
+interface HarEntry {
+  startedDateTime: string;
+  time: number;
+  request: { method: string; url: string; headers: HarHeader[] };
+  response: {
+    status: number;
+    headers: HarHeader[];
+    content: { size?: number; mimeType?: string; text?: string; encoding?: string; comment?: string };
+  };
+  _error?: string;
+  _failure?: TransportFailure;
+  _client?: string;
+  /** Unix seconds, unrounded: startedDateTime keeps milliseconds, and back to back is a matter of less. */
+  _startedAt?: number;
+  _receivedAt?: number;
+}
+
+export class HarError extends Error {}
+
+const list = (headers: Record<string, string>): HarHeader[] =>
+  Object.entries(headers).map(([name, value]) => ({ name, value }));
+
+const record = (headers: HarHeader[] | undefined): Record<string, string> => {
+  const out: Record<string, string> = {};
+  for (const h of headers ?? []) {
+    if (typeof h?.name !== "string") continue;
+    // HTTP/2 pseudo-headers (":authority") are not headers of the answer.
+    const name = h.name.toLowerCase();
+    if (name.startsWith(":")) continue;
+    out[name] = out[name] === undefined ? String(h.value) : `${out[name]}, ${h.value}`;
+  }
+  return out;
+};
+
+/** One exchange as a HAR entry. */
+export function harEntry(t: Traffic): HarEntry {
+  const url = new URL(t.url);
+  const ms = Math.max(0, (t.receivedAt - t.startedAt) * 1000);
+  return {
+    startedDateTime: new Date(t.startedAt * 1000).toISOString(),
+    time: ms,
+    request: {
+      method: t.method,
+      url: t.url,
+      httpVersion: "HTTP/1.1",
+      headers: list(redactHeaders(t.requestHeaders)),
+      queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
+      cookies: [],
+      headersSize: -1,
+      bodySize: 0,
+    },
+    response: {
+      status: t.status,
+      statusText: "",
+      httpVersion: "HTTP/1.1",
+      headers: list(t.responseHeaders),
+      cookies: [],
+      content: {
+        size: t.body !== undefined ? Buffer.byteLength(t.body) : -1,
+        mimeType: t.responseHeaders["content-type"] ?? "",
+        ...(t.body !== undefined ? { text: t.body } : { comment: t.bodyNotKept ?? "not recorded" }),
+      },
+      redirectURL: "",
+      headersSize: -1,
+      bodySize: -1,
+    },
+    cache: {},
+    timings: { send: 0, wait: ms, receive: 0 },
+    ...(t.failure ? { _error: t.failure.message, _failure: t.failure } : {}),
+    ...(t.client ? { _client: t.client } : {}),
+    _startedAt: t.startedAt,
+    _receivedAt: t.receivedAt,
+  } as HarEntry;
+}
+
+/** Writes a HAR as exchanges come (entries streamed to the file, closed by `close`). */
+export class HarWriter {
+  private readonly out: WriteStream;
+  private entries = 0;
+
+  constructor(path: string) {
+    this.out = createWriteStream(path);
+    this.out.write(
+      `{"log":{"version":"1.2","creator":{"name":"dealkit proxy","version":"1"},"pages":[],"entries":[\n`,
+    );
+  }
+
+  write(t: Traffic): void {
+    this.out.write(`${this.entries++ > 0 ? ",\n" : ""}${JSON.stringify(harEntry(t))}`);
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.out.once("error", reject);
+      this.out.end("\n]}}\n", () => resolve());
+    });
+  }
+}
+
+function asTraffic(e: HarEntry, i: number): Traffic {
+  if (typeof e?.request?.url !== "string" || typeof e.request.method !== "string")
+    throw new HarError(`entry ${i} has no request method and URL`);
+  const parsed = e._startedAt ?? Date.parse(e.startedDateTime) / 1000;
+  const started = Number.isFinite(parsed) ? parsed : 0;
+  const status = Number(e.response?.status ?? 0);
+  const content = e.response?.content ?? {};
+  const failure: TransportFailure | undefined =
+    e._failure ??
+    (status === 0 ? { kind: "reset", message: e._error ?? "no answer recorded (status 0)" } : undefined);
+  const body =
+    typeof content.text === "string"
+      ? content.encoding === "base64"
+        ? Buffer.from(content.text, "base64").toString("utf8")
+        : content.text
+      : undefined;
+  return {
+    method: e.request.method,
+    url: e.request.url,
+    requestHeaders: record(e.request.headers),
+    ...(e._client ? { client: e._client } : {}),
+    status: failure ? 0 : status,
+    responseHeaders: record(e.response?.headers),
+    ...(body !== undefined
+      ? { body }
+      : {
+          bodyNotKept: content.comment ? `body not in the HAR (${content.comment})` : "body not in the HAR",
+        }),
+    startedAt: started,
+    receivedAt: e._receivedAt ?? started + Math.max(0, Number(e.time) || 0) / 1000,
+    ...(failure ? { failure } : {}),
+  };
+}
+
+/** The exchanges of a HAR file, in the order of their start. */
+export async function readHar(path: string): Promise<Traffic[]> {
+  let doc: { log?: { entries?: HarEntry[] } };
+  try {
+    doc = JSON.parse(await readFile(path, "utf8"));
+  } catch (err) {
+    throw new HarError(`${path} is not JSON: ${(err as Error).message}`);
+  }
+  const entries = doc?.log?.entries;
+  if (!Array.isArray(entries)) throw new HarError(`${path} is not a HAR file (no log.entries)`);
+  return entries.map(asTraffic).sort((a, b) => a.startedAt - b.startedAt);
+}

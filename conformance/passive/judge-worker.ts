@@ -1,0 +1,25 @@
+/** The judging worker thread: a TrafficJudge fed with the proxy's exchanges, in order (judging.ts). */
+import { parentPort, workerData } from "node:worker_threads";
+import { passiveSetup, TrafficJudge } from "./judge-traffic.ts";
+import type { WorkerAnswer, WorkerInit, WorkerRequest } from "./judging.ts";
+import { verdictOf } from "./judging.ts";
+
+const init = workerData as WorkerInit;
+const port = parentPort;
+if (!port) throw new Error("judge-worker.ts runs as a worker thread");
+const judge = new TrafficJudge(await passiveSetup(init.setup), init.judge);
+const answer = (a: WorkerAnswer) => port.postMessage(a);
+
+port.on("message", (request: WorkerRequest) => {
+  try {
+    if (request.kind === "observe")
+      answer({ id: request.id, kind: "verdict", verdict: verdictOf(judge.observe(request.traffic)) });
+    else if (request.kind === "skip") {
+      judge.skip(request.reason);
+      answer({ id: request.id, kind: "verdict", verdict: { findings: [] } });
+    } else answer({ id: request.id, kind: "report", report: judge.report(request.notes) });
+  } catch (err) {
+    answer({ id: request.id, kind: "error", message: (err as Error).message });
+  }
+});
+answer({ id: 0, kind: "ready" });

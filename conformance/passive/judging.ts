@@ -1,0 +1,141 @@
+/**
+ * Where the proxy's exchanges are judged: in the proxy's own thread (inline: tests, small
+ * recordings) or in a worker thread, so that forwarding never waits for judging (a sequential
+ * client's next request would otherwise wait for the judging of its previous one). Either way,
+ * exchanges are judged one at a time in the order they completed, and the verdict is data.
+ */
+import { Worker } from "node:worker_threads";
+import type { RunReport } from "../runner/report.ts";
+import type {
+  LiveFinding,
+  Observed,
+  PassiveSetupOptions,
+  TrafficJudge,
+  TrafficJudgeOptions,
+} from "./judge-traffic.ts";
+import type { Traffic } from "./traffic.ts";
+
+/** A finding as it leaves the judge: no exchange object, and whether it is about this exchange. */
+export interface FindingRecord extends Omit<LiveFinding, "exchange"> {
+  /** About the exchange just judged (a comparison may name an earlier one). */
+  own: boolean;
+}
+
+export interface TrafficVerdict {
+  skipped?: string;
+  findings: FindingRecord[];
+}
+
+export interface Judging {
+  observe(traffic: Traffic): Promise<TrafficVerdict>;
+  /** Counts an exchange that could not be judged at all. */
+  skip(reason: string): void;
+  report(notes?: string[]): Promise<RunReport>;
+  close(): Promise<void>;
+}
+
+/** A judge's view of one exchange as data. */
+export function verdictOf(observed: Observed): TrafficVerdict {
+  return {
+    ...(observed.skipped ? { skipped: observed.skipped } : {}),
+    findings: observed.findings.map(({ exchange, ...f }) => ({ ...f, own: exchange === observed.exchange })),
+  };
+}
+
+export function inlineJudging(judge: TrafficJudge): Judging {
+  return {
+    observe: async (traffic) => verdictOf(judge.observe(traffic)),
+    skip: (reason) => judge.skip(reason),
+    report: async (notes) => judge.report(notes),
+    close: async () => {},
+  };
+}
+
+/** What the worker is started with. */
+export interface WorkerInit {
+  setup: PassiveSetupOptions;
+  judge: TrafficJudgeOptions;
+}
+
+type Ask =
+  | { kind: "observe"; traffic: Traffic }
+  | { kind: "skip"; reason: string }
+  | { kind: "report"; notes: string[] };
+
+export type WorkerRequest = Ask & { id: number };
+
+export type WorkerAnswer =
+  | { id: number; kind: "ready" }
+  | { id: number; kind: "verdict"; verdict: TrafficVerdict }
+  | { id: number; kind: "report"; report: RunReport }
+  | { id: number; kind: "error"; message: string };
+
+/** Exchanges waiting for the worker, at most: past it they are not judged (memory stays bounded). */
+export const BACKLOG = { exchanges: 2000, chars: 64_000_000 };
+
+/** ".ts" in a checkout (run through tsx), ".js" in the built package. */
+const EXT = import.meta.url.slice(import.meta.url.lastIndexOf("."));
+
+export async function workerJudging(init: WorkerInit): Promise<Judging> {
+  const worker = new Worker(new URL(`./judge-worker${EXT}`, import.meta.url), {
+    workerData: init,
+    ...(EXT === ".ts" ? { execArgv: ["--import", "tsx"] } : {}),
+  });
+  const pending = new Map<number, { resolve(a: WorkerAnswer): void; reject(e: Error): void }>();
+  let next = 1;
+  let waiting = 0;
+  let waitingChars = 0;
+  let failed: Error | undefined;
+  const fail = (err: Error) => {
+    failed = err;
+    for (const p of pending.values()) p.reject(err);
+    pending.clear();
+  };
+  worker.on("message", (answer: WorkerAnswer) => {
+    const p = pending.get(answer.id);
+    pending.delete(answer.id);
+    if (answer.kind === "error") p?.reject(new Error(answer.message));
+    else p?.resolve(answer);
+  });
+  worker.on("error", fail);
+  worker.on("exit", (code) => fail(new Error(`the judging worker exited (${code})`)));
+  const ask = (request: Ask) =>
+    new Promise<WorkerAnswer>((resolve, reject) => {
+      if (failed) return reject(failed);
+      const id = next++;
+      pending.set(id, { resolve, reject });
+      worker.postMessage({ ...request, id });
+    });
+  await new Promise<void>((resolve, reject) => {
+    pending.set(0, { resolve: () => resolve(), reject });
+  });
+  return {
+    async observe(traffic) {
+      const chars = traffic.body?.length ?? 0;
+      if (waiting >= BACKLOG.exchanges || waitingChars + chars > BACKLOG.chars) {
+        const why = "the judge fell behind the traffic (exchanges waiting at the bound)";
+        void ask({ kind: "skip", reason: why });
+        return { skipped: why, findings: [] };
+      }
+      waiting++;
+      waitingChars += chars;
+      try {
+        const answer = await ask({ kind: "observe", traffic });
+        return answer.kind === "verdict" ? answer.verdict : { findings: [] };
+      } finally {
+        waiting--;
+        waitingChars -= chars;
+      }
+    },
+    skip: (reason) => void ask({ kind: "skip", reason }).catch(() => {}),
+    async report(notes = []) {
+      const answer = await ask({ kind: "report", notes });
+      if (answer.kind !== "report") throw new Error("the judging worker gave no report");
+      return answer.report;
+    },
+    async close() {
+      worker.removeAllListeners("exit");
+      await worker.terminate();
+    },
+  };
+}

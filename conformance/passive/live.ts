@@ -1,0 +1,65 @@
+/**
+ * Where passive findings and traffic go as they come: the console (one line per finding, the
+ * first of its check, code and operation; repeats are counted in the report), the NDJSON stream
+ * of findings, and recordings of the traffic (NDJSON exchanges, HAR).
+ */
+import { createWriteStream, type WriteStream } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { dirname } from "node:path";
+import { HarWriter } from "./har.ts";
+import type { FindingRecord, TrafficVerdict } from "./judging.ts";
+import { exchangeLine, findingLine } from "./ndjson.ts";
+import type { Traffic } from "./traffic.ts";
+
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/** One console line: the check, what was wrong, and the curl line that sends the request again. */
+export function consoleLine(f: FindingRecord): string {
+  return `✗ ${f.check} [${f.severity}] ${f.operation} ${f.status}: ${clip(f.title, 240)} | ${f.request}`;
+}
+
+export interface Sink {
+  observe(verdict: TrafficVerdict, traffic: Traffic): void;
+  close(): Promise<void>;
+}
+
+async function stream(path: string): Promise<WriteStream> {
+  await mkdir(dirname(path), { recursive: true });
+  return createWriteStream(path);
+}
+
+const ended = (s: WriteStream) => new Promise<void>((resolve) => s.end(() => resolve()));
+
+/** Every finding, repeats included, one NDJSON line each. */
+export async function findingsSink(path: string): Promise<Sink> {
+  const out = await stream(path);
+  return {
+    observe: (verdict) => {
+      for (const f of verdict.findings) out.write(findingLine(f));
+    },
+    close: () => ended(out),
+  };
+}
+
+/** Every exchange, one NDJSON line each (what `dealkit judge` reads back). */
+export async function exchangesSink(path: string): Promise<Sink> {
+  const out = await stream(path);
+  return { observe: (_o, traffic) => out.write(exchangeLine(traffic)), close: () => ended(out) };
+}
+
+/** Every exchange as a HAR entry. */
+export async function harSink(path: string): Promise<Sink> {
+  await mkdir(dirname(path), { recursive: true });
+  const har = new HarWriter(path);
+  return { observe: (_o, traffic) => har.write(traffic), close: () => har.close() };
+}
+
+/** The console: the first finding of each kind, as it comes. */
+export function consoleSink(out: (line: string) => void): Sink {
+  return {
+    observe: (verdict) => {
+      for (const f of verdict.findings) if (f.first) out(consoleLine(f));
+    },
+    close: async () => {},
+  };
+}

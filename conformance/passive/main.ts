@@ -1,0 +1,162 @@
+/**
+ * The passive commands behind the CLI: `dealkit proxy` (judge live traffic through a forwarding
+ * proxy) and `dealkit judge` (judge recorded traffic: HAR, or the kit's NDJSON of exchanges).
+ * Both stream findings as they come and write the suite's reports at the end, in every case.
+ */
+import { open } from "node:fs/promises";
+import { type ReportFormat, writeReports } from "../main.ts";
+import { formatConsole } from "../reporters/console.ts";
+import type { RunReport } from "../runner/report.ts";
+import { readHar } from "./har.ts";
+import { passiveSetup, TrafficJudge } from "./judge-traffic.ts";
+import { inlineJudging, type Judging, verdictOf, workerJudging } from "./judging.ts";
+import { consoleSink, exchangesSink, findingsSink, harSink, type Sink } from "./live.ts";
+import { readNdjson } from "./ndjson.ts";
+import { startPassiveProxy } from "./proxy.ts";
+import type { Traffic } from "./traffic.ts";
+
+export interface PassiveCli {
+  reports: { format: ReportFormat; path: string }[];
+  /** NDJSON of findings, every one, as they come. */
+  findingsLog?: string;
+  only?: string[];
+  skip?: string[];
+  specPath?: string;
+  /** The deployment's limit when it was configured with another than the spec's (--rate). */
+  rate?: { limit: number; windowSeconds: number };
+  out?: (line: string) => void;
+}
+
+async function sinks(cli: PassiveCli, out: (line: string) => void, extra: Promise<Sink>[] = []) {
+  return Promise.all([
+    Promise.resolve(consoleSink(out)),
+    ...(cli.findingsLog ? [findingsSink(cli.findingsLog)] : []),
+    ...extra,
+  ]);
+}
+
+/** Ends a passive run: the report on the console and in its files; exit 0 (pass) or 1 (a check failed). */
+async function finish(
+  cli: PassiveCli,
+  judging: Judging,
+  all: Sink[],
+  out: (line: string) => void,
+  command: "proxy" | "judge",
+): Promise<{ code: number; report: RunReport }> {
+  // Verdicts come in order: once the report is in, every exchange before it reached the sinks.
+  const report = await judging.report();
+  await judging.close();
+  await Promise.all(all.map((s) => s.close()));
+  out(formatConsole(report));
+  await writeReports(cli.reports, report, out, command);
+  return { code: report.passed ? 0 : 1, report };
+}
+
+export interface ProxyCli extends PassiveCli {
+  upstream: string;
+  host?: string;
+  port?: number;
+  errors?: boolean;
+  forwardedFor?: boolean;
+  /** NDJSON of exchanges (`dealkit judge` reads it back). */
+  record?: string;
+  recordHar?: string;
+  /** Judge in the proxy's own thread instead of a worker (tests). */
+  inline?: boolean;
+}
+
+export interface ProxyRun {
+  url: string;
+  /** Stops the proxy (exchanges in flight finish), writes the reports; the exit code. */
+  stop(): Promise<{ code: number; report: RunReport }>;
+}
+
+export async function proxyCommand(cli: ProxyCli): Promise<ProxyRun> {
+  const out = cli.out ?? ((line: string) => console.log(line));
+  // Read here too: a wrong --only is a usage error before anything listens.
+  const setup = await passiveSetup(cli);
+  const target = { target: cli.upstream, baseUrl: cli.upstream, basePath: new URL(cli.upstream).pathname };
+  const setupOptions = {
+    ...(cli.specPath ? { specPath: cli.specPath } : {}),
+    ...(cli.only ? { only: cli.only } : {}),
+    ...(cli.skip ? { skip: cli.skip } : {}),
+    ...(cli.rate ? { rate: cli.rate } : {}),
+  };
+  const judging = cli.inline
+    ? inlineJudging(new TrafficJudge(setup, target))
+    : await workerJudging({ setup: setupOptions, judge: target });
+  const all = await sinks(cli, out, [
+    ...(cli.record ? [exchangesSink(cli.record)] : []),
+    ...(cli.recordHar ? [harSink(cli.recordHar)] : []),
+  ]);
+  const proxy = await startPassiveProxy({
+    upstream: cli.upstream,
+    ...(cli.host ? { host: cli.host } : {}),
+    port: cli.port ?? 4020,
+    errors: cli.errors ?? false,
+    forwardedFor: cli.forwardedFor ?? false,
+    judging,
+    onObserved: (verdict, traffic) => {
+      for (const s of all) s.observe(verdict, traffic);
+    },
+  }).catch(async (err: unknown) => {
+    await judging.close();
+    await Promise.all(all.map((s) => s.close()));
+    throw err;
+  });
+  out(
+    `dealkit proxy: ${proxy.url} → ${cli.upstream}${cli.errors ? " (--errors: a violating answer becomes a 502)" : ""}; Ctrl-C ends it and writes the reports`,
+  );
+  return {
+    url: proxy.url,
+    stop: async () => {
+      await proxy.close();
+      return finish(cli, judging, all, out, "proxy");
+    },
+  };
+}
+
+export interface JudgeCli extends PassiveCli {
+  file: string;
+  /** The API's base URL in the recording (a HAR holds a whole page's requests); path prefix stripped. */
+  baseUrl?: string;
+}
+
+/** HAR when the file is one JSON document with `log`, the kit's NDJSON otherwise. */
+async function* trafficOf(file: string): AsyncGenerator<Traffic> {
+  const handle = await open(file);
+  const head = Buffer.alloc(256);
+  try {
+    await handle.read(head, 0, head.length, 0);
+  } finally {
+    await handle.close();
+  }
+  const start = head
+    .toString("utf8")
+    .replace(/^\uFEFF/, "")
+    .trimStart();
+  if (/^\{\s*"log"/.test(start)) yield* await readHar(file);
+  else yield* readNdjson(file);
+}
+
+/** Judges a recording; exit 0 (pass) or 1 (a check failed); unreadable files throw. */
+export async function judgeCommand(cli: JudgeCli): Promise<{ code: number; report: RunReport }> {
+  const out = cli.out ?? ((line: string) => console.log(line));
+  const setup = await passiveSetup(cli);
+  const base = cli.baseUrl ? new URL(cli.baseUrl) : undefined;
+  const judge = new TrafficJudge(setup, {
+    target: cli.file,
+    ...(base ? { baseUrl: cli.baseUrl, basePath: base.pathname } : {}),
+  });
+  const all = await sinks(cli, out);
+  const origin = (url: string) => URL.parse(url)?.origin;
+  for await (const traffic of trafficOf(cli.file)) {
+    if (base && origin(traffic.url) !== base.origin) {
+      judge.skip("another origin than --base-url");
+      continue;
+    }
+    const verdict = verdictOf(judge.observe(traffic));
+    for (const s of all) s.observe(verdict, traffic);
+  }
+  return finish(cli, inlineJudging(judge), all, out, "judge");
+}

@@ -1,0 +1,194 @@
+/**
+ * Cross-answer rules on traffic: the checks' own `judgeGroup`, fed with groups found in what
+ * passed by instead of groups the suite sent.
+ * - `uniformBody` (one identical 401 whatever the uid): every 401 of an operation is compared with
+ *   the first one seen, whoever the client.
+ * - `ignores` rules and x-relations need the data not to have moved between the answers: only a
+ *   client's own A, B…, A′ sequence (A′ the same request as A, B a variant of A between them)
+ *   is a group, exactly as the suite sends it; A′ differing from A is "inconclusive", never a
+ *   failure.
+ * Memory is bounded: a few recent answers per client and operation (a client's other calls,
+ * concurrent or not, do not push A out), a cap on those lists and on the characters held; larger
+ * answers are not kept for pairing.
+ */
+import { isDeepStrictEqual } from "node:util";
+import { get } from "../../src/rules/pointer.ts";
+import type { Rule } from "../../src/rules/types.ts";
+import type { Spec } from "../../src/spec/spec.ts";
+import type { Operation } from "../../src/spec/types.ts";
+import type { Check, CheckContext, Exchange, PlannedGroup, Verdict } from "../types.ts";
+import { keyHeader } from "./traffic.ts";
+import { isIgnoresPair, isRelationPair, sameRequest } from "./variation.ts";
+
+/** Recent answers kept per client and operation, such lists kept, characters held in all, largest answer kept. */
+export const PAIRING_LIMITS = { perList: 8, lists: 1024, chars: 16_000_000, answerChars: 1_000_000 };
+
+interface Comparison {
+  check: Check;
+  op: Operation;
+  kind: "relation" | "ignores";
+  isPair(a: Exchange, b: Exchange): boolean;
+  /** A′ is A's answer again, item for item (stricter than the check's own control: see `see`). */
+  unmoved(a: Exchange, again: Exchange): boolean;
+}
+
+export interface GroupVerdict {
+  check: Check;
+  verdict: Verdict;
+}
+
+const planned = (check: string, label: string, kind: PlannedGroup["kind"]): PlannedGroup => ({
+  check,
+  kind,
+  requests: [],
+  label,
+});
+
+const MOVED: Verdict = {
+  findings: [],
+  informative: false,
+  inconclusive: "data changed: the first request, sent again, got other items",
+  moved: true,
+};
+
+const served = (e: Exchange) => !e.failure && e.status >= 200 && e.status < 300;
+
+export class CrossAnswers {
+  private readonly comparisons: Comparison[] = [];
+  private readonly uniform: { check: Check; op: Operation; rule: Rule }[] = [];
+  private readonly first401 = new Map<string, Exchange>();
+  private readonly recent = new Map<string, Exchange[]>();
+  private chars = 0;
+
+  constructor(
+    private readonly ctx: CheckContext,
+    checks: Check[],
+  ) {
+    const byName = new Map(checks.map((c) => [c.name, c]));
+    const spec: Spec = ctx.spec;
+    for (const { operation: op, relation } of spec.relations()) {
+      const check = byName.get(`relation:${relation.id}`);
+      if (check?.judgeGroup)
+        this.comparisons.push({
+          check,
+          op,
+          kind: "relation",
+          isPair: (a, b) => isRelationPair(spec, op, relation, a, b),
+          unmoved: (a, again) =>
+            isDeepStrictEqual(get(a.body, relation.at ?? "/data"), get(again.body, relation.at ?? "/data")),
+        });
+    }
+    for (const { operation: op, rule } of spec.rules()) {
+      const check = byName.get(`rule:${rule.id}`);
+      if (!check?.judgeGroup) continue;
+      const ignored = rule.then.ignores;
+      if (ignored)
+        this.comparisons.push({
+          check,
+          op,
+          kind: "ignores",
+          isPair: (a, b) => isIgnoresPair(ignored, a, b),
+          // judgeIgnores compares whole bodies of A and A′ itself.
+          unmoved: () => true,
+        });
+      if (rule.then.uniformBody) this.uniform.push({ check, op, rule });
+    }
+  }
+
+  /** The cross-answer verdicts an exchange completes (none for most). */
+  see(exchange: Exchange, client = ""): GroupVerdict[] {
+    if (exchange.failure || exchange.request.method !== "GET" || !exchange.operation) return [];
+    const out = [...this.sameBody(exchange)];
+    const key = `${client} ${exchange.operation.operationId}`;
+    const ring = this.recent.get(key) ?? [];
+    for (const c of this.comparisons) {
+      if (c.op.operationId !== exchange.operation.operationId) continue;
+      const group = this.groupEndingWith(c, ring, exchange);
+      if (!group) continue;
+      const label = `${c.check.name} from traffic`;
+      for (const exchanges of group) {
+        const [a, again] = [exchanges[0] as Exchange, exchanges.at(-1) as Exchange];
+        // Traffic is not timed by us: an item re-dated between A and A′ (a clock tick on a
+        // mock, a comment counted) moves the data as surely as a new item does.
+        if (!c.unmoved(a, again)) {
+          out.push({ check: c.check, verdict: MOVED });
+          continue;
+        }
+        const verdict = c.check.judgeGroup?.(this.ctx, {
+          planned: planned(c.check.name, label, "compare"),
+          exchanges,
+        });
+        if (verdict) out.push({ check: c.check, verdict });
+      }
+    }
+    this.remember(key, ring, exchange);
+    return out;
+  }
+
+  /** 401s of an operation with an identical-body rule, each compared with the first one seen. */
+  private sameBody(exchange: Exchange): GroupVerdict[] {
+    if (exchange.status !== 401) return [];
+    const out: GroupVerdict[] = [];
+    for (const { check, op, rule } of this.uniform) {
+      if (op.operationId !== exchange.operation?.operationId) continue;
+      const labelled = {
+        ...exchange,
+        request: { ...exchange.request, label: `rule:${rule.id} ${this.variant(exchange)}` },
+      };
+      const first = this.first401.get(check.name);
+      if (!first) {
+        this.first401.set(check.name, labelled);
+        continue;
+      }
+      const verdict = check.judgeGroup?.(this.ctx, {
+        planned: planned(check.name, `${rule.id} from traffic`, "set"),
+        exchanges: [first, labelled],
+      });
+      if (verdict) out.push({ check, verdict });
+    }
+    return out;
+  }
+
+  /** How a 401 request's credentials looked (the key itself is never shown). */
+  private variant(e: Exchange): string {
+    const uid = e.request.query.find(([k]) => k === "uid")?.[1];
+    const key = e.request.headers[keyHeader(this.ctx.spec)] !== undefined ? "a key" : "no key";
+    return `${key}, ${uid ? `uid ${uid}` : "no uid"}`;
+  }
+
+  /**
+   * The groups `x` closes for a comparison: the latest earlier answer A to the same request with
+   * variants B of A between them, back to back (B sent after A's answer came, A′ after B's:
+   * requests in flight together are no sequence). A relation makes one group per B; ignores one
+   * group of all.
+   */
+  private groupEndingWith(c: Comparison, ring: Exchange[], x: Exchange): Exchange[][] | undefined {
+    for (let i = ring.length - 1; i >= 0; i--) {
+      const a = ring[i] as Exchange;
+      if (!sameRequest(a, x) || !served(a)) continue;
+      const between = ring
+        .slice(i + 1)
+        .filter(
+          (b) => b.sentAt >= a.receivedAt && x.sentAt >= b.receivedAt && !sameRequest(a, b) && c.isPair(a, b),
+        );
+      if (between.length > 0)
+        return c.kind === "relation" ? between.map((b) => [a, b, x]) : [[a, ...between, x]];
+    }
+    return undefined;
+  }
+
+  private remember(key: string, ring: Exchange[], exchange: Exchange): void {
+    if (exchange.text.length > PAIRING_LIMITS.answerChars) return;
+    // Most recently used lists last: the first entry is the one to drop.
+    this.recent.delete(key);
+    this.recent.set(key, ring);
+    ring.push(exchange);
+    this.chars += exchange.text.length;
+    if (ring.length > PAIRING_LIMITS.perList) this.chars -= ring.shift()?.text.length ?? 0;
+    while (this.recent.size > PAIRING_LIMITS.lists || this.chars > PAIRING_LIMITS.chars) {
+      const [oldest, dropped] = this.recent.entries().next().value as [string, Exchange[]];
+      this.recent.delete(oldest);
+      for (const e of dropped) this.chars -= e.text.length;
+    }
+  }
+}

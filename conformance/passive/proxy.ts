@@ -1,0 +1,256 @@
+/**
+ * `dealkit proxy`: a forwarding proxy in front of a real deployment that judges the traffic
+ * passing through it and never changes a passing answer (same status, headers but hop-by-hop
+ * ones, same body bytes). The body streams to the client as it arrives, teed up to the cap for
+ * judging after the answer is complete; with `errors`, the answer is held (up to the cap) until
+ * it is judged, and one that breaks the contract is replaced by a problem+json 502 naming the
+ * rules. Nothing is sent of the proxy's own: every request is a client's.
+ */
+import http from "node:http";
+import https from "node:https";
+import type { AddressInfo } from "node:net";
+import { DEFAULT_LIMITS } from "../http/client.ts";
+import { BodyTap, decodeBody } from "./body.ts";
+import { PROBLEM_HEADERS, proxyProblem, violationProblem } from "./errors.ts";
+import { endToEnd, failureOf, headerRecord, withoutHeaders } from "./headers.ts";
+import type { Judging, TrafficVerdict } from "./judging.ts";
+import type { Traffic } from "./traffic.ts";
+
+export interface ProxyOptions {
+  /** The deployment: scheme, host, port, and a path prefix if the API is served under one. */
+  upstream: string;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Answer a violating exchange with a 502 problem+json (the body is held until judged). */
+  errors?: boolean;
+  /** Add the client's address to X-Forwarded-For (off: the upstream sees the proxy as the client). */
+  forwardedFor?: boolean;
+  /** Bytes of a body kept for judging (default: the suite's body cap). */
+  cap?: number;
+  /** Where exchanges are judged (a worker thread for the CLI: forwarding never waits for it). */
+  judging: Judging;
+  /** Every exchange once judged (or not), for the live console, NDJSON and recordings. */
+  onObserved?(verdict: TrafficVerdict, traffic: Traffic): void;
+}
+
+export interface RunningProxy {
+  url: string;
+  /** Stops accepting, waits for the exchanges in flight, and closes. */
+  close(): Promise<void>;
+}
+
+/** How long closing waits for the exchanges in flight. */
+const CLOSE_GRACE_MS = 5000;
+
+/** The path and query of an absolute-form request target (a client configured with an HTTP proxy). */
+function pathAndQuery(absolute: string): string {
+  try {
+    const u = new URL(absolute);
+    return `${u.pathname}${u.search}`;
+  } catch {
+    return "/";
+  }
+}
+
+export function startPassiveProxy(options: ProxyOptions): Promise<RunningProxy> {
+  const upstream = new URL(options.upstream);
+  const basePath = upstream.pathname.replace(/\/+$/, "");
+  const secure = upstream.protocol === "https:";
+  const agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+  const cap = options.cap ?? DEFAULT_LIMITS.maxBodyBytes;
+  const inFlight = new Set<Promise<void>>();
+
+  const handle = (incoming: http.IncomingMessage, outgoing: http.ServerResponse): Promise<void> =>
+    new Promise<void>((done) => {
+      const startedAt = Date.now() / 1000;
+      const client = (incoming.socket.remoteAddress ?? "").replace(/^::ffff:/, "");
+      const method = incoming.method ?? "GET";
+      const requested = incoming.url ?? "/";
+      // Origin-form as sent; an absolute-form target (a client configured with an HTTP proxy) keeps its path and query.
+      const target = requested.startsWith("/") ? requested : pathAndQuery(requested);
+      const url = `${upstream.origin}${basePath}${target}`;
+      // The upstream's own Host; X-Forwarded-For gains the client only when told.
+      const replaced = new Set(["host", ...(options.forwardedFor ? ["x-forwarded-for"] : [])]);
+      const requestHeaders = [
+        ...withoutHeaders(endToEnd(incoming.rawHeaders), replaced),
+        "Host",
+        upstream.host,
+      ];
+      if (options.forwardedFor) {
+        const prior = incoming.headers["x-forwarded-for"];
+        requestHeaders.push("X-Forwarded-For", prior ? `${prior}, ${client}` : client);
+      }
+      const tap = new BodyTap(cap);
+      let settled = false;
+      const finish = (
+        traffic: Omit<Traffic, "method" | "url" | "requestHeaders" | "client" | "startedAt">,
+      ) => {
+        if (settled) return;
+        settled = true;
+        const full: Traffic = {
+          method,
+          url,
+          requestHeaders: headerRecord(incoming.rawHeaders),
+          ...(client ? { client } : {}),
+          startedAt,
+          ...traffic,
+        };
+        tap.release();
+        return full;
+      };
+      const observe = async (full: Traffic | undefined): Promise<TrafficVerdict | undefined> => {
+        if (!full) return undefined;
+        // A judge that failed costs the verdict, never the answer.
+        const verdict = await options.judging.observe(full).catch(() => undefined);
+        if (verdict) options.onObserved?.(verdict, full);
+        return verdict;
+      };
+
+      // The client gave up: the upstream request goes too, and nothing is judged.
+      outgoing.once("close", () => {
+        if (!outgoing.writableFinished) {
+          upstreamReq.destroy();
+          if (!settled) {
+            settled = true;
+            options.judging.skip("the client closed the connection before the whole answer");
+          }
+        }
+        done();
+      });
+
+      const upstreamReq = (secure ? https : http).request(
+        url,
+        { method, headers: requestHeaders, agent },
+        (res) => {
+          const status = res.statusCode ?? 0;
+          const raw = endToEnd(res.rawHeaders);
+          const responseHeaders = headerRecord(res.rawHeaders);
+          outgoing.sendDate = false;
+          const complete = () => {
+            const decoded = decodeBody(tap, responseHeaders["content-encoding"]);
+            return finish({
+              status,
+              responseHeaders,
+              ...("text" in decoded ? { body: decoded.text } : { bodyNotKept: decoded.notKept }),
+              receivedAt: Date.now() / 1000,
+            });
+          };
+          const broken = (err: NodeJS.ErrnoException) => {
+            const full = finish({
+              status: 0,
+              responseHeaders,
+              receivedAt: Date.now() / 1000,
+              failure: failureOf(err, true),
+            });
+            outgoing.destroy();
+            void observe(full);
+          };
+          res.on("error", broken);
+          res.on("close", () => {
+            if (!res.complete)
+              broken(
+                Object.assign(new Error("the upstream closed the connection mid-body"), {
+                  code: "ECONNRESET",
+                }),
+              );
+          });
+
+          if (!options.errors) {
+            // Streaming: the client gets every chunk as it comes; judging waits for the end.
+            outgoing.writeHead(status, res.statusMessage, raw);
+            res.on("data", (chunk: Buffer) => tap.push(chunk));
+            res.pipe(outgoing);
+            res.on("end", () => void observe(complete()));
+            return;
+          }
+          // --errors: held until judged, up to the cap; past it the answer streams unjudged.
+          const held: Buffer[] = [];
+          let streaming = false;
+          res.on("data", (chunk: Buffer) => {
+            tap.push(chunk);
+            if (streaming) {
+              if (!outgoing.write(chunk)) {
+                res.pause();
+                outgoing.once("drain", () => res.resume());
+              }
+              return;
+            }
+            held.push(chunk);
+            if (tap.over) {
+              streaming = true;
+              outgoing.writeHead(status, res.statusMessage, raw);
+              for (const c of held.splice(0)) outgoing.write(c);
+            }
+          });
+          res.on("end", async () => {
+            if (streaming) {
+              outgoing.end();
+              void observe(complete());
+              return;
+            }
+            const verdict = await observe(complete());
+            const own = verdict?.findings.filter((f) => f.own) ?? [];
+            if (own.length === 0) {
+              outgoing.writeHead(status, res.statusMessage, raw);
+              outgoing.end(Buffer.concat(held));
+              return;
+            }
+            const body = JSON.stringify(violationProblem(method, target, status, own));
+            outgoing.sendDate = true;
+            outgoing.writeHead(502, PROBLEM_HEADERS);
+            outgoing.end(body);
+          });
+        },
+      );
+      upstreamReq.on("error", (err: NodeJS.ErrnoException) => {
+        if (settled || outgoing.headersSent) {
+          outgoing.destroy();
+          return;
+        }
+        const failure = failureOf(err, false);
+        const full = finish({ status: 0, responseHeaders: {}, receivedAt: Date.now() / 1000, failure });
+        void observe(full);
+        outgoing.writeHead(502, PROBLEM_HEADERS);
+        outgoing.end(
+          JSON.stringify(
+            proxyProblem(
+              "upstream-unreachable",
+              `dealkit proxy could not get an answer from ${upstream.origin}: ${err.message}`,
+            ),
+          ),
+        );
+      });
+      incoming.pipe(upstreamReq);
+    });
+
+  const server = http.createServer((incoming, outgoing) => {
+    const pending = handle(incoming, outgoing);
+    inFlight.add(pending);
+    void pending.finally(() => inFlight.delete(pending));
+  });
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => {
+      const { port, address } = server.address() as AddressInfo;
+      const host = address.includes(":") ? `[${address}]` : address;
+      resolve({
+        url: `http://${host}:${port}`,
+        close: async () => {
+          const closed = new Promise<void>((r) => server.close(() => r()));
+          server.closeIdleConnections();
+          // Exchanges in flight finish (a client that stopped reading is not waited for long).
+          let timer: NodeJS.Timeout | undefined;
+          const grace = new Promise<void>((r) => {
+            timer = setTimeout(r, CLOSE_GRACE_MS);
+          });
+          await Promise.race([Promise.allSettled([...inFlight]), grace]);
+          clearTimeout(timer);
+          server.closeAllConnections();
+          await closed;
+          agent.destroy();
+        },
+      });
+    });
+  });
+}

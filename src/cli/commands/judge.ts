@@ -1,0 +1,68 @@
+import { stat } from "node:fs/promises";
+import { HarError } from "../../../conformance/passive/har.ts";
+import { judgeCommand } from "../../../conformance/passive/main.ts";
+import { NdjsonError } from "../../../conformance/passive/ndjson.ts";
+import { listOption, OptionError, rateOption, reportsOption } from "../../../conformance/passive/options.ts";
+import { UnknownCheckError } from "../../../conformance/registry.ts";
+import { parseOptions, UsageError } from "../args.ts";
+
+export const summary = "judge recorded traffic (a HAR file, or the NDJSON of exchanges) against the spec";
+export const usage = `usage: dealkit judge FILE [--base-url URL] [--report FORMAT=PATH ...] [--rate N/MIN]
+                    [--only CHECK,...] [--skip CHECK,...]
+
+Judges recorded traffic offline, as dealkit proxy judges it live: every exchange with every check
+and rule that applies to one answer, and the cross-answer rules when one client's traffic gives
+both sides. FILE is a HAR (browser devtools: Network, "Save all as HAR"; proxies; dealkit proxy
+--record-har) or the kit's NDJSON of exchanges (dealkit conformance --report ndjson=PATH, dealkit
+proxy --record PATH). Requests to paths no operation serves are not judged (a page's images and
+scripts). Exit 0 when no check failed, 1 when one did, 2 for a usage error or a file that cannot
+be read.
+  --base-url URL      judge only requests to this origin, below this path prefix (the API's
+                      address in the recording); the replay lines name it
+  --report F=PATH     junit, json, markdown; ndjson: every finding, one a line; repeatable
+  --rate N/MIN        the deployment's limit, when it was configured with another than the spec's
+  --only/--skip       check names as for dealkit conformance`;
+
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseOptions(args, {
+    "base-url": { type: "string" },
+    report: { type: "string", multiple: true },
+    rate: { type: "string" },
+    only: { type: "string" },
+    skip: { type: "string" },
+    spec: { type: "string" },
+  });
+  const [file, ...rest] = positionals;
+  if (!file) throw new UsageError("FILE is required (a HAR file or the NDJSON of exchanges)");
+  if (rest.length > 0) throw new UsageError(`unexpected argument ${rest[0]}`);
+  const baseUrl = values["base-url"];
+  if (baseUrl !== undefined && !/^https?:\/\/[^/]+/.test(baseUrl))
+    throw new UsageError(`--base-url must be an http(s) URL, got ${baseUrl}`);
+  if (!(await stat(file).catch(() => undefined))?.isFile()) {
+    console.error(`dealkit judge: ${file} is not a readable file`);
+    return 2;
+  }
+  try {
+    const reports = reportsOption(values.report ?? []);
+    const only = listOption(values.only);
+    const skip = listOption(values.skip);
+    const { code } = await judgeCommand({
+      file,
+      reports: reports.files,
+      ...(reports.ndjson ? { findingsLog: reports.ndjson } : {}),
+      ...(baseUrl ? { baseUrl } : {}),
+      ...(values.rate !== undefined ? { rate: rateOption(values.rate) } : {}),
+      ...(only ? { only } : {}),
+      ...(skip ? { skip } : {}),
+      ...(values.spec ? { specPath: values.spec } : {}),
+    });
+    return code;
+  } catch (err) {
+    if (err instanceof UnknownCheckError || err instanceof OptionError) throw new UsageError(err.message);
+    if (err instanceof HarError || err instanceof NdjsonError) {
+      console.error(`dealkit judge: ${file}: ${err.message}`);
+      return 2;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,88 @@
+import { proxyCommand } from "../../../conformance/passive/main.ts";
+import { listOption, OptionError, rateOption, reportsOption } from "../../../conformance/passive/options.ts";
+import { UnknownCheckError } from "../../../conformance/registry.ts";
+import { intOption, parseOptions, UsageError } from "../args.ts";
+
+export const summary = "judge real traffic passing through a forwarding proxy (no request of its own)";
+export const usage = `usage: dealkit proxy --upstream URL [--port N] [--host ADDR] [--errors] [--forwarded-for]
+                    [--report FORMAT=PATH ...] [--record PATH] [--record-har PATH]
+                    [--rate N/MIN] [--only CHECK,...] [--skip CHECK,...]
+
+Forwards every request to URL (a deployment: staging, production) and judges each exchange with
+every check and rule that applies to one answer, and the cross-answer rules when one client's
+traffic gives both sides. Passing answers are never changed (status, headers but hop-by-hop
+ones, body bytes) and stream as they arrive. Findings print as they come (the first of each
+kind, with its curl line). Ctrl-C (SIGINT) or SIGTERM stops it and writes the reports: exit 0
+when no check failed, 1 when one did, 2 for a usage error.
+  --upstream URL      the API to forward to (scheme, host, port, optional path prefix)
+  --port N            where clients connect (default 4020; 0 picks a free port)
+  --host ADDR         the address to listen on (default 127.0.0.1)
+  --errors            answer an exchange that breaks a rule with a 502 problem+json naming it, so
+                      a client's own test suite fails loudly; the answer is then held until
+                      judged (up to the 8 MB body cap) instead of streamed
+  --forwarded-for     add the client's address to X-Forwarded-For (off: the upstream sees the
+                      proxy as the client, and limits it as one)
+  --report F=PATH     junit, json, markdown: written on exit; ndjson: every finding, one a line,
+                      as it comes; repeatable
+  --record PATH       every exchange as NDJSON (dealkit judge reads it back)
+  --record-har PATH   every exchange as a HAR file (secrets redacted)
+  --rate N/MIN        the deployment's limit, when it was configured with another than the spec's
+                      (its manifest and headers are judged against it, as dealkit conformance does)
+  --only/--skip       check names as for dealkit conformance`;
+
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseOptions(args, {
+    upstream: { type: "string" },
+    port: { type: "string" },
+    host: { type: "string" },
+    errors: { type: "boolean" },
+    "forwarded-for": { type: "boolean" },
+    report: { type: "string", multiple: true },
+    record: { type: "string" },
+    "record-har": { type: "string" },
+    rate: { type: "string" },
+    only: { type: "string" },
+    skip: { type: "string" },
+    spec: { type: "string" },
+  });
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+  const upstream = values.upstream;
+  if (!upstream) throw new UsageError("--upstream URL is required");
+  if (!/^https?:\/\/[^/]+/.test(upstream))
+    throw new UsageError(`--upstream must be an http(s) URL, got ${upstream}`);
+  let proxy: Awaited<ReturnType<typeof proxyCommand>>;
+  try {
+    const reports = reportsOption(values.report ?? []);
+    const only = listOption(values.only);
+    const skip = listOption(values.skip);
+    proxy = await proxyCommand({
+      upstream,
+      port: intOption("port", values.port, 0, 65_535) ?? 4020,
+      ...(values.host ? { host: values.host } : {}),
+      errors: values.errors ?? false,
+      forwardedFor: values["forwarded-for"] ?? false,
+      reports: reports.files,
+      ...(reports.ndjson ? { findingsLog: reports.ndjson } : {}),
+      ...(values.record ? { record: values.record } : {}),
+      ...(values["record-har"] ? { recordHar: values["record-har"] } : {}),
+      ...(values.rate !== undefined ? { rate: rateOption(values.rate) } : {}),
+      ...(only ? { only } : {}),
+      ...(skip ? { skip } : {}),
+      ...(values.spec ? { specPath: values.spec } : {}),
+    });
+  } catch (err) {
+    if (err instanceof UnknownCheckError || err instanceof OptionError) throw new UsageError(err.message);
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === "EADDRINUSE" || e.code === "EACCES" || e.code === "EADDRNOTAVAIL") {
+      console.error(`dealkit proxy: cannot listen: ${e.message} (choose another --port or --host)`);
+      return 2;
+    }
+    throw err;
+  }
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+  console.log(`dealkit proxy: ${signal}, finishing the exchanges in flight`);
+  return (await proxy.stop()).code;
+}
