@@ -1,13 +1,8 @@
-/**
- * The conformance command behind the CLI: picks the target (a base URL, or the bundled
- * reference server in process), runs, prints progress and the report, and writes the report
- * files in every case, a run that stopped (exit 2) included.
- */
-import { createWriteStream } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { Account } from "./arbitraries/requests.ts";
 import { exchangeLine, trafficOfExchange } from "./passive/ndjson.ts";
+import { openRecording } from "./passive/recording.ts";
 import { formatConsole } from "./reporters/console.ts";
 import { formatJson } from "./reporters/json.ts";
 import { formatJunit } from "./reporters/junit.ts";
@@ -33,12 +28,8 @@ export interface CliRun extends Omit<RunOptions, "baseUrl" | "log" | "replayTarg
 /** The NDJSON of exchanges, written as they come; undefined when none was asked for. */
 async function openExchangeLog(path: string | undefined) {
   if (!path) return undefined;
-  await mkdir(dirname(path), { recursive: true });
-  const stream = createWriteStream(path);
-  return {
-    write: (e: Exchange) => stream.write(exchangeLine(trafficOfExchange(e))),
-    close: () => new Promise<void>((resolve) => stream.end(() => resolve())),
-  };
+  const out = await openRecording(path);
+  return { write: (e: Exchange) => out.write(exchangeLine(trafficOfExchange(e))), close: () => out.close() };
 }
 
 /** Writes the report files (a failure to write one is said, and the others are still written). */

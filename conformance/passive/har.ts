@@ -1,13 +1,7 @@
-/**
- * HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), the format browser devtools and
- * proxies export: read as traffic for `dealkit judge`, written by `dealkit proxy --record-har`.
- * Failed requests follow the browsers' habit (status 0 and `_error`); bodies a HAR may hold in
- * base64 are decoded; secrets are redacted on the way out.
- */
-import { createWriteStream, type WriteStream } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { TransportFailure } from "../http/client.ts";
 import { redactHeaders } from "./ndjson.ts";
+import type { Recording } from "./recording.ts";
 import type { Traffic } from "./traffic.ts";
 
 interface HarHeader {
@@ -39,6 +33,8 @@ const list = (headers: Record<string, string>): HarHeader[] =>
 
 const record = (headers: HarHeader[] | undefined): Record<string, string> => {
   const out: Record<string, string> = {};
+  if (headers !== undefined && !Array.isArray(headers))
+    throw new HarError("headers must be a list of { name, value }");
   for (const h of headers ?? []) {
     if (typeof h?.name !== "string") continue;
     // HTTP/2 pseudo-headers (":authority") are not headers of the answer.
@@ -70,7 +66,7 @@ export function harEntry(t: Traffic): HarEntry {
       status: t.status,
       statusText: "",
       httpVersion: "HTTP/1.1",
-      headers: list(t.responseHeaders),
+      headers: list(redactHeaders(t.responseHeaders)),
       cookies: [],
       content: {
         size: t.body !== undefined ? Buffer.byteLength(t.body) : -1,
@@ -92,12 +88,10 @@ export function harEntry(t: Traffic): HarEntry {
 
 /** Writes a HAR as exchanges come (entries streamed to the file, closed by `close`). */
 export class HarWriter {
-  private readonly out: WriteStream;
   private entries = 0;
 
-  constructor(path: string) {
-    this.out = createWriteStream(path);
-    this.out.write(
+  constructor(private readonly out: Recording) {
+    out.write(
       `{"log":{"version":"1.2","creator":{"name":"dealkit proxy","version":"1"},"pages":[],"entries":[\n`,
     );
   }
@@ -107,10 +101,8 @@ export class HarWriter {
   }
 
   close(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.out.once("error", reject);
-      this.out.end("\n]}}\n", () => resolve());
-    });
+    this.out.write("\n]}}\n");
+    return this.out.close();
   }
 }
 
@@ -158,5 +150,15 @@ export async function readHar(path: string): Promise<Traffic[]> {
   }
   const entries = doc?.log?.entries;
   if (!Array.isArray(entries)) throw new HarError(`${path} is not a HAR file (no log.entries)`);
-  return entries.map(asTraffic).sort((a, b) => a.startedAt - b.startedAt);
+  const traffic = entries.map((e, i) => {
+    try {
+      return asTraffic(e, i);
+    } catch (err) {
+      // Whatever is malformed in an entry says which one, as a HarError (exit 2), never a TypeError.
+      if (err instanceof HarError)
+        throw err.message.startsWith("entry ") ? err : new HarError(`entry ${i}: ${err.message}`);
+      throw new HarError(`entry ${i} is not a HAR entry (${(err as Error).message})`);
+    }
+  });
+  return traffic.sort((a, b) => a.startedAt - b.startedAt);
 }

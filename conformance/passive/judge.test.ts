@@ -7,7 +7,9 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { run as runJudge } from "../../src/cli/commands/judge.ts";
+import { run as runProxy } from "../../src/cli/commands/proxy.ts";
 import { main } from "../../src/cli/main.ts";
 import { conformanceCommand } from "../main.ts";
 import { startProxy } from "../planted/proxy.ts";
@@ -240,5 +242,58 @@ describe("dealkit judge (CLI)", () => {
       console.log = log;
       console.error = error;
     }
+  });
+});
+
+describe("dealkit judge on files it cannot judge", () => {
+  it("a HAR whose headers are not a list, or a file with no exchange, exits 2 in one line", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "dealkit-judge-bad-"));
+    const bad = join(dir, "bad.har");
+    await writeFile(
+      bad,
+      JSON.stringify({
+        version: "1.2",
+        log: {
+          entries: [
+            {
+              request: { method: "GET", url: "http://x/api/v1/meta", headers: { a: "b" } },
+              response: { status: 200 },
+            },
+          ],
+        },
+      }),
+    );
+    const empty = join(dir, "empty.har");
+    await writeFile(empty, JSON.stringify({ log: { entries: [] } }));
+    const lines: string[] = [];
+    const spy = vi
+      .spyOn(console, "error")
+      .mockImplementation((...a: unknown[]) => void lines.push(a.join(" ")));
+    try {
+      expect(await runJudge([bad])).toBe(2);
+      expect(await runJudge([empty])).toBe(2);
+    } finally {
+      spy.mockRestore();
+      await rm(dir, { recursive: true, force: true });
+    }
+    expect(lines[0]).toMatch(/bad\.har: entry 0: headers must be a list/);
+    expect(lines[1]).toMatch(/empty\.har: it holds no exchange/);
+  });
+});
+
+describe("dealkit proxy with a recording it cannot write", () => {
+  it("refuses in one line before it listens (exit 2), instead of crashing later", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "dealkit-proxy-record-"));
+    const lines: string[] = [];
+    const spy = vi
+      .spyOn(console, "error")
+      .mockImplementation((...a: unknown[]) => void lines.push(a.join(" ")));
+    try {
+      expect(await runProxy(["--upstream", "http://127.0.0.1:9", "--port", "0", "--record", dir])).toBe(2);
+    } finally {
+      spy.mockRestore();
+      await rm(dir, { recursive: true, force: true });
+    }
+    expect(lines).toEqual([`dealkit proxy: cannot write ${dir}: EISDIR`]);
   });
 });

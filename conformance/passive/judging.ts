@@ -114,7 +114,8 @@ export async function workerJudging(init: WorkerInit): Promise<Judging> {
       const chars = traffic.body?.length ?? 0;
       if (waiting >= BACKLOG.exchanges || waitingChars + chars > BACKLOG.chars) {
         const why = "the judge fell behind the traffic (exchanges waiting at the bound)";
-        void ask({ kind: "skip", reason: why });
+        // A worker that died rejects it: that costs the count, never the proxy.
+        void ask({ kind: "skip", reason: why }).catch(() => {});
         return { skipped: why, findings: [] };
       }
       waiting++;
@@ -129,7 +130,16 @@ export async function workerJudging(init: WorkerInit): Promise<Judging> {
     },
     skip: (reason) => void ask({ kind: "skip", reason }).catch(() => {}),
     async report(notes = []) {
-      const answer = await ask({ kind: "report", notes });
+      // Bounded: a worker that hangs or died must not keep the proxy from exiting.
+      const answer = await Promise.race([
+        ask({ kind: "report", notes }),
+        new Promise<never>((_, reject) =>
+          setTimeout(
+            () => reject(new Error("the judging worker gave no report within 10 s")),
+            10_000,
+          ).unref(),
+        ),
+      ]);
       if (answer.kind !== "report") throw new Error("the judging worker gave no report");
       return answer.report;
     },

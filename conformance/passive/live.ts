@@ -1,14 +1,7 @@
-/**
- * Where passive findings and traffic go as they come: the console (one line per finding, the
- * first of its check, code and operation; repeats are counted in the report), the NDJSON stream
- * of findings, and recordings of the traffic (NDJSON exchanges, HAR).
- */
-import { createWriteStream, type WriteStream } from "node:fs";
-import { mkdir } from "node:fs/promises";
-import { dirname } from "node:path";
 import { HarWriter } from "./har.ts";
 import type { FindingRecord, TrafficVerdict } from "./judging.ts";
 import { exchangeLine, findingLine } from "./ndjson.ts";
+import { openRecording } from "./recording.ts";
 import type { Traffic } from "./traffic.ts";
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
@@ -23,34 +16,26 @@ export interface Sink {
   close(): Promise<void>;
 }
 
-async function stream(path: string): Promise<WriteStream> {
-  await mkdir(dirname(path), { recursive: true });
-  return createWriteStream(path);
-}
-
-const ended = (s: WriteStream) => new Promise<void>((resolve) => s.end(() => resolve()));
-
 /** Every finding, repeats included, one NDJSON line each. */
 export async function findingsSink(path: string): Promise<Sink> {
-  const out = await stream(path);
+  const out = await openRecording(path);
   return {
     observe: (verdict) => {
       for (const f of verdict.findings) out.write(findingLine(f));
     },
-    close: () => ended(out),
+    close: () => out.close(),
   };
 }
 
 /** Every exchange, one NDJSON line each (what `dealkit judge` reads back). */
 export async function exchangesSink(path: string): Promise<Sink> {
-  const out = await stream(path);
-  return { observe: (_o, traffic) => out.write(exchangeLine(traffic)), close: () => ended(out) };
+  const out = await openRecording(path);
+  return { observe: (_o, traffic) => out.write(exchangeLine(traffic)), close: () => out.close() };
 }
 
 /** Every exchange as a HAR entry. */
 export async function harSink(path: string): Promise<Sink> {
-  await mkdir(dirname(path), { recursive: true });
-  const har = new HarWriter(path);
+  const har = new HarWriter(await openRecording(path));
   return { observe: (_o, traffic) => har.write(traffic), close: () => har.close() };
 }
 

@@ -4,10 +4,11 @@
  * Both stream findings as they come and write the suite's reports at the end, in every case.
  */
 import { open } from "node:fs/promises";
+import { oneLine } from "../../src/errors/one-line.ts";
 import { type ReportFormat, writeReports } from "../main.ts";
 import { formatConsole } from "../reporters/console.ts";
 import type { RunReport } from "../runner/report.ts";
-import { readHar } from "./har.ts";
+import { HarError, readHar } from "./har.ts";
 import { passiveSetup, TrafficJudge } from "./judge-traffic.ts";
 import { inlineJudging, type Judging, verdictOf, workerJudging } from "./judging.ts";
 import { consoleSink, exchangesSink, findingsSink, harSink, type Sink } from "./live.ts";
@@ -44,12 +45,33 @@ async function finish(
   command: "proxy" | "judge",
 ): Promise<{ code: number; report: RunReport }> {
   // Verdicts come in order: once the report is in, every exchange before it reached the sinks.
-  const report = await judging.report();
+  // A judge that failed still closes the files, and the run says so (exit 2), as the suite does.
+  const report = await judging.report().catch((err: unknown) => failedReport(cli, err));
   await judging.close();
   await Promise.all(all.map((s) => s.close()));
   out(formatConsole(report));
   await writeReports(cli.reports, report, out, command);
-  return { code: report.passed ? 0 : 1, report };
+  return { code: report.error ? 2 : report.passed ? 0 : 1, report };
+}
+
+/** The report of a run whose judge failed: nothing judged can be claimed, the error is said. */
+function failedReport(cli: PassiveCli, err: unknown): RunReport {
+  const error = `internal error: the judge failed: ${oneLine(err)}`;
+  console.error(`dealkit: ${error}`);
+  return {
+    seed: 0,
+    baseUrl: "baseUrl" in cli ? String(cli.baseUrl ?? "") : "",
+    mode: "passive",
+    startedAt: new Date().toISOString(),
+    durationMs: 0,
+    requests: 0,
+    unexpected429: 0,
+    checks: [],
+    notes: [],
+    requireEvidence: false,
+    error,
+    passed: false,
+  };
 }
 
 export interface ProxyCli extends PassiveCli {
@@ -82,13 +104,14 @@ export async function proxyCommand(cli: ProxyCli): Promise<ProxyRun> {
     ...(cli.skip ? { skip: cli.skip } : {}),
     ...(cli.rate ? { rate: cli.rate } : {}),
   };
-  const judging = cli.inline
-    ? inlineJudging(new TrafficJudge(setup, target))
-    : await workerJudging({ setup: setupOptions, judge: target });
+  // The files first: one that cannot be written stops the start before a worker or a port exists.
   const all = await sinks(cli, out, [
     ...(cli.record ? [exchangesSink(cli.record)] : []),
     ...(cli.recordHar ? [harSink(cli.recordHar)] : []),
   ]);
+  const judging = cli.inline
+    ? inlineJudging(new TrafficJudge(setup, target))
+    : await workerJudging({ setup: setupOptions, judge: target });
   const proxy = await startPassiveProxy({
     upstream: cli.upstream,
     ...(cli.host ? { host: cli.host } : {}),
@@ -135,8 +158,10 @@ async function* trafficOf(file: string): AsyncGenerator<Traffic> {
     .toString("utf8")
     .replace(/^\uFEFF/, "")
     .trimStart();
-  if (/^\{\s*"log"/.test(start)) yield* await readHar(file);
-  else yield* readNdjson(file);
+  // NDJSON lines each start with {"kind": ...}; anything else that is one JSON document is read as
+  // a HAR, whose reader says what is wrong with it (a HAR need not begin with "log").
+  if (/^\{\s*"kind"/.test(start)) yield* readNdjson(file);
+  else yield* await readHar(file);
 }
 
 /** Judges a recording; exit 0 (pass) or 1 (a check failed); unreadable files throw. */
@@ -149,8 +174,16 @@ export async function judgeCommand(cli: JudgeCli): Promise<{ code: number; repor
     ...(base ? { baseUrl: cli.baseUrl, basePath: base.pathname } : {}),
   });
   const all = await sinks(cli, out);
-  const origin = (url: string) => URL.parse(url)?.origin;
+  const origin = (url: string) => {
+    try {
+      return new URL(url).origin;
+    } catch {
+      return undefined;
+    }
+  };
+  let read = 0;
   for await (const traffic of trafficOf(cli.file)) {
+    read++;
     if (base && origin(traffic.url) !== base.origin) {
       judge.skip("another origin than --base-url");
       continue;
@@ -158,5 +191,7 @@ export async function judgeCommand(cli: JudgeCli): Promise<{ code: number; repor
     const verdict = verdictOf(judge.observe(traffic));
     for (const s of all) s.observe(verdict, traffic);
   }
+  // Nothing read is nothing judged: not a pass.
+  if (read === 0) throw new HarError("it holds no exchange: nothing to judge");
   return finish(cli, inlineJudging(judge), all, out, "judge");
 }

@@ -10,8 +10,8 @@ import type { Exchange } from "../types.ts";
 import type { FindingRecord } from "./judging.ts";
 import { REDACTED, type Traffic } from "./traffic.ts";
 
-/** Request headers whose value never leaves the process (their presence does). */
-const SECRET_HEADERS = new Set(["x-api-key", "authorization", "cookie", "proxy-authorization"]);
+/** Headers whose value never leaves the process (their presence does), requests and answers alike. */
+const SECRET_HEADERS = new Set(["x-api-key", "authorization", "cookie", "proxy-authorization", "set-cookie"]);
 
 export function redactHeaders(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(
@@ -25,6 +25,7 @@ export function exchangeLine(traffic: Traffic): string {
     kind: "exchange",
     ...traffic,
     requestHeaders: redactHeaders(traffic.requestHeaders),
+    responseHeaders: redactHeaders(traffic.responseHeaders),
   })}\n`;
 }
 

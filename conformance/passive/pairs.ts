@@ -20,6 +20,9 @@ import type { Check, CheckContext, Exchange, PlannedGroup, Verdict } from "../ty
 import { keyHeader } from "./traffic.ts";
 import { isIgnoresPair, isRelationPair, sameRequest } from "./variation.ts";
 
+/** The longest A … A′ a comparison accepts: the suite sends a group within seconds, paced within two rate windows. */
+const MAX_GROUP_SECONDS = 120;
+
 /** Recent answers kept per client and operation, such lists kept, characters held in all, largest answer kept. */
 export const PAIRING_LIMITS = { perList: 8, lists: 1024, chars: 16_000_000, answerChars: 1_000_000 };
 
@@ -166,6 +169,8 @@ export class CrossAnswers {
     for (let i = ring.length - 1; i >= 0; i--) {
       const a = ring[i] as Exchange;
       if (!sameRequest(a, x) || !served(a)) continue;
+      // Back to back only: answers far apart in time compare moved data, not a relation.
+      if (x.sentAt - a.receivedAt > MAX_GROUP_SECONDS) return undefined;
       const between = ring
         .slice(i + 1)
         .filter(

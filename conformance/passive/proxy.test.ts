@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -472,6 +472,46 @@ describe("dealkit proxy, the command", () => {
     } finally {
       await planted.close();
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("request framing", () => {
+  it("a chunked request body stays that request's body: nothing reaches the upstream as another request", async () => {
+    const seen: string[] = [];
+    const upstream = await stub((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => {
+        body += c.toString();
+      });
+      req.on("end", () => {
+        seen.push(`${req.method} ${req.url} ${body.length}`);
+        res.end("{}");
+      });
+    });
+    const { proxy } = await through(upstream.url);
+    try {
+      const port = new URL(proxy.url).port;
+      const smuggled = "GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n";
+      const chunk = `${smuggled.length.toString(16)}\r\n${smuggled}\r\n0\r\n\r\n`;
+      const reply = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), "127.0.0.1");
+        let text = "";
+        socket.on("data", (c: Buffer) => {
+          text += c.toString();
+          if (text.includes("\r\n\r\n{}")) socket.end();
+        });
+        socket.on("close", () => resolve(text));
+        socket.on("error", reject);
+        socket.write(`GET /api/v1/meta HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n${chunk}`);
+      });
+      expect(reply).toMatch(/^HTTP\/1\.1 200/);
+      // Give a smuggled request time to arrive, were there one.
+      await new Promise((r) => setTimeout(r, 200));
+      expect(seen).toEqual([`GET /api/v1/meta ${smuggled.length}`]);
+    } finally {
+      await proxy.close();
+      await upstream.close();
     }
   });
 });

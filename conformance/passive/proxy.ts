@@ -77,6 +77,11 @@ export function startPassiveProxy(options: ProxyOptions): Promise<RunningProxy> 
         "Host",
         upstream.host,
       ];
+      // Transfer-Encoding is hop-by-hop, but a chunked request body still needs chunked framing
+      // upstream: Node adds none for GET/DELETE/OPTIONS, and the raw body would then reach the
+      // upstream as the start of another request.
+      if (incoming.headers["transfer-encoding"] !== undefined)
+        requestHeaders.push("Transfer-Encoding", "chunked");
       if (options.forwardedFor) {
         const prior = incoming.headers["x-forwarded-for"];
         requestHeaders.push("X-Forwarded-For", prior ? `${prior}, ${client}` : client);

@@ -51,6 +51,8 @@ function follows(
   a: ParsedRequest,
   b: ParsedRequest,
   item: Record<string, unknown> | undefined,
+  /** When A was sent (Unix seconds): calendar-day windows nest or not depending on the hour. */
+  at: number,
 ): boolean {
   const before = a.values[name];
   const after = b.values[name];
@@ -72,9 +74,8 @@ function follows(
   }
   if ("widerWindow" in v) {
     if (typeof before !== "string" || typeof after !== "string" || before === after) return false;
-    const now = Date.now() / 1000;
-    const own = windowRange(spec.rankWindows, before, now);
-    const wider = windowRange(spec.rankWindows, after, now);
+    const own = windowRange(spec.rankWindows, before, at);
+    const wider = windowRange(spec.rankWindows, after, at);
     return wider.from <= own.from && wider.to >= own.to;
   }
   if ("remove" in v) return a.raw[name] !== undefined && b.raw[name] === undefined;
@@ -97,7 +98,7 @@ export function isRelationPair(
   for (const p of op.parameters) {
     const v = relation.vary[p.name];
     if (v) {
-      if (!follows(spec, op, p.name, v, a.parsed, b.parsed, item)) return false;
+      if (!follows(spec, op, p.name, v, a.parsed, b.parsed, item, a.sentAt)) return false;
     } else if (!same(a.parsed.values[p.name], b.parsed.values[p.name])) return false;
   }
   return true;

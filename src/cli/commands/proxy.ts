@@ -73,6 +73,11 @@ export async function run(args: string[]): Promise<number> {
   } catch (err) {
     if (err instanceof UnknownCheckError || err instanceof OptionError) throw new UsageError(err.message);
     const e = err as NodeJS.ErrnoException;
+    // A recording or report file that cannot be opened: refused before anything listens.
+    if (e.syscall === "open" || e.code === "EISDIR") {
+      console.error(`dealkit proxy: cannot write ${e.path ?? "a file"}: ${e.code ?? e.message}`);
+      return 2;
+    }
     if (e.code === "EADDRINUSE" || e.code === "EACCES" || e.code === "EADDRNOTAVAIL") {
       console.error(`dealkit proxy: cannot listen: ${e.message} (choose another --port or --host)`);
       return 2;
@@ -80,8 +85,13 @@ export async function run(args: string[]): Promise<number> {
     throw err;
   }
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    process.once("SIGINT", resolve);
-    process.once("SIGTERM", resolve);
+    const stop = (s: NodeJS.Signals) => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      resolve(s);
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
   });
   console.log(`dealkit proxy: ${signal}, finishing the exchanges in flight`);
   return (await proxy.stop()).code;
