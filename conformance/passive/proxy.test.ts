@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import http from "node:http";
-import { type AddressInfo, connect } from "node:net";
+import { type AddressInfo, connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -512,6 +512,39 @@ describe("request framing", () => {
     } finally {
       await proxy.close();
       await upstream.close();
+    }
+  });
+});
+
+describe("a kept-alive upstream socket closed under the proxy", () => {
+  it("is sent again once (a request without a body): the client gets the API's answer, no finding", async () => {
+    // Answers the first request of each connection, then resets it on the next one: the race of a
+    // keep-alive timeout, made certain.
+    const server = createServer((socket) => {
+      let answered = false;
+      socket.on("data", () => {
+        if (answered) return void socket.resetAndDestroy();
+        answered = true;
+        socket.write(
+          "HTTP/1.1 404 Not Found\r\nContent-Type: application/problem+json\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\n{}",
+        );
+      });
+      socket.on("error", () => {});
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const upstream = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { proxy, judge } = await through(upstream);
+    try {
+      const first = await get(`${proxy.url}/nope`);
+      const second = await get(`${proxy.url}/nope`);
+      expect([first.status, second.status]).toEqual([404, 404]);
+      const report = judge.report();
+      expect(report.checks.filter((c) => c.name === "answers-complete").map((c) => c.status)).not.toContain(
+        "fail",
+      );
+    } finally {
+      await proxy.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 });

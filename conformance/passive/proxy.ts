@@ -16,6 +16,9 @@ import { endToEnd, failureOf, headerRecord, withoutHeaders } from "./headers.ts"
 import type { Judging, TrafficVerdict } from "./judging.ts";
 import type { Traffic } from "./traffic.ts";
 
+/** Methods a request may be sent again with (RFC 9110 idempotent, and never with a body here). */
+const IDEMPOTENT = new Set(["GET", "HEAD", "OPTIONS"]);
+
 export interface ProxyOptions {
   /** The deployment: scheme, host, port, and a path prefix if the API is served under one. */
   upstream: string;
@@ -57,7 +60,9 @@ export function startPassiveProxy(options: ProxyOptions): Promise<RunningProxy> 
   const upstream = new URL(options.upstream);
   const basePath = upstream.pathname.replace(/\/+$/, "");
   const secure = upstream.protocol === "https:";
-  const agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+  // Idle sockets are closed before a usual server-side keep-alive timeout (Node's is 5 s) can.
+  const agentOptions = { keepAlive: true, timeout: 4000 };
+  const agent = secure ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
   const cap = options.cap ?? DEFAULT_LIMITS.maxBodyBytes;
   const inFlight = new Set<Promise<void>>();
 
@@ -124,109 +129,131 @@ export function startPassiveProxy(options: ProxyOptions): Promise<RunningProxy> 
         done();
       });
 
-      const upstreamReq = (secure ? https : http).request(
-        url,
-        { method, headers: requestHeaders, agent },
-        (res) => {
-          const status = res.statusCode ?? 0;
-          const raw = endToEnd(res.rawHeaders);
-          const responseHeaders = headerRecord(res.rawHeaders);
-          outgoing.sendDate = false;
-          const complete = () => {
-            const decoded = decodeBody(tap, responseHeaders["content-encoding"]);
-            return finish({
-              status,
-              responseHeaders,
-              ...("text" in decoded ? { body: decoded.text } : { bodyNotKept: decoded.notKept }),
-              receivedAt: Date.now() / 1000,
-            });
-          };
-          const broken = (err: NodeJS.ErrnoException) => {
-            const full = finish({
-              status: 0,
-              responseHeaders,
-              receivedAt: Date.now() / 1000,
-              failure: failureOf(err, true),
-            });
-            outgoing.destroy();
-            void observe(full);
-          };
-          res.on("error", broken);
-          res.on("close", () => {
-            if (!res.complete)
-              broken(
-                Object.assign(new Error("the upstream closed the connection mid-body"), {
-                  code: "ECONNRESET",
-                }),
-              );
+      const onResponse = (res: http.IncomingMessage) => {
+        const status = res.statusCode ?? 0;
+        const raw = endToEnd(res.rawHeaders);
+        const responseHeaders = headerRecord(res.rawHeaders);
+        outgoing.sendDate = false;
+        const complete = () => {
+          const decoded = decodeBody(tap, responseHeaders["content-encoding"]);
+          return finish({
+            status,
+            responseHeaders,
+            ...("text" in decoded ? { body: decoded.text } : { bodyNotKept: decoded.notKept }),
+            receivedAt: Date.now() / 1000,
           });
-
-          if (!options.errors) {
-            // Streaming: the client gets every chunk as it comes; judging waits for the end.
-            outgoing.writeHead(status, res.statusMessage, raw);
-            res.on("data", (chunk: Buffer) => tap.push(chunk));
-            res.pipe(outgoing);
-            res.on("end", () => void observe(complete()));
-            return;
-          }
-          // --errors: held until judged, up to the cap; past it the answer streams unjudged.
-          const held: Buffer[] = [];
-          let streaming = false;
-          res.on("data", (chunk: Buffer) => {
-            tap.push(chunk);
-            if (streaming) {
-              if (!outgoing.write(chunk)) {
-                res.pause();
-                outgoing.once("drain", () => res.resume());
-              }
-              return;
-            }
-            held.push(chunk);
-            if (tap.over) {
-              streaming = true;
-              outgoing.writeHead(status, res.statusMessage, raw);
-              for (const c of held.splice(0)) outgoing.write(c);
-            }
+        };
+        const broken = (err: NodeJS.ErrnoException) => {
+          const full = finish({
+            status: 0,
+            responseHeaders,
+            receivedAt: Date.now() / 1000,
+            failure: failureOf(err, true),
           });
-          res.on("end", async () => {
-            if (streaming) {
-              outgoing.end();
-              void observe(complete());
-              return;
-            }
-            const verdict = await observe(complete());
-            const own = verdict?.findings.filter((f) => f.own) ?? [];
-            if (own.length === 0) {
-              outgoing.writeHead(status, res.statusMessage, raw);
-              outgoing.end(Buffer.concat(held));
-              return;
-            }
-            const body = JSON.stringify(violationProblem(method, target, status, own));
-            outgoing.sendDate = true;
-            outgoing.writeHead(502, PROBLEM_HEADERS);
-            outgoing.end(body);
-          });
-        },
-      );
-      upstreamReq.on("error", (err: NodeJS.ErrnoException) => {
-        if (settled || outgoing.headersSent) {
           outgoing.destroy();
+          void observe(full);
+        };
+        res.on("error", broken);
+        res.on("close", () => {
+          if (!res.complete)
+            broken(
+              Object.assign(new Error("the upstream closed the connection mid-body"), {
+                code: "ECONNRESET",
+              }),
+            );
+        });
+
+        if (!options.errors) {
+          // Streaming: the client gets every chunk as it comes; judging waits for the end.
+          outgoing.writeHead(status, res.statusMessage, raw);
+          res.on("data", (chunk: Buffer) => tap.push(chunk));
+          res.pipe(outgoing);
+          res.on("end", () => void observe(complete()));
           return;
         }
-        const failure = failureOf(err, false);
-        const full = finish({ status: 0, responseHeaders: {}, receivedAt: Date.now() / 1000, failure });
-        void observe(full);
-        outgoing.writeHead(502, PROBLEM_HEADERS);
-        outgoing.end(
-          JSON.stringify(
-            proxyProblem(
-              "upstream-unreachable",
-              `dealkit proxy could not get an answer from ${upstream.origin}: ${err.message}`,
-            ),
-          ),
+        // --errors: held until judged, up to the cap; past it the answer streams unjudged.
+        const held: Buffer[] = [];
+        let streaming = false;
+        res.on("data", (chunk: Buffer) => {
+          tap.push(chunk);
+          if (streaming) {
+            if (!outgoing.write(chunk)) {
+              res.pause();
+              outgoing.once("drain", () => res.resume());
+            }
+            return;
+          }
+          held.push(chunk);
+          if (tap.over) {
+            streaming = true;
+            outgoing.writeHead(status, res.statusMessage, raw);
+            for (const c of held.splice(0)) outgoing.write(c);
+          }
+        });
+        res.on("end", async () => {
+          if (streaming) {
+            outgoing.end();
+            void observe(complete());
+            return;
+          }
+          const verdict = await observe(complete());
+          const own = verdict?.findings.filter((f) => f.own) ?? [];
+          if (own.length === 0) {
+            outgoing.writeHead(status, res.statusMessage, raw);
+            outgoing.end(Buffer.concat(held));
+            return;
+          }
+          const body = JSON.stringify(violationProblem(method, target, status, own));
+          outgoing.sendDate = true;
+          outgoing.writeHead(502, PROBLEM_HEADERS);
+          outgoing.end(body);
+        });
+      };
+      const bodyless =
+        (incoming.headers["content-length"] ?? "0") === "0" &&
+        incoming.headers["transfer-encoding"] === undefined;
+      let upstreamReq: http.ClientRequest;
+      const send = (retried: boolean): void => {
+        upstreamReq = (secure ? https : http).request(
+          url,
+          { method, headers: requestHeaders, agent },
+          onResponse,
         );
-      });
-      incoming.pipe(upstreamReq);
+        upstreamReq.on("error", (err: NodeJS.ErrnoException) => {
+          // A kept-alive socket the upstream closed just as it was reused: not the API's doing, so
+          // not a finding; a request without a body is sent again once, as the suite's client does.
+          if (
+            !retried &&
+            upstreamReq.reusedSocket &&
+            err.code === "ECONNRESET" &&
+            bodyless &&
+            !outgoing.headersSent &&
+            IDEMPOTENT.has(method)
+          ) {
+            send(true);
+            return;
+          }
+          if (settled || outgoing.headersSent) {
+            outgoing.destroy();
+            return;
+          }
+          const failure = failureOf(err, false);
+          const full = finish({ status: 0, responseHeaders: {}, receivedAt: Date.now() / 1000, failure });
+          void observe(full);
+          outgoing.writeHead(502, PROBLEM_HEADERS);
+          outgoing.end(
+            JSON.stringify(
+              proxyProblem(
+                "upstream-unreachable",
+                `dealkit proxy could not get an answer from ${upstream.origin}: ${err.message}`,
+              ),
+            ),
+          );
+        });
+        if (bodyless) upstreamReq.end();
+        else incoming.pipe(upstreamReq);
+      };
+      send(false);
     });
 
   const server = http.createServer((incoming, outgoing) => {

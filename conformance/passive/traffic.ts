@@ -88,6 +88,15 @@ function route(spec: Spec, pathname: string) {
  * CORS preflights are), paths no operation routes (a HAR from devtools holds a whole page's
  * requests), bodies that were not kept.
  */
+const CONDITIONAL_HEADERS = [
+  "if-none-match",
+  "if-modified-since",
+  "if-match",
+  "if-unmodified-since",
+  "if-range",
+  "range",
+];
+
 export function readTraffic(spec: Spec, traffic: Traffic, basePath = ""): Read {
   let url: URL;
   try {
@@ -96,7 +105,12 @@ export function readTraffic(spec: Spec, traffic: Traffic, basePath = ""): Read {
     return { skipped: "not a URL" };
   }
   const method = traffic.method.toUpperCase();
-  if (method !== "GET" && method !== "OPTIONS") return { skipped: `method ${method}` };
+  // Bucketed: the reason is client-controlled text, and each distinct reason is kept.
+  if (method !== "GET" && method !== "OPTIONS")
+    return { skipped: `method ${/^[A-Z]{1,10}$/.test(method) ? method : "other"}` };
+  // A cache in front may answer these 304 or 206: answers the spec does not describe, rightly.
+  const conditional = CONDITIONAL_HEADERS.find((h) => traffic.requestHeaders[h] !== undefined);
+  if (conditional) return { skipped: `a conditional or range request (${conditional})` };
   const pathname = apiPath(url, basePath);
   const match = pathname === undefined ? undefined : route(spec, pathname);
   if (pathname === undefined || !match) return { skipped: "not an operation of the spec" };
