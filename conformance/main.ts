@@ -20,7 +20,7 @@ export type ReportFormat = keyof typeof FORMATS;
 export interface CliRun extends Omit<RunOptions, "baseUrl" | "log" | "replayTarget" | "onExchange"> {
   baseUrl?: string;
   reports: { format: ReportFormat; path: string }[];
-  /** `--report ndjson=PATH`: every exchange, one a line, as it comes (what `dealkit judge` reads). */
+  /** `--record PATH`: every exchange, one a line, as it comes (what `dealkit judge` reads). */
   exchangeLog?: string;
   out?: (line: string) => void;
 }

@@ -1,6 +1,6 @@
 /**
  * dealkit judge: recorded traffic judged offline. The suite's own NDJSON of exchanges
- * (`--report ndjson`) exercises every check but the 429 burst's; a HAR as devtools saves it
+ * (`--record`) exercises every check but the 429 burst's; a HAR as devtools saves it
  * (a whole page's requests, base64 bodies, HTTP/2 pseudo-headers, failed requests) is read for
  * the API's requests only; the cross-answer rules need A′ to equal A; exit codes as the suite's.
  */

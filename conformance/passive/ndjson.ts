@@ -1,6 +1,6 @@
 /**
  * The NDJSON the kit writes and reads: one JSON object a line, `kind` first. "exchange" lines are
- * traffic (what the suite sent with `--report ndjson=PATH`, what the proxy passed with
+ * traffic (what the suite sent with `--record PATH`, what the proxy passed with
  * `--record PATH`), which `dealkit judge` reads back; "finding" lines are the proxy's live stream
  * (`--report ndjson=PATH` of the proxy). Secrets are redacted on the way out.
  */

@@ -57,7 +57,7 @@ export interface RunOptions {
   log?: (line: string) => void;
   /** How the replay line names the target (`--base-url URL `, or "" for the bundled server). */
   replayTarget?: string;
-  /** Sees every exchange as it comes, its whole body included (--report ndjson). */
+  /** Sees every exchange as it comes, its whole body included (--record). */
   onExchange?: (exchange: Exchange) => void;
 }
 

@@ -80,7 +80,7 @@ export class Transport {
       budget: Number.POSITIVE_INFINITY,
       deadline: Number.POSITIVE_INFINITY,
     },
-    /** Sees every exchange as it comes, its whole body included (--report ndjson). */
+    /** Sees every exchange as it comes, its whole body included (--record). */
     private readonly onExchange?: (exchange: Exchange) => void,
   ) {}
 

@@ -35,3 +35,11 @@ describe("dealkit conformance: the account options", () => {
     await expect(run(["--uid", "10001"])).rejects.toThrow("--uid needs --api-key");
   });
 });
+
+describe("dealkit conformance: reports and the exchange recording", () => {
+  it("records exchanges with --record (as dealkit proxy does), not as a --report format", async () => {
+    await expect(run(["--report", "ndjson=x.ndjson"])).rejects.toThrow(
+      "--report format must be junit, json, markdown, got ndjson",
+    );
+  });
+});

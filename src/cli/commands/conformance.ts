@@ -9,6 +9,7 @@ export const summary =
 export const usage = `usage: dealkit conformance [--base-url URL] [--seed N] [--report FORMAT=PATH ...]
                           [--only CHECK,...] [--skip CHECK,...] [--budget N] [--max-time S] [--timeout S]
                           [--rate N/MIN] [--skip-slow] [--require-evidence] [--known FILE] [--plan]
+                          [--record PATH]
                           [--uid UID --api-key KEY]
 
 Without --base-url the bundled reference server is started in process on an ephemeral loopback
@@ -16,8 +17,9 @@ port and checked. Exit 0 when every check passes, 1 when any fails, 2 for a usag
 target the run could not judge (unreachable, not this API). CHECK is a check name, "rules"
 (every rule check) or a prefix ending in *.
   --report F=PATH     write a report: junit (CI test results), json (everything), markdown (a job
-                      summary or pull-request comment), ndjson (every exchange, one a line, as it
-                      comes: what dealkit judge reads back); repeatable
+                      summary or pull-request comment); repeatable
+  --record PATH       every exchange as NDJSON, one a line as it comes (as dealkit proxy --record:
+                      what dealkit judge reads back)
   --budget N          most requests of the whole run (default 190 from one address, 4000 when
                       spread over loopback addresses)
   --max-time S        stop sending after S seconds (default ${DEFAULT_MAX_TIME_SECONDS}); the report is written anyway
@@ -58,6 +60,7 @@ export async function run(args: string[]): Promise<number> {
     "api-key": { type: "string" },
     spec: { type: "string" },
     known: { type: "string" },
+    record: { type: "string" },
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
   const baseUrl = values["base-url"];
@@ -66,14 +69,12 @@ export async function run(args: string[]): Promise<number> {
   const reports = (values.report ?? []).map((r) => {
     const m = /^([a-z]+)=(.+)$/.exec(r);
     if (!m?.[1] || !m[2])
-      throw new UsageError(`--report must be FORMAT=PATH (junit, json, markdown, ndjson), got ${r}`);
-    if (!(m[1] in FORMATS) && m[1] !== "ndjson")
-      throw new UsageError(
-        `--report format must be ${[...Object.keys(FORMATS), "ndjson"].join(", ")}, got ${m[1]}`,
-      );
-    return { format: m[1] as ReportFormat | "ndjson", path: m[2] };
+      throw new UsageError(`--report must be FORMAT=PATH (junit, json, markdown), got ${r}`);
+    if (!(m[1] in FORMATS))
+      throw new UsageError(`--report format must be ${Object.keys(FORMATS).join(", ")}, got ${m[1]}`);
+    return { format: m[1] as ReportFormat, path: m[2] };
   });
-  const exchangeLog = reports.findLast((r) => r.format === "ndjson")?.path;
+  const exchangeLog = values.record;
   let rate: { limit: number; windowSeconds: number } | undefined;
   if (values.rate !== undefined) {
     const m = /^([0-9]+)\/MIN$/i.exec(values.rate);
@@ -99,7 +100,7 @@ export async function run(args: string[]): Promise<number> {
     const { code } = await conformanceCommand({
       ...(known ? { known } : {}),
       seed,
-      reports: reports.filter((r): r is { format: ReportFormat; path: string } => r.format !== "ndjson"),
+      reports,
       ...(exchangeLog ? { exchangeLog } : {}),
       ...(baseUrl ? { baseUrl } : {}),
       ...(list(values.only) ? { only: list(values.only) } : {}),

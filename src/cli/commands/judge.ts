@@ -13,7 +13,7 @@ export const usage = `usage: dealkit judge FILE [--base-url URL] [--report FORMA
 Judges recorded traffic offline, as dealkit proxy judges it live: every exchange with every check
 and rule that applies to one answer, and the cross-answer rules when one client's traffic gives
 both sides. FILE is a HAR (browser devtools: Network, "Save all as HAR"; proxies; dealkit proxy
---record-har) or the kit's NDJSON of exchanges (dealkit conformance --report ndjson=PATH, dealkit
+--record-har) or the kit's NDJSON of exchanges (dealkit conformance --record PATH, dealkit
 proxy --record PATH). Requests to paths no operation serves are not judged (a page's images and
 scripts). Exit 0 when no check failed, 1 when one did, 2 for a usage error or a file that cannot
 be read.
