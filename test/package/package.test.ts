@@ -82,6 +82,14 @@ describe("the tarball", () => {
     );
     for (const t of targets) expect(staged.files).toContain(t.replace(/^\.\//, ""));
   });
+
+  it("exports the suite, the proxy and the judge as a library (dealkit/conformance)", async () => {
+    const script = `const m = await import("dealkit/conformance");
+console.log([m.runConformance, m.proxyCommand, m.judgeCommand, m.formatMarkdown].map((f) => typeof f).join(" "));`;
+    const dir = join(cli, "../../..");
+    const { stdout } = await exec(process.execPath, ["--input-type=module", "-e", script], { cwd: dir });
+    expect(stdout.trim()).toBe("function function function function");
+  });
 });
 
 describe("the CLI from the tarball", () => {
