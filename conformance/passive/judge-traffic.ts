@@ -1,16 +1,9 @@
-/**
- * Passive judging: traffic read as exchanges, every exchange judged by every selected check with
- * the runner's own Judge (evidence per check, violations deduplicated by check, code and
- * operation), the cross-answer rules fed with what the traffic pairs up, and a RunReport at the
- * end in which "requests" are exchanges seen and nothing was sent.
- */
-import { loadSpec, specFromDocument } from "../../src/spec/load.ts";
-import { frozenReleases } from "../../src/spec/release.ts";
-import { type Spec, withRateLimit } from "../../src/spec/spec.ts";
+import type { Spec } from "../../src/spec/spec.ts";
 import { curlLine } from "../http/curl.ts";
 import { defaultRegistry, selectChecks } from "../registry.ts";
 import { Judge } from "../runner/judge.ts";
 import { checkResults, passed, type RunReport } from "../runner/report.ts";
+import { judgedSpecs } from "../runner/specs.ts";
 import type { Check, CheckContext, Exchange, Finding, Severity } from "../types.ts";
 import { passiveReason } from "./applicability.ts";
 import { CrossAnswers } from "./pairs.ts";
@@ -55,14 +48,7 @@ export interface PassiveSetupOptions {
 }
 
 export async function passiveSetup(options: PassiveSetupOptions = {}): Promise<PassiveSetup> {
-  const loaded = await loadSpec(options.specPath);
-  const spec = options.rate ? withRateLimit(loaded, options.rate) : loaded;
-  const releases = await Promise.all(
-    (await frozenReleases()).map(async (r) => ({
-      version: r.version,
-      spec: await specFromDocument(r.raw, r.path),
-    })),
-  );
+  const { spec, releases } = await judgedSpecs(options.specPath, options.rate);
   const registry = defaultRegistry(spec);
   return { spec, releases, checks: selectChecks(registry, options.only, options.skip), all: registry.all() };
 }

@@ -4,10 +4,8 @@
  * exploration) → judge (the burst's verdict; every exchange was judged as it came) → report.
  */
 import { type AcceptEntry, applyAcceptList, describeEntry } from "../../src/accept/list.ts";
-import { loadSpec, specFromDocument } from "../../src/spec/load.ts";
-import { frozenReleases } from "../../src/spec/release.ts";
+import { loadSpec } from "../../src/spec/load.ts";
 import type { Spec } from "../../src/spec/spec.ts";
-import { withRateLimit } from "../../src/spec/spec.ts";
 import { baseValues } from "../arbitraries/boundaries.ts";
 import { type Account, buildCase } from "../arbitraries/requests.ts";
 import { isLoopback, sourceAddresses } from "../http/addresses.ts";
@@ -24,6 +22,7 @@ import { Judge } from "./judge.ts";
 import { buildPlan, candidatesByOperation, type Plan, validCasesOf } from "./plan.ts";
 import { checkResults, passed, type RunReport } from "./report.ts";
 import { Sender } from "./sender.ts";
+import { judgedSpecs } from "./specs.ts";
 import { Transport } from "./transport.ts";
 
 export interface RunOptions {
@@ -82,15 +81,7 @@ export async function run(options: RunOptions): Promise<RunResult> {
   const started = Date.now();
   const deadline = started + (options.maxTimeSeconds ?? DEFAULT_MAX_TIME_SECONDS) * 1000;
   const log = options.log ?? (() => {});
-  // A declared rate (--rate) is the limit the target is judged against, its manifest included.
-  const loaded = await loadSpec(options.specPath);
-  const spec = options.rate ? withRateLimit(loaded, options.rate) : loaded;
-  const releases = await Promise.all(
-    (await frozenReleases()).map(async (r) => ({
-      version: r.version,
-      spec: await specFromDocument(r.raw, r.path),
-    })),
-  );
+  const { spec, releases } = await judgedSpecs(options.specPath, options.rate);
   const { registry, checks } = chooseChecks(spec, options);
   const selected = new Set(checks.map((c) => c.name));
   // Spread: the pool, then the burst's addresses (a used one gives way to the next), then the per-IP one.
