@@ -174,9 +174,10 @@ describe("the client from the tarball", () => {
       (err: { stdout: string }) => err.stdout,
     );
 
-  it("type-checks in a TypeScript project with NodeNext resolution (Node types, no DOM)", async () => {
-    const dir = consumerProject(staged, "ts-nodenext", {
-      "index.ts": CLIENT_TS,
+  /** A TypeScript project with NodeNext resolution and Node's types (no DOM), holding `files`. */
+  const nodeNextProject = (name: string, files: Record<string, string>) => {
+    const dir = consumerProject(staged, name, {
+      ...files,
       "tsconfig.json": JSON.stringify({
         compilerOptions: {
           module: "NodeNext",
@@ -191,7 +192,11 @@ describe("the client from the tarball", () => {
       }),
     });
     symlinkSync(join(ROOT, "node_modules/@types"), join(dir, "node_modules/@types"), "dir");
-    expect(await tsc(dir)).toBe("");
+    return dir;
+  };
+
+  it("type-checks in a TypeScript project with NodeNext resolution (Node types, no DOM)", async () => {
+    expect(await tsc(nodeNextProject("ts-nodenext", { "index.ts": CLIENT_TS }))).toBe("");
   }, 60_000);
 
   it("type-checks the TypeScript examples of the READMEs and of the reference page against the package", async () => {
@@ -208,22 +213,7 @@ describe("the client from the tarball", () => {
     const blocks = [...readmes, ...samples];
     expect(readmes.length).toBeGreaterThanOrEqual(3);
     const files = Object.fromEntries(blocks.map((code, i) => [`example-${i}.ts`, `${code}\nexport {};\n`]));
-    const dir = consumerProject(staged, "ts-readme", {
-      ...files,
-      "tsconfig.json": JSON.stringify({
-        compilerOptions: {
-          module: "NodeNext",
-          moduleResolution: "NodeNext",
-          target: "ES2022",
-          lib: ["ES2022"],
-          types: ["node"],
-          strict: true,
-          noEmit: true,
-        },
-      }),
-    });
-    symlinkSync(join(ROOT, "node_modules/@types"), join(dir, "node_modules/@types"), "dir");
-    expect(await tsc(dir)).toBe("");
+    expect(await tsc(nodeNextProject("ts-readme", files))).toBe("");
   }, 60_000);
 
   it("type-checks in a TypeScript project with Bundler resolution (DOM, no Node types)", async () => {
