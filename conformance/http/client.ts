@@ -67,7 +67,7 @@ export function caseUrl(baseUrl: string, request: Pick<RequestCase, "pathname" |
 const UNREACHABLE = new Set(["ECONNREFUSED", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
 
 /** Sorts a socket or parser error into the kinds a report can explain. */
-function classify(err: NodeJS.ErrnoException): TransportFailure["kind"] {
+export function classify(err: NodeJS.ErrnoException): TransportFailure["kind"] {
   const code = err.code ?? "";
   if (UNREACHABLE.has(code)) return "unreachable";
   if (code.startsWith("HPE_")) return "malformed";

@@ -2,7 +2,7 @@
  * Headers as the proxy passes them: raw (name, value, name, value…), case, order and repeats
  * kept, the hop-by-hop ones (RFC 9110 7.6.1) left to each side's own connection.
  */
-import type { TransportFailure } from "../http/client.ts";
+import { classify, type TransportFailure } from "../http/client.ts";
 
 const HOP_BY_HOP = new Set([
   "connection",
@@ -46,12 +46,14 @@ export function headerRecord(raw: string[]): Record<string, string> {
   return out;
 }
 
-const UNREACHABLE = new Set(["ECONNREFUSED", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
-
-/** A socket or parser error of the upstream as the failure answers-complete judges. */
+/**
+ * A socket or parser error of the upstream as the failure answers-complete judges, sorted as the
+ * suite's own client sorts it; once headers came the upstream was reached, so it is a reset.
+ */
 export function failureOf(err: NodeJS.ErrnoException, afterHeaders: boolean): TransportFailure {
-  const code = err.code ?? "";
-  if (!afterHeaders && UNREACHABLE.has(code)) return { kind: "unreachable", message: err.message };
-  if (code.startsWith("HPE_")) return { kind: "malformed", message: err.message };
-  return { kind: "reset", message: err.message || "connection closed" };
+  const kind = classify(err);
+  return {
+    kind: afterHeaders && kind === "unreachable" ? "reset" : kind,
+    message: err.message || "connection closed",
+  };
 }
