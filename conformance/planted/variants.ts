@@ -47,6 +47,19 @@ function onQuery(path: string, edit: (query: URLSearchParams) => void): Mutation
   };
 }
 
+/** Drops a valid page parameter on its way upstream: every page answers as page 1. */
+function pageIgnored(path: string): Mutation {
+  return onQuery(path, (q) => {
+    if (
+      q.getAll("page").length === 1 &&
+      /^[0-9]+$/.test(q.get("page") ?? "") &&
+      Number(q.get("page")) >= 1 &&
+      Number(q.get("page")) <= 1000
+    )
+      q.delete("page");
+  });
+}
+
 /** Pads a list past `limit` with copies of its last item (same timestamps: order unchanged). */
 function padPast(list: Record<string, unknown>[], limit: number): void {
   const last = list.at(-1);
@@ -755,15 +768,7 @@ export const PLANTED: PlantedBug[] = [
   {
     name: "search-page-ignored",
     breaks: "search ignores page: page 2 repeats page 1",
-    mutation: onQuery("/api/v1/search", (q) => {
-      if (
-        q.getAll("page").length === 1 &&
-        /^[0-9]+$/.test(q.get("page") ?? "") &&
-        Number(q.get("page")) >= 1 &&
-        Number(q.get("page")) <= 1000
-      )
-        q.delete("page");
-    }),
+    mutation: pageIgnored("/api/v1/search"),
     expect: ["relation:search-pages-disjoint"],
   },
   {
@@ -815,15 +820,7 @@ export const PLANTED: PlantedBug[] = [
   {
     name: "shenghuo-page-ignored",
     breaks: "shenghuo ignores page: page 2 repeats page 1",
-    mutation: onQuery("/api/v1/shenghuo", (q) => {
-      if (
-        q.getAll("page").length === 1 &&
-        /^[0-9]+$/.test(q.get("page") ?? "") &&
-        Number(q.get("page")) >= 1 &&
-        Number(q.get("page")) <= 1000
-      )
-        q.delete("page");
-    }),
+    mutation: pageIgnored("/api/v1/shenghuo"),
     expect: ["relation:shenghuo-pages-disjoint"],
   },
 ];
