@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { RateLimiter, rateLimitHeaders } from "../reference-server/ratelimit/limiter.ts";
 import { MemoryStore } from "../reference-server/ratelimit/memory.ts";
+import { cacheControl } from "../src/http/caching.ts";
+import { encodeBody } from "../src/http/compression.ts";
 import { corsHeaders, preflightHeaders } from "../src/http/cors.ts";
 import { credentialUid } from "../src/http/credentials.ts";
 import {
@@ -66,9 +68,15 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
     const forced = PREFER_CODE.exec(String(req.headers.prefer ?? ""))?.[1];
     // A forced 429 is a refused answer: it must not eat into the client's real budget.
     const rate = forced === "429" ? await limiter.peek(ip, now()) : await limiter.hit(ip, now());
+    const operation = spec.match(url.pathname)?.operation;
     const withRate = (a: Answer): Answer => ({
       ...a,
-      headers: { ...a.headers, ...rateLimitHeaders(rate), ...corsHeaders(spec.cors) },
+      headers: {
+        ...a.headers,
+        ...rateLimitHeaders(rate),
+        ...corsHeaders(spec.cors),
+        "cache-control": cacheControl(spec, operation, a.status),
+      },
     });
     if (!rate.allowed) return withRate(problemAnswer(rateLimited(spec, Math.max(1, rate.resetSeconds))));
     if (req.method !== "GET" && req.method !== "HEAD") {
@@ -76,7 +84,7 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
     }
     // As the server: an over-long query string is refused before the path is even routed.
     const rawQuery = req.url?.includes("?") ? req.url.slice(req.url.indexOf("?") + 1) : "";
-    const tooLong = queryLengthError(rawQuery);
+    const tooLong = queryLengthError(spec, rawQuery);
     if (tooLong) return withRate(problemAnswer(invalidParameters(spec, [tooLong])));
     const route = spec.match(url.pathname);
     if (!route) return withRate(problemAnswer(problem(spec, "not-found")));
@@ -143,7 +151,14 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
 
   return createServer((req, res) => {
     answer(req).then(
-      (a) => send(res, a),
+      async (a) => {
+        const encoded = await encodeBody(
+          Buffer.from(a.body),
+          header(req, "accept-encoding"),
+          spec.compression,
+        );
+        send(res, { ...a, headers: { ...a.headers, ...encoded.headers }, body: encoded.body });
+      },
       (err: Error) => {
         console.error(`mock rule layer: ${req.method} ${req.url}: ${err.message}`);
         const a = problemAnswer(problem(spec, "internal"));
@@ -192,7 +207,7 @@ function withCharset(mediaType: string): string {
   return /charset=/i.test(mediaType) ? mediaType : `${mediaType}; charset=utf-8`;
 }
 
-function send(res: ServerResponse, a: Answer): void {
+function send(res: ServerResponse, a: Omit<Answer, "body"> & { body: string | Buffer }): void {
   res.writeHead(a.status, { ...a.headers, "content-length": Buffer.byteLength(a.body) });
   res.end(a.body);
 }

@@ -1,5 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import { docsHtml } from "../src/docs/build.ts";
+import { cacheControl } from "../src/http/caching.ts";
+import { encodeBody } from "../src/http/compression.ts";
 import { corsHeaders, preflightHeaders } from "../src/http/cors.ts";
 import { PROBLEM_JSON, type Problem, problem, rateLimited } from "../src/http/problems.ts";
 import type { Spec } from "../src/spec/spec.ts";
@@ -80,8 +82,19 @@ export function createApp(parts: AppParts): FastifyInstance {
   // CONNECT never reaches Fastify; without this Node drops the connection unanswered.
   app.server.on("connect", connectHandler(refusing));
 
+  // The operation a URL routes to (undefined: no such path, or a malformed escape in it).
+  const operationOf = (url: string) => {
+    try {
+      return spec.match(url.split("?")[0] ?? "")?.operation;
+    } catch {
+      return undefined;
+    }
+  };
+
   app.addHook("onRequest", async (req, reply) => {
     reply.headers(cors);
+    const operation = operationOf(req.url);
+    reply.header("Cache-Control", cacheControl(spec, operation, 200));
     // Health checks are the operator's, not the API's: never counted, never refused.
     if ((req.method === "GET" || req.method === "HEAD") && req.url.split("?")[0] === HEALTH_PATH) return;
     const ip = clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], trusted);
@@ -94,6 +107,7 @@ export function createApp(parts: AppParts): FastifyInstance {
       const decision = await limiter.hit(ip, nowMs);
       reply.headers(rateLimitHeaders(decision));
       if (!decision.allowed) {
+        reply.header("Cache-Control", cacheControl(spec, operation, spec.rateLimit.status));
         return sendProblem(reply, rateLimited(spec, Math.max(1, decision.resetSeconds), limiter.policy));
       }
     }
@@ -134,8 +148,11 @@ export function createApp(parts: AppParts): FastifyInstance {
     const answer = dispatch(context, parts.verify, req.url, req.headers, `${req.protocol}://${host}`);
     const type = answer.type ?? "application/json; charset=utf-8";
     const { body } = answer;
-    const bytes = typeof body === "string" || Buffer.isBuffer(body) ? body : JSON.stringify(body);
-    return reply.code(answer.status).type(type).send(bytes);
+    const bytes = Buffer.isBuffer(body)
+      ? body
+      : Buffer.from(typeof body === "string" ? body : JSON.stringify(body));
+    const encoded = await encodeBody(bytes, req.headers["accept-encoding"], spec.compression);
+    return reply.code(answer.status).type(type).headers(encoded.headers).send(encoded.body);
   });
 
   app.setNotFoundHandler((_req, reply) => sendProblem(reply.headers(cors), problem(spec, "not-found")));

@@ -28,7 +28,7 @@ export function dispatch(
   const q = rawUrl.indexOf("?");
   const pathname = q === -1 ? rawUrl : rawUrl.slice(0, q);
   const queryString = q === -1 ? "" : rawUrl.slice(q + 1);
-  const tooLong = queryLengthError(queryString);
+  const tooLong = queryLengthError(spec, queryString);
   if (tooLong) return refuse(400, invalidParameters(spec, [tooLong]));
   let match: ReturnType<typeof spec.match>;
   try {

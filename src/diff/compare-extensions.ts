@@ -19,6 +19,7 @@ import type { Mode } from "./types.ts";
 export function compareExtensions(c: Collector, b: Json, h: Json, mode: Mode): void {
   compareRateLimit(c, obj(b["x-rate-limit"]), obj(h["x-rate-limit"]), root("x-rate-limit"));
   compareCors(c, obj(b["x-cors"]), obj(h["x-cors"]), root("x-cors"));
+  compareTransport(c, b, h);
   compareCategories(c, obj(b["x-categories"]), obj(h["x-categories"]), root("x-categories"));
   compareRankWindows(c, obj(b["x-rank-windows"]), obj(h["x-rank-windows"]), root("x-rank-windows"));
   compareProblemTypes(c, obj(b["x-problem-types"]), obj(h["x-problem-types"]), root("x-problem-types"));
@@ -30,6 +31,9 @@ export function compareExtensions(c: Collector, b: Json, h: Json, mode: Mode): v
 export const EXTENSION_KEYS = [
   "x-rate-limit",
   "x-cors",
+  "x-query-string",
+  "x-caching",
+  "x-compression",
   "x-categories",
   "x-rank-windows",
   "x-problem-types",
@@ -146,6 +150,45 @@ function compareCors(c: Collector, b: Json, h: Json, at: At): void {
   }
   compareRest(c, pb, ph, pre, new Set(["allow_methods", "allow_headers", "status", "max_age_seconds"]));
   compareRest(c, b, h, at, new Set(["allow_origin", "on", "expose_headers", "preflight"]));
+}
+
+/**
+ * How answers travel: a lower query-string cap refuses requests that were served (breaking); a
+ * changed caching policy changes what caches keep (warning); codings change nothing a client must
+ * do (identity remains). A policy stated for the first time is info.
+ */
+function compareTransport(c: Collector, b: Json, h: Json): void {
+  for (const key of ["x-query-string", "x-caching", "x-compression"]) {
+    if (!(key in b) && key in h) c.add("transport-policy-added", root(key), `${key} stated`, "head");
+  }
+  const qb = obj(b["x-query-string"]);
+  const qh = obj(h["x-query-string"]);
+  const at = root("x-query-string");
+  const [mb, mh] = [num(qb.max_length), num(qh.max_length)];
+  if (mb !== undefined && mh !== undefined && mb !== mh)
+    c.add(mh < mb ? "query-length-lowered" : "query-length-raised", down(at, "max_length"), `${mb} → ${mh}`);
+  if (mb !== undefined && mh === undefined)
+    c.add("query-length-raised", at, "no cap stated any more", "base");
+  if ("reason" in qb && "reason" in qh && qb.reason !== qh.reason)
+    c.add("documentation-changed", down(at, "reason"), "reason changed");
+  const cb = obj(b["x-caching"]);
+  const ch = obj(h["x-caching"]);
+  if ("answers" in cb && !same(cb.answers, ch.answers))
+    c.add("caching-changed", down(root("x-caching"), "answers"), "the Cache-Control of some answers changed");
+  if ("policy" in cb && "policy" in ch && cb.policy !== ch.policy)
+    c.add("documentation-changed", down(root("x-caching"), "policy"), "policy changed");
+  const zb = obj(b["x-compression"]);
+  const zh = obj(h["x-compression"]);
+  for (const key of ["codings", "vary"]) {
+    if (key in zb && !same(zb[key], zh[key]))
+      c.add(
+        "compression-changed",
+        down(root("x-compression"), key),
+        `${key} ${show(zb[key])} → ${show(zh[key])}`,
+      );
+  }
+  if ("policy" in zb && "policy" in zh && zb.policy !== zh.policy)
+    c.add("documentation-changed", down(root("x-compression"), "policy"), "policy changed");
 }
 
 function compareCategories(c: Collector, b: Json, h: Json, at: At): void {

@@ -287,6 +287,27 @@ export const RULES = {
     "Browser clients: check cross-origin calls still work.",
   ],
   "cors-widened": [I, "x-cors allows browsers more.", "Nothing to change."],
+  "query-length-lowered": [
+    B,
+    "x-query-string allows shorter query strings: a long request that was served is now refused.",
+    "Keep query strings under the new cap (counted as sent, percent-encoded).",
+  ],
+  "query-length-raised": [I, "x-query-string allows longer query strings.", "Nothing to change."],
+  "caching-changed": [
+    W,
+    "x-caching changed what caches may keep (the Cache-Control an answer carries).",
+    "Check what your cache or CDN keeps, and whether a client reads answers it cached.",
+  ],
+  "compression-changed": [
+    I,
+    "x-compression changed the codings an answer may use or the Vary it carries (identity always remains).",
+    "Nothing to change: send the Accept-Encoding you can decode.",
+  ],
+  "transport-policy-added": [
+    I,
+    "A policy of how answers travel (x-query-string, x-caching, x-compression) is now stated.",
+    "Nothing to change; caches and proxies in front of an implementation may need configuring.",
+  ],
   "category-removed": [B, "A category of x-categories is gone.", "Stop asking for it."],
   "category-changed": [B, "A category's id or alias changed.", "Use the new id or alias."],
   "category-added": [I, "A new category.", "Optional: use it."],

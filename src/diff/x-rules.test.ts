@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type Doc, diffEdit, get, relation, rule, rulesOf } from "./testing.ts";
+import { diffDocuments } from "./diff.ts";
+import { type Doc, diffEdit, get, relation, rule, rulesOf, spec, TODAY } from "./testing.ts";
 
 type Case = [string, { given: (d: Doc) => void; want: string[] }];
 
@@ -27,6 +28,12 @@ const extensions: Case[] = [
   ["CORS no longer on 429", { given: (d) => { d["x-cors"].on = ["success", "client-error", "unauthorized"]; }, want: ["cors-narrowed"] }],
   ["CORS exposed header added", { given: (d) => d["x-cors"].expose_headers.push("X-Request-Id"), want: ["cors-widened"] }],
   ["CORS max-age lowered", { given: (d) => { d["x-cors"].preflight.max_age_seconds = 600; }, want: ["documentation-changed"] }],
+  ["query cap lowered", { given: (d) => { d["x-query-string"].max_length = 2048; }, want: ["query-length-lowered"] }],
+  ["query cap raised", { given: (d) => { d["x-query-string"].max_length = 8192; }, want: ["query-length-raised"] }],
+  ["query cap dropped", { given: (d) => delete d["x-query-string"], want: ["query-length-raised"] }],
+  ["public answers now cacheable", { given: (d) => { d["x-caching"].answers[2].cache_control = [["max-age=60"]]; }, want: ["caching-changed"] }],
+  ["caching prose changed", { given: (d) => { d["x-caching"].policy += " More."; }, want: ["documentation-changed"] }],
+  ["a coding dropped", { given: (d) => d["x-compression"].codings.pop(), want: ["compression-changed"] }],
   ["priced category unpriced", { given: (d) => { category(d, "weibo").priced = false; }, want: ["priced-kind-dropped"] }],
   ["priced stream dropped", { given: (d) => { d["x-categories"].priced_streams = []; }, want: ["priced-kind-dropped"] }],
   ["category now priced", { given: (d) => { category(d, "douban").priced = true; }, want: ["priced-kind-added"] }],
@@ -99,5 +106,23 @@ describe("x-conformance", () => {
 describe("x-relations", () => {
   it.each(relations)("%s", async (_, { given, want }) => {
     expect(rulesOf(await diffEdit(given))).toEqual([...want].sort());
+  });
+});
+
+describe("a transport policy stated for the first time", () => {
+  it("is info, one finding per policy", async () => {
+    const base = spec();
+    for (const key of ["x-query-string", "x-caching", "x-compression"]) delete base[key];
+    const r = await diffDocuments(
+      { label: "base", raw: base },
+      { label: "head", raw: spec() },
+      { today: TODAY },
+    );
+    expect(r.findings.filter((f) => f.rule === "transport-policy-added").map((f) => f.message)).toEqual([
+      "x-query-string stated",
+      "x-caching stated",
+      "x-compression stated",
+    ]);
+    expect(rulesOf(r)).toEqual(["transport-policy-added"]);
   });
 });

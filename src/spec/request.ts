@@ -19,17 +19,14 @@ export interface ParsedRequest {
   errors: ParamError[];
 }
 
-/** The longest query string any endpoint reads (info.description "Query values"). */
-export const MAX_QUERY_LENGTH = 4096;
-
-/** The 400's error for a query string over MAX_QUERY_LENGTH characters, checked before anything is parsed. */
-export function queryLengthError(queryString: string): ParamError | undefined {
-  if (queryString.length <= MAX_QUERY_LENGTH) return undefined;
-  return {
-    in: "query",
-    name: "query",
-    reason: `the query string must be at most ${MAX_QUERY_LENGTH} characters`,
-  };
+/**
+ * The 400's error for a query string over x-query-string.max_length, checked before anything is
+ * parsed. The string is measured as sent (percent-encoded, as it travels), never decoded.
+ */
+export function queryLengthError(spec: Spec, queryString: string): ParamError | undefined {
+  const max = spec.queryString.max_length;
+  if (queryString.length <= max) return undefined;
+  return { in: "query", name: "query", reason: `the query string must be at most ${max} characters as sent` };
 }
 
 const INTEGER = /^-?[0-9]+$/;

@@ -3,14 +3,18 @@ import type { Relation, Rule } from "../rules/types.ts";
 import { createAjv } from "./ajv.ts";
 import type { RawDocument } from "./load.ts";
 import type {
+  CachingKind,
+  CachingPolicy,
   Categories,
   Category,
+  CompressionPolicy,
   CorsPolicy,
   JsonSchema,
   NotProvided,
   Operation,
   Parameter,
   ProblemType,
+  QueryStringPolicy,
   RankWindows,
   RateLimitPolicy,
   ResponseSpec,
@@ -65,6 +69,20 @@ export class Spec {
     this.routes = this.operations.map(compileRoute);
   }
 
+  // Read when first asked: the frozen releases older than these extensions load as specs too
+  // (only their schemas are used) and must not fail for lacking them.
+  get queryString(): QueryStringPolicy {
+    return required(this.doc, "x-query-string");
+  }
+
+  get caching(): CachingPolicy {
+    return required(this.doc, "x-caching");
+  }
+
+  get compression(): CompressionPolicy {
+    return required(this.doc, "x-compression");
+  }
+
   operation(operationId: string): Operation {
     const op = this.byId.get(operationId);
     if (!op) throw new Error(`no operation ${operationId} in the spec`);
@@ -83,6 +101,19 @@ export class Spec {
       return { operation: route.operation, pathParams };
     }
     return undefined;
+  }
+
+  /** The kind of answer x-caching sorts an answer into: a personal stream's, a 429, or any other. */
+  cachingKind(operation: Operation | undefined, status: number): CachingKind {
+    if (operation?.secured) return "personal";
+    return status === this.rateLimit.status ? "rate-limited" : "public";
+  }
+
+  /** The Cache-Control directive sets an answer may carry (one of them, every directive of it). */
+  cacheControl(kind: CachingKind): string[][] {
+    const entry = this.caching.answers.find((a) => a.kind === kind);
+    if (!entry) throw new Error(`x-caching has no entry for ${kind} answers`);
+    return entry.cache_control;
   }
 
   /** Finds a category by alias or ID. */

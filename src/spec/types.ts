@@ -25,6 +25,29 @@ export interface CorsPolicy {
   preflight: { status: number; allow_methods: string[]; allow_headers: string[]; max_age_seconds: number };
 }
 
+/** x-query-string: the longest query string any endpoint reads, measured as it travels. */
+export interface QueryStringPolicy {
+  max_length: number;
+  measured: "as-sent";
+  reason: string;
+}
+
+/** Which answers an x-caching entry covers. */
+export type CachingKind = "personal" | "rate-limited" | "public";
+
+/** x-caching: the Cache-Control directives each kind of answer carries (one of the sets, all of its directives). */
+export interface CachingPolicy {
+  answers: { kind: CachingKind; cache_control: string[][] }[];
+  policy: string;
+}
+
+/** x-compression: the codings an answer may use when offered, and the Vary it then carries. */
+export interface CompressionPolicy {
+  codings: string[];
+  vary: string;
+  policy: string;
+}
+
 export interface VersioningPolicy {
   current: string;
   scheme: "path";

@@ -5,6 +5,7 @@
  * Prism, so no Prism is needed here.
  */
 import type { AddressInfo } from "node:net";
+import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_DEMO_ACCOUNT } from "../../mocks/auth.ts";
 import { createRuleLayer } from "../../mocks/rule-layer.ts";
@@ -12,6 +13,13 @@ import type { BuiltApp } from "../../reference-server/index.ts";
 import { testApp } from "../../reference-server/test/helpers.ts";
 
 const KEY = { "x-api-key": DEFAULT_DEMO_ACCOUNT.apiKey };
+
+/** An unknown parameter padding the query to `length` characters as sent, mostly 券 (9 characters each encoded). */
+function padded(length: number): string {
+  const head = "pad=";
+  const wide = Math.floor((length - head.length) / 9);
+  return `${head}${encodeURIComponent("券".repeat(wide))}${"x".repeat(length - head.length - wide * 9)}`;
+}
 const UID = DEFAULT_DEMO_ACCOUNT.uid;
 
 interface Decision {
@@ -108,6 +116,13 @@ const DECISIONS: Decision[] = [
     names: ["query"],
   },
   {
+    what: "the cap counts the query as sent: 4097 percent-encoded characters, under 500 once decoded",
+    url: `/api/v1/feed?${padded(4097)}`,
+    status: 400,
+    type: "invalid-parameter",
+    names: ["query"],
+  },
+  {
     what: "lengths count code points: 51 characters outside the BMP are one too many",
     url: `/api/v1/search?q=${encodeURIComponent("\u{20000}".repeat(51))}`,
     status: 400,
@@ -128,6 +143,7 @@ const DECISIONS: Decision[] = [
 /** Requests the same decisions say must be served. */
 const SERVED: { what: string; url: string }[] = [
   { what: "an unknown parameter, even repeated", url: "/api/v1/feed?foo=1&foo=2" },
+  { what: "a query of exactly 4096 characters as sent", url: `/api/v1/feed?${padded(4096)}` },
   { what: "an unknown parameter where none is taken", url: "/api/v1/meta?foo=1&foo=2" },
   {
     what: "a word of 50 characters outside the BMP",
@@ -199,5 +215,90 @@ describe.each([
 describe("the server and the mock answer alike", () => {
   it.each(DECISIONS)("$url", async (d) => {
     expect((await mock(d)).body).toBe((await server(d)).body);
+  });
+});
+
+/** x-caching: the Cache-Control each kind of answer carries, alike from the server and the mock. */
+const CACHING: { what: string; url: string; headers?: Record<string, string>; cacheControl: string }[] = [
+  { what: "a public refusal", url: "/api/v1/rank?act=nope", cacheControl: "no-cache" },
+  { what: "a personal stream's 401", url: `/api/v1/my/follow?uid=${UID}`, cacheControl: "private, no-store" },
+  {
+    what: "a personal stream's 400",
+    url: `/api/v1/my/push?uid=${UID}&limit=0`,
+    headers: KEY,
+    cacheControl: "private, no-store",
+  },
+];
+
+describe.each([
+  [
+    "the reference server",
+    async (c: Sent) =>
+      (await built.app.inject({ url: c.url, headers: c.headers ?? {} })).headers["cache-control"],
+  ],
+  [
+    "the mock",
+    async (c: Sent) =>
+      (await fetch(layerUrl + c.url, { headers: c.headers ?? {} })).headers.get("cache-control"),
+  ],
+] as const)("%s says how caches may keep its answers", (_, cacheControlOf) => {
+  it.each(CACHING)("$what: $cacheControl", async (c) => {
+    expect(await cacheControlOf(c)).toBe(c.cacheControl);
+  });
+});
+
+describe("the reference server's caching and compression (x-caching, x-compression)", () => {
+  it("a served public answer is no-cache, a served personal one private, no-store", async () => {
+    const rank = await built.app.inject({ url: "/api/v1/rank?act=shiwutian" });
+    expect([rank.statusCode, rank.headers["cache-control"]]).toEqual([200, "no-cache"]);
+    const mine = await built.app.inject({ url: `/api/v1/my/follow?uid=${UID}`, headers: KEY });
+    expect([mine.statusCode, mine.headers["cache-control"]]).toEqual([200, "private, no-store"]);
+  });
+
+  it("a 429 is no-store", async () => {
+    const limited = await testApp({ size: 200, rateLimit: { limit: 1 } });
+    try {
+      await limited.app.inject({ url: "/api/v1/meta" });
+      const refused = await limited.app.inject({ url: "/api/v1/meta" });
+      expect([refused.statusCode, refused.headers["cache-control"]]).toEqual([429, "no-store"]);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it.each([
+    ["a browser's codings: the server's first choice", "gzip, deflate, br", "br"],
+    ["gzip only", "gzip", "gzip"],
+    ["deflate only", "deflate", "deflate"],
+  ])("%s (%s) gives %s, with Vary, decoding to the identity body", async (_what, accept, coding) => {
+    const url = "/api/v1/rank?act=shiwutian&limit=300";
+    const plain = await built.app.inject({ url });
+    const encoded = await built.app.inject({ url, headers: { "accept-encoding": accept } });
+    expect(encoded.headers["content-encoding"]).toBe(coding);
+    expect(encoded.headers.vary).toBe("Accept-Encoding");
+    const decode = { br: brotliDecompressSync, gzip: gunzipSync, deflate: inflateSync }[coding];
+    expect(decode?.(encoded.rawPayload).toString("utf8")).toBe(plain.body);
+  });
+
+  it.each([
+    ["no Accept-Encoding", undefined],
+    ["every coding refused", "br;q=0, gzip;q=0, deflate;q=0"],
+    ["only a coding the API does not use", "zstd"],
+  ])("%s: the body as it is, still with Vary", async (_what, accept) => {
+    const r = await built.app.inject({
+      url: "/api/v1/rank?act=shiwutian&limit=300",
+      headers: accept ? { "accept-encoding": accept } : {},
+    });
+    expect(r.headers["content-encoding"]).toBeUndefined();
+    expect(r.headers.vary).toBe("Accept-Encoding");
+    expect(JSON.parse(r.body)).toHaveProperty("data");
+  });
+
+  it("a short answer is never compressed", async () => {
+    const r = await built.app.inject({
+      url: "/api/v1/rank?act=nope",
+      headers: { "accept-encoding": "gzip" },
+    });
+    expect(r.headers["content-encoding"]).toBeUndefined();
   });
 });
