@@ -4,8 +4,11 @@
  */
 import type { Spec } from "../src/spec/spec.ts";
 import { answersComplete } from "./checks/answers-complete.ts";
+import { cacheControl } from "./checks/cache-control.ts";
+import { contentEncoding } from "./checks/content-encoding.ts";
 import { contentType } from "./checks/content-type.ts";
 import { cors } from "./checks/cors.ts";
+import { credentialsNotCached } from "./checks/credentials-not-cached.ts";
 import { invalidInputsRejected } from "./checks/invalid-inputs-rejected.ts";
 import { metaLimits } from "./checks/meta-limits.ts";
 import { noServerErrors } from "./checks/no-server-errors.ts";
@@ -49,7 +52,10 @@ export const FIXED_CHECKS: Check[] = [
   invalidInputsRejected,
   noServerErrors,
   answersComplete,
+  contentEncoding,
   cors,
+  cacheControl,
+  credentialsNotCached,
   versioning,
   metaLimits,
   rateLimit,

@@ -51,7 +51,7 @@ export interface Exchange {
   /** Unix seconds (fractional) when the request left and when the answer came back. */
   sentAt: number;
   receivedAt: number;
-  /** Set when no whole HTTP answer came: timeout, reset, body over the cap, malformed. */
+  /** Set when no whole HTTP answer came (timeout, reset, body over the cap, malformed) or its body does not decode. */
   failure?: TransportFailure;
   phase?: Phase;
   /** Requests this address had sent in the current rate window before this one (burst replays). */
@@ -188,7 +188,13 @@ export interface Check {
   source: string;
   severity: Severity;
   judge?(ctx: CheckContext, exchange: Exchange): Finding[] | null;
-  informative?(ctx: CheckContext, exchange: Exchange): boolean;
+  /**
+   * Whether a judged exchange could have shown a violation; a string names the kind of evidence
+   * it is, for a check whose parts need different answers (see `evidenceKinds`).
+   */
+  informative?(ctx: CheckContext, exchange: Exchange): boolean | string;
+  /** Kinds of evidence the check needs, each with what goes unjudged when the run saw none of it. */
+  evidenceKinds?: Record<string, string>;
   plan?(ctx: PlanContext): PlannedGroup[];
   judgeGroup?(ctx: CheckContext, group: SentGroup): Verdict;
   judgeBurst?(ctx: CheckContext, burst: BurstRecord): Verdict;

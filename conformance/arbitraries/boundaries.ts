@@ -81,6 +81,36 @@ function invalidValues(p: Parameter): string[] {
   return [];
 }
 
+/** 券, nine characters once percent-encoded as a browser sends it (%E5%88%B8). */
+const WIDE = "券";
+
+/**
+ * A query of exactly `length` characters as sent (x-query-string counts it so): one unknown
+ * parameter (ignored by the contract) of 券 and ASCII filler, percent-encoded as a browser does.
+ */
+export function paddedQuery(length: number): [string, string][] {
+  const name = "padding";
+  const room = length - name.length - 1;
+  const wide = Math.max(0, Math.floor(room / encodeURIComponent(WIDE).length));
+  return [[name, WIDE.repeat(wide) + "x".repeat(Math.max(0, room - wide * encodeURIComponent(WIDE).length))]];
+}
+
+/**
+ * The query-string cap from both sides: at the cap (served) and one over it (a 400 naming
+ * `query`, never a proxy's 414). Tried on an operation without parameters, where the padding is
+ * all the query holds, so the answer can be about its length only.
+ */
+function queryCapCases(spec: Spec, op: Operation): RequestCase[] {
+  if (op.parameters.length > 0) return [];
+  const max = spec.queryString.max_length;
+  return [
+    [`valid:${op.operationId}:query of ${max} characters as sent`, max],
+    [`invalid:${op.operationId}:query of ${max + 1} characters as sent`, max + 1],
+  ].map(([label, length]) =>
+    buildCase(op, { values: {}, extra: paddedQuery(Number(length)), label: String(label) }),
+  );
+}
+
 /**
  * The boundary cases of an operation, each labelled with the goal it serves:
  * `valid:<op>:<param>=<value>`, `invalid:<op>:<param>=<value>`, `… missing`, `… twice`.
@@ -118,5 +148,6 @@ export function boundaryCases(
     const v = exampleValue(twice, vocab);
     add(`invalid:${id}:${twice.name} twice`, { ...base, [twice.name]: v }, [[twice.name, v]]);
   }
+  out.push(...queryCapCases(spec, op));
   return out;
 }

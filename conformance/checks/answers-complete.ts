@@ -22,6 +22,8 @@ export const answersComplete: Check = {
   severity: "critical",
   judge(_ctx, exchange) {
     if (!exchange.failure) return [];
+    // A whole answer whose body does not decode is content-encoding's finding.
+    if (exchange.failure.kind === "undecodable") return null;
     return [
       {
         code: `answers-complete/${exchange.failure.kind}`,

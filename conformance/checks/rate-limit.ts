@@ -1,8 +1,11 @@
 import type { BurstRecord, Check, Exchange, Finding, Verdict } from "../types.ts";
 
+/** A whole answer came (its body may not decode: the server answered, and counted, all the same). */
+const answered = (e: Exchange) => !e.failure || e.failure.kind === "undecodable";
+
 /** Requests a server may not have counted: no whole answer, or a 5xx (it may fail before its limiter). */
 export const uncounted = (window: Exchange[]) =>
-  window.filter((e) => e.request.method === "GET" && (e.failure !== undefined || e.status >= 500)).length;
+  window.filter((e) => e.request.method === "GET" && (!answered(e) || e.status >= 500)).length;
 
 /**
  * The 429 contract, judged on the burst (see runner/burst.ts): from one fresh client IP, `limit`
@@ -82,7 +85,7 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
   const forged = (e: Exchange) => e.request.headers["x-forwarded-for"] !== undefined;
   const firstRefusal = burst.overLimit.findIndex(limited);
   if (firstRefusal < 0) {
-    const served = burst.overLimit.filter((e) => !e.failure);
+    const served = burst.overLimit.filter(answered);
     // More served over the limit than requests the server may not have counted: it does not limit.
     if (served.length <= uncertain) {
       const why = `${uncertain} requests of the window got no whole answer or a 5xx: the server's count is unknown`;
@@ -117,7 +120,7 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
       "served: counted per client IP",
     );
   }
-  for (const e of burst.otherEndpoints.filter((x) => !limited(x) && !x.failure)) {
+  for (const e of burst.otherEndpoints.filter((x) => !limited(x) && answered(x))) {
     fail(
       e,
       "endpoint-not-limited",

@@ -1,13 +1,15 @@
 import http from "node:http";
 import https from "node:https";
 import type { RequestCase } from "../types.ts";
+import { decodeContent } from "./decode.ts";
 
 /**
  * Why a request got no whole HTTP answer. A failure is an outcome to judge (answers-complete),
  * never an exception: one hanging or resetting endpoint must not end the run.
  */
 export interface TransportFailure {
-  kind: "timeout" | "reset" | "too-large" | "malformed" | "unreachable";
+  /** `undecodable`: a whole answer came, but its body does not decode (x-compression). */
+  kind: "timeout" | "reset" | "too-large" | "malformed" | "unreachable" | "undecodable";
   message: string;
 }
 
@@ -147,7 +149,16 @@ function sendOnce(
         });
         res.on("error", (err) => fail(classify(err), `${err.message} after ${bytes} body bytes`));
         res.on("aborted", () => fail("reset", `connection closed after ${bytes} body bytes`));
-        res.on("end", () => finish(Buffer.concat(chunks).toString("utf8")));
+        res.on("end", () => {
+          // Undone as a browser or fetch does, within the same cap; a body that does not decode is content-encoding's finding.
+          const decoded = decodeContent(
+            Buffer.concat(chunks),
+            headers["content-encoding"],
+            limits.maxBodyBytes,
+          );
+          if ("failure" in decoded) finish("", decoded.failure);
+          else finish(decoded.body.toString("utf8"));
+        });
       },
     );
     const timer = setTimeout(() => {

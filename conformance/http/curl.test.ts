@@ -28,3 +28,13 @@ describe("curlLine", () => {
     expect(curlLine(at("invalid", "f".repeat(32)))).toContain(`-H 'x-api-key: ${"f".repeat(32)}'`);
   });
 });
+
+describe("curlLine with the codings a browser offers", () => {
+  it("asks curl to undo them (--compressed), sending the same Accept-Encoding", () => {
+    const e = at("invalid", "x");
+    e.request.headers = { "accept-encoding": "gzip, deflate, br" } as never;
+    expect(curlLine(e)).toBe(
+      "curl -i --compressed -H 'accept-encoding: gzip, deflate, br' 'http://127.0.0.1:8080/api/v1/my/follow?uid=10001'",
+    );
+  });
+});

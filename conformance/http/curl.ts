@@ -16,6 +16,9 @@ export function curlLine(
 ): string {
   const parts = ["curl -i"];
   if (exchange.request.method !== "GET") parts.push(`-X ${exchange.request.method}`);
+  // With the codings a browser offers, curl must also undo them to show the body.
+  if (Object.keys(exchange.request.headers).some((h) => h.toLowerCase() === "accept-encoding"))
+    parts.push("--compressed");
   for (const [name, value] of Object.entries(exchange.request.headers)) {
     const secret = name.toLowerCase() === "x-api-key" && exchange.request.credentials === "valid";
     parts.push(secret ? `-H "${name}: $DEALKIT_API_KEY"` : `-H ${quote(`${name}: ${value}`)}`);

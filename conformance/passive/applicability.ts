@@ -43,6 +43,11 @@ export function applicability(spec: Spec, check: Check): Applicability {
       use: "every exchange",
       how: `every 401 of ${rule.operation.operationId} (any client), compared with the first one seen`,
     };
+  if (check.name === "credentials-not-cached")
+    return {
+      use: "client sequences",
+      how: "a personal stream's URL asked without a key (any client) within 120 s after its owner was served with the key",
+    };
   const fixed = FIXED[check.name];
   if (fixed) return { use: "every exchange", how: fixed };
   if (rule)
@@ -70,6 +75,10 @@ const FIXED: Record<string, string> = {
     "every exchange: a reset, a malformed answer or an unreachable upstream (a body over the cap is not judged)",
   cors: "every answer; preflights when the traffic holds them (a browser's)",
   versioning: "every 200 whose body satisfies the current schema",
+  "content-encoding":
+    "every answer: its coding against the client's Accept-Encoding, its Vary, its body decoding",
+  "cache-control":
+    "every answer: its Cache-Control for its kind, and signs a cache answered (Age, X-Cache HIT)",
   "meta-limits": "every 200 of getMeta",
 };
 

@@ -41,12 +41,28 @@ describe("decodeBody: the content-encoding undone for judging (the client gets t
       gzipSync(Buffer.alloc(100_000)),
       /over 1000 bytes once decoded/,
     ],
-    ["an encoding it cannot undo", "compress", Buffer.from("x"), /compress not decoded/],
-    ["a body that is not what it says", "gzip", Buffer.from("not gzip"), /could not be decoded/],
   ])("%s is not judged", (_name, coding, bytes, why) => {
     const tap = new BodyTap(1000);
     tap.push(bytes);
     const decoded = decodeBody(tap, coding);
     expect("notKept" in decoded && decoded.notKept).toMatch(why);
+  });
+
+  it.each([
+    ["an encoding no client can undo", "compress", Buffer.from("x"), /compress is not one a client can undo/],
+    ["a body that is not what it says", "gzip", Buffer.from("not gzip"), /the gzip body does not decode/],
+    [
+      "a body compressed twice under one label",
+      "gzip",
+      gzipSync(gzipSync(Buffer.from(json))),
+      /compressed twice/,
+    ],
+    ["a body cut short", "gzip", gzipSync(Buffer.from(json)).subarray(0, 20), /does not decode/],
+  ])("%s is a broken answer for content-encoding to judge", (_name, coding, bytes, why) => {
+    const tap = new BodyTap(1000);
+    tap.push(bytes);
+    const decoded = decodeBody(tap, coding);
+    expect("failure" in decoded && decoded.failure.kind).toBe("undecodable");
+    expect("failure" in decoded && decoded.failure.message).toMatch(why);
   });
 });

@@ -3,7 +3,8 @@
  * keeps at most `cap` bytes for judging; past the cap it drops the copy (memory stays bounded by
  * the cap per exchange in flight) and the exchange is "not judged: body over N bytes".
  */
-import zlib from "node:zlib";
+import type { TransportFailure } from "../http/client.ts";
+import { decodeContent } from "../http/decode.ts";
 
 export class BodyTap {
   private chunks: Buffer[] = [];
@@ -42,42 +43,17 @@ export class BodyTap {
   }
 }
 
-/** Why a kept body cannot be judged, or its text. */
-export type Decoded = { text: string } | { notKept: string };
-
-const DECODERS: Record<string, (buf: Buffer, options: zlib.ZlibOptions) => Buffer> = {
-  gzip: zlib.gunzipSync,
-  "x-gzip": zlib.gunzipSync,
-  deflate: zlib.inflateSync,
-  br: zlib.brotliDecompressSync,
-};
+/** The body as text, or why it was not kept, or (x-compression) why it does not decode. */
+export type Decoded = { text: string } | { notKept: string } | { failure: TransportFailure };
 
 /**
  * The body as text, its content-encoding undone within the same cap (a small compressed body may
- * expand far beyond it). An encoding the proxy cannot undo leaves the exchange not judged.
+ * expand far beyond it). A body that does not decode is a finding (content-encoding), not a skip.
  */
 export function decodeBody(tap: BodyTap, contentEncoding: string | undefined): Decoded {
   if (tap.over) return { notKept: `body over ${tap.cap} bytes` };
-  let body = tap.buffer();
-  const codings = (contentEncoding ?? "")
-    .split(",")
-    .map((c) => c.trim().toLowerCase())
-    .filter((c) => c && c !== "identity")
-    .reverse();
-  for (const coding of codings) {
-    const decode = DECODERS[coding];
-    if (!decode) return { notKept: `content-encoding ${coding} not decoded` };
-    try {
-      body = decode(body, { maxOutputLength: tap.cap });
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      return {
-        notKept:
-          code === "ERR_BUFFER_TOO_LARGE"
-            ? `body over ${tap.cap} bytes once decoded (${coding})`
-            : `${coding} body could not be decoded`,
-      };
-    }
-  }
-  return { text: body.toString("utf8") };
+  const decoded = decodeContent(tap.buffer(), contentEncoding, tap.cap);
+  if (!("failure" in decoded)) return { text: decoded.body.toString("utf8") };
+  if (decoded.failure.kind === "too-large") return { notKept: decoded.failure.message };
+  return { failure: decoded.failure };
 }

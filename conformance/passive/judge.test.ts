@@ -211,7 +211,10 @@ describe("dealkit judge (CLI)", () => {
     ["a file that is neither HAR nor NDJSON", "garbage", 2],
   ])("exits as the suite does: %s", async (_name, kind, code) => {
     const file = join(dir, `${kind}.ndjson`);
-    const answer = await fetch(`${server.baseUrl}/api/v1/feed?limit=2`);
+    // Identity: fetch would undo a coding and keep its Content-Encoding, a recording no proxy makes.
+    const answer = await fetch(`${server.baseUrl}/api/v1/feed?limit=2`, {
+      headers: { "accept-encoding": "identity" },
+    });
     const line = (body: string) =>
       `${JSON.stringify({
         kind: "exchange",

@@ -23,6 +23,9 @@ import { isIgnoresPair, isRelationPair, sameRequest } from "./variation.ts";
 /** The longest A … A′ a comparison accepts: the suite sends a group within seconds, paced within two rate windows. */
 const MAX_GROUP_SECONDS = 120;
 
+/** Personal-stream URLs whose owner's answer is kept for credentials-not-cached. */
+const OWNERS_KEPT = 256;
+
 /** Recent answers kept per client and operation, such lists kept, characters held in all, largest answer kept. */
 export const PAIRING_LIMITS = { perList: 8, lists: 1024, chars: 16_000_000, answerChars: 1_000_000 };
 
@@ -62,12 +65,16 @@ export class CrossAnswers {
   private readonly first401 = new Map<string, Exchange>();
   private readonly recent = new Map<string, Exchange[]>();
   private chars = 0;
+  /** The latest served answer of each personal-stream URL to its owner (credentials-not-cached). */
+  private readonly owners = new Map<string, Exchange>();
+  private readonly credentials: Check | undefined;
 
   constructor(
     private readonly ctx: CheckContext,
     checks: Check[],
   ) {
     const byName = new Map(checks.map((c) => [c.name, c]));
+    this.credentials = byName.get("credentials-not-cached");
     const spec: Spec = ctx.spec;
     for (const { operation: op, relation } of spec.relations()) {
       const check = byName.get(`relation:${relation.id}`);
@@ -101,7 +108,7 @@ export class CrossAnswers {
   /** The cross-answer verdicts an exchange completes (none for most). */
   see(exchange: Exchange, client = ""): GroupVerdict[] {
     if (exchange.failure || exchange.request.method !== "GET" || !exchange.operation) return [];
-    const out = [...this.sameBody(exchange)];
+    const out = [...this.sameBody(exchange), ...this.afterOwner(exchange)];
     const key = `${client} ${exchange.operation.operationId}`;
     const ring = this.recent.get(key) ?? [];
     for (const c of this.comparisons) {
@@ -150,6 +157,35 @@ export class CrossAnswers {
       if (verdict) out.push({ check, verdict });
     }
     return out;
+  }
+
+  /**
+   * A personal stream's URL asked without a key after its owner was served (any client: a shared
+   * cache serves everyone): judged as the suite's owner-first group. Owners' answers are kept a
+   * while, bounded in count and size.
+   */
+  private afterOwner(exchange: Exchange): GroupVerdict[] {
+    const check = this.credentials;
+    if (!check?.judgeGroup || !exchange.operation?.secured) return [];
+    if (exchange.request.credentials === "valid") {
+      if (!served(exchange) || exchange.text.length > PAIRING_LIMITS.answerChars) return [];
+      this.owners.delete(exchange.url);
+      this.owners.set(exchange.url, exchange);
+      if (this.owners.size > OWNERS_KEPT) this.owners.delete(this.owners.keys().next().value as string);
+      return [];
+    }
+    const owner = this.owners.get(exchange.url);
+    if (
+      !owner ||
+      exchange.sentAt < owner.receivedAt ||
+      exchange.sentAt - owner.receivedAt > MAX_GROUP_SECONDS
+    )
+      return [];
+    const verdict = check.judgeGroup(this.ctx, {
+      planned: planned(check.name, `${check.name} from traffic`, "set"),
+      exchanges: [owner, exchange],
+    });
+    return [{ check, verdict }];
   }
 
   /** How a 401 request's credentials looked (the key itself is never shown). */

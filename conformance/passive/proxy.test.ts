@@ -457,7 +457,7 @@ describe("dealkit proxy, the command", () => {
       // Live: one console line per kind of finding, with its curl line; every one in the NDJSON.
       const live = lines.filter((l) => l.startsWith("✗ "));
       expect(live.length).toBe(report.checks.flatMap((c) => c.violations).length);
-      expect(live[0]).toMatch(/ \| curl -i '/);
+      expect(live[0]).toMatch(/ \| curl -i (--compressed )?(-H '[^']*' )*'/);
       const findings = (await readFile(file("findings.ndjson"), "utf8")).trim().split("\n");
       expect(findings.length).toBe(report.passive?.findings);
       expect(JSON.parse(findings[0] ?? "{}")).toMatchObject({ kind: "finding", own: true });

@@ -139,7 +139,11 @@ export function startPassiveProxy(options: ProxyOptions): Promise<RunningProxy> 
           return finish({
             status,
             responseHeaders,
-            ...("text" in decoded ? { body: decoded.text } : { bodyNotKept: decoded.notKept }),
+            ...("text" in decoded
+              ? { body: decoded.text }
+              : "failure" in decoded
+                ? { failure: decoded.failure }
+                : { bodyNotKept: decoded.notKept }),
             receivedAt: Date.now() / 1000,
           });
         };

@@ -39,6 +39,8 @@ const KEPT_HEADERS = [
   "access-control-request-headers",
   "x-forwarded-for",
   "prefer",
+  // The codings the client offered: an answer compressed with another is a finding (x-compression).
+  "accept-encoding",
 ];
 
 /** What a report shows instead of a client's secret. */

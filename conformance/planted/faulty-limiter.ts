@@ -8,6 +8,7 @@
 import { type Decision, RateLimiter, rateLimitHeaders } from "../../reference-server/ratelimit/limiter.ts";
 import { MemoryStore } from "../../reference-server/ratelimit/memory.ts";
 import type { RateLimitStore, WindowState } from "../../reference-server/ratelimit/store.ts";
+import { cacheControl } from "../../src/http/caching.ts";
 import { corsHeaders } from "../../src/http/cors.ts";
 import { PROBLEM_JSON, rateLimited } from "../../src/http/problems.ts";
 import { loadSpec } from "../../src/spec/load.ts";
@@ -114,6 +115,7 @@ export function faultyLimiter(fault: LimiterFault, windowSeconds: number): Mutat
           "content-type": PROBLEM_JSON,
           ...corsHeaders(spec.cors),
           ...rateLimitHeaders(decision),
+          "cache-control": cacheControl(spec, spec.match(req.pathname)?.operation, spec.rateLimit.status),
         },
         body: JSON.stringify(rateLimited(spec, Math.max(1, decision.resetSeconds), limiter.policy)),
       };

@@ -21,6 +21,8 @@ export interface ProxiedResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** Sent instead of `body` when set: the bytes a mutation compressed. */
+  bytes?: Buffer;
 }
 
 export interface Mutation {
@@ -49,7 +51,9 @@ function forward(
 ): Promise<ProxiedResponse> {
   const url = new URL(req.pathname, upstream);
   url.search = req.query.toString();
-  const headers = { ...req.headers, host: upstream.host };
+  // The upstream answers as it is (no coding): mutations edit text, and compress it themselves.
+  const { "accept-encoding": _codings, ...rest } = req.headers;
+  const headers = { ...rest, host: upstream.host };
   return new Promise((resolve, reject) => {
     const r = http.request(url, { method, headers, localAddress, agent: false }, (res) => {
       const chunks: Buffer[] = [];
@@ -102,7 +106,7 @@ export function startProxy(upstreamUrl: string, mutation: Mutation, subnet: numb
         res = mutation.response ? mutation.response(req, res) : res;
       }
       outgoing.writeHead(res.status, res.headers);
-      outgoing.end(res.body);
+      outgoing.end(res.bytes ?? res.body);
     } catch (err) {
       outgoing.writeHead(502, { "content-type": "text/plain" });
       outgoing.end(`proxy: ${(err as Error).message}`);

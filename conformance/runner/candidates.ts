@@ -4,7 +4,7 @@
  * and which checks would judge its answer. The planner picks the fewest that serve every goal.
  */
 import { conditionHolds, refusingRules } from "../../src/rules/evaluate.ts";
-import { parseRequest } from "../../src/spec/request.ts";
+import { parseRequest, queryLengthError } from "../../src/spec/request.ts";
 import type { Spec } from "../../src/spec/spec.ts";
 import type { Operation } from "../../src/spec/types.ts";
 import { boundaryCases, servedBase, validValues } from "../arbitraries/boundaries.ts";
@@ -48,7 +48,12 @@ export function goalCheck(goal: string): string {
 /** Reads a request against the spec: the goals it serves and the checks that judge it. */
 export function readCandidate(spec: Spec, op: Operation, request: RequestCase, steered: boolean): Candidate {
   const match = spec.match(request.pathname);
-  const parsed = parseRequest(spec, op, new URLSearchParams(request.query), match?.pathParams);
+  const sent = new URLSearchParams(request.query).toString();
+  const parsed = parseRequest(spec, op, new URLSearchParams(sent), match?.pathParams);
+  // The cap counts the query as sent (x-query-string), before any parameter is read.
+  const tooLong = queryLengthError(spec, sent);
+  if (tooLong) parsed.errors.unshift(tooLong);
+  const capGoal = `query of ${sent.length} characters as sent`;
   const credentials = request.credentials;
   const refusing = refusingRules(spec, op, parsed);
   const authorized = !op.secured || credentials === "valid";
@@ -61,12 +66,17 @@ export function readCandidate(spec: Spec, op: Operation, request: RequestCase, s
       const raw = parsed.raw[p.name];
       if (raw !== undefined && validValues(p).includes(raw)) goals.push(`valid:${id}:${p.name}=${raw}`);
     }
+    if (sent.length === spec.queryString.max_length) goals.push(`valid:${id}:${capGoal}`);
   }
   const [only, ...more] = parsed.errors;
   if (authorized && only && more.length === 0) {
     const twice = request.query.filter(([k]) => k === only.name).length > 1;
     const raw = parsed.raw[only.name];
-    goals.push(`invalid:${id}:${only.name}${twice ? " twice" : raw === undefined ? " missing" : `=${raw}`}`);
+    goals.push(
+      only === tooLong
+        ? `invalid:${id}:${capGoal}`
+        : `invalid:${id}:${only.name}${twice ? " twice" : raw === undefined ? " missing" : `=${raw}`}`,
+    );
   }
   // A rule that says the answer is empty (a price filter on an unpriced category) leaves the
   // rules about items nothing to judge: the request serves only that one.

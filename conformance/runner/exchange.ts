@@ -1,4 +1,4 @@
-import { parseRequest } from "../../src/spec/request.ts";
+import { parseRequest, queryLengthError } from "../../src/spec/request.ts";
 import type { Spec } from "../../src/spec/spec.ts";
 import type { RawResponse } from "../http/client.ts";
 import type { Exchange, RequestCase } from "../types.ts";
@@ -41,6 +41,9 @@ export function readExchange(
       new URLSearchParams(request.query),
       match.pathParams,
     );
+    // The cap counts the query as it went out (x-query-string: as sent), before the parameters.
+    const tooLong = queryLengthError(spec, new URL(raw.url).search.slice(1));
+    if (tooLong) exchange.parsed.errors.unshift(tooLong);
   }
   return exchange;
 }

@@ -57,7 +57,7 @@ const isPreflights = (item: Item) => item.kind === "group" && isPreflightGroup(i
 function queueOf(plan: Plan): Item[] {
   return [
     ...plan.groups.map((group) => ({ kind: "group" as const, group })),
-    ...plan.steps.map((step) => ({ kind: "step" as const, step })),
+    ...plan.steps.filter((step) => !step.sentBy).map((step) => ({ kind: "step" as const, step })),
   ];
 }
 

@@ -11,6 +11,8 @@ import type { Check, CheckContext, Exchange, Finding, Verdict, Violation } from 
 export interface Evidence {
   cases: number;
   informative: number;
+  /** Informative cases per kind, for checks that name kinds of evidence (Check.evidenceKinds). */
+  kinds: Record<string, number>;
   /** Why comparisons or the burst could not conclude. */
   inconclusive: string[];
   /** Part of the check that could not be done here. */
@@ -41,7 +43,7 @@ export class Judge {
       `dealkit conformance ${this.replayTarget}--seed ${this.seed} --only ${only}${path ? ` (fast-check path ${path})` : ""}`,
   ) {
     for (const c of checks) {
-      this.evidence.set(c.name, { cases: 0, informative: 0, inconclusive: [] });
+      this.evidence.set(c.name, { cases: 0, informative: 0, kinds: {}, inconclusive: [] });
       this.violations.set(c.name, []);
     }
   }
@@ -73,7 +75,10 @@ export class Judge {
       const evidence = this.evidence.get(check.name);
       if (evidence) {
         evidence.cases++;
-        if (check.informative ? check.informative(this.ctx, exchange) : true) evidence.informative++;
+        const informative = check.informative ? check.informative(this.ctx, exchange) : true;
+        if (informative) evidence.informative++;
+        if (typeof informative === "string")
+          evidence.kinds[informative] = (evidence.kinds[informative] ?? 0) + 1;
       }
       for (const finding of findings)
         out.push({ check, finding, key: `${check.name}|${finding.code}|${operation}` });

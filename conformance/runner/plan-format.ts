@@ -39,7 +39,7 @@ export function formatPlan(plan: Plan, baseUrl: string, discovered: number): str
       `  ${String(i + 1).padStart(4)}  ${s.request.method} ${target(s.request.pathname, s.request.query)}`,
     );
     lines.push(
-      `        for: ${s.goals.join(", ") || "(selected checks)"}${feedsText(s.feeds) ? ` | judged by ${feedsText(s.feeds)}` : ""}`,
+      `        for: ${s.goals.join(", ") || "(selected checks)"}${feedsText(s.feeds) ? ` | judged by ${feedsText(s.feeds)}` : ""}${s.sentBy ? ` | sent by the group ${s.sentBy}` : ""}`,
     );
   });
   lines.push(`  groups: ${plan.groups.length} (${groupRequests} requests)`);

@@ -20,6 +20,8 @@ export interface PlanStep {
   goals: string[];
   /** Checks that will judge its answer. */
   feeds: string[];
+  /** The group that sends this very request (its answer is judged there): not sent on its own. */
+  sentBy?: string;
 }
 
 export interface Plan {
@@ -235,14 +237,23 @@ export function buildPlan(input: PlanInput): Plan {
       .slice(0, 2);
     if (alternatives.length > 0) fallbacks[goal] = alternatives.map((c) => toStep(c, [goal]));
   }
-  const steps = ordered.filter((s) => selected(s.feeds));
+  // A step a group sends anyway (a relation's first request, the owner's request of a personal
+  // stream) is judged there by every check alike: it is sent once, by the group.
+  const key = (r: RequestCase) => JSON.stringify([r.pathname, r.query, r.headers]);
+  const grouped = new Map(groups.flatMap((g) => g.requests.map((r) => [key(r), g.label] as const)));
+  const steps = ordered
+    .filter((s) => selected(s.feeds))
+    .map((s) => {
+      const group = grouped.get(key(s.request));
+      return group ? { ...s, sentBy: group } : s;
+    });
   const burst = [...input.selected].some((name) => BURST_READERS.has(name));
   // Preflights in the burst's window show whether they are counted (counts_preflight).
   if (burst && !groups.some(isPreflightGroup)) groups.push(burstPreflights(spec));
   const groupRequests = requestsOf(groups);
   const planned =
     input.spent +
-    steps.length +
+    steps.filter((s) => !s.sentBy).length +
     groupRequests +
     (burst ? burstExtras(spec.operations.length) : 0) +
     Math.min(FALLBACK_RESERVE, Object.keys(fallbacks).length);

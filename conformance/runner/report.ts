@@ -124,7 +124,8 @@ export function checkResults(all: Check[], facts: Facts): CheckResult[] {
       };
     }
     const steps = (facts.plan?.steps ?? []).filter((s) => s.feeds.includes(check.name));
-    const sent = steps.filter((s) => facts.sender?.sent.has(s)).length;
+    const groupSent = (label: string) => facts.sender?.groups.some((g) => g.group.label === label) ?? false;
+    const sent = steps.filter((s) => facts.sender?.sent.has(s) || (s.sentBy && groupSent(s.sentBy))).length;
     const unsent = steps.flatMap((s) => {
       const why = facts.sender?.unsent.get(s);
       return why ? [why] : [];
@@ -139,6 +140,9 @@ export function checkResults(all: Check[], facts: Facts): CheckResult[] {
         ? `${violations.length - open.length} known finding(s), accepted (--known)`
         : undefined,
       evidence.partial,
+      ...Object.entries(check.evidenceKinds ?? {})
+        .filter(([kind]) => evidence.informative > 0 && !evidence.kinds[kind])
+        .map(([, unjudged]) => unjudged),
       evidence.informative > 0 && evidence.inconclusive.length > 0
         ? `${evidence.inconclusive.length} comparison(s) inconclusive: ${evidence.inconclusive[0]}`
         : undefined,

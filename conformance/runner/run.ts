@@ -108,15 +108,12 @@ export async function run(options: RunOptions): Promise<RunResult> {
     spec.rateLimit.status;
   const diagnosis = new RateDiagnosis(() => ctx.rate, log, mode === "spread" ? probe : undefined);
   const budget = options.budget ?? BUDGET[mode];
-  transport = new Transport(
-    spec,
-    options.baseUrl,
-    pacer,
-    diagnosis,
-    { ...DEFAULT_LIMITS, ...options.limits },
-    { budget, deadline },
-    options.onExchange,
-  );
+  transport = new Transport(spec, options.baseUrl, pacer, diagnosis, {
+    limits: { ...DEFAULT_LIMITS, ...options.limits },
+    bounds: { budget, deadline },
+    ...(options.onExchange ? { onExchange: options.onExchange } : {}),
+    seed: options.seed,
+  });
   const judge = new Judge(
     ctx,
     checks,

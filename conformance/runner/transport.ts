@@ -6,6 +6,7 @@
  * again once; nothing is ever retried at once.
  */
 import type { Spec } from "../../src/spec/spec.ts";
+import { acceptEncoding, offersCodings } from "../http/accept-encoding.ts";
 import { type AnswerLimits, DEFAULT_LIMITS, send as sendHttp } from "../http/client.ts";
 import type { Pacer, Slot } from "../http/pacer.ts";
 import type { Exchange, Phase, RequestCase } from "../types.ts";
@@ -70,22 +71,37 @@ export class Transport {
   private readonly streak = new Map<string, number>();
   private readonly cache = new Map<string, Promise<Exchange>>();
 
+  private readonly limits: AnswerLimits;
+  private readonly bounds: RunBounds;
+  private readonly onExchange?: (exchange: Exchange) => void;
+  private readonly seed: number;
+
   constructor(
     private readonly spec: Spec,
     private readonly baseUrl: string,
     private readonly pacer: Pacer,
     private readonly diagnosis: RateDiagnosis,
-    private readonly limits: AnswerLimits = DEFAULT_LIMITS,
-    private readonly bounds: RunBounds = {
-      budget: Number.POSITIVE_INFINITY,
-      deadline: Number.POSITIVE_INFINITY,
-    },
-    /** Sees every exchange as it comes, its whole body included (--record). */
-    private readonly onExchange?: (exchange: Exchange) => void,
-  ) {}
+    options: {
+      limits?: AnswerLimits;
+      bounds?: RunBounds;
+      /** Sees every exchange as it comes, its whole body included (--record). */
+      onExchange?: (exchange: Exchange) => void;
+      /** The run's seed: which requests offer content codings. */
+      seed?: number;
+    } = {},
+  ) {
+    this.limits = options.limits ?? DEFAULT_LIMITS;
+    this.bounds = options.bounds ?? { budget: Number.POSITIVE_INFINITY, deadline: Number.POSITIVE_INFINITY };
+    if (options.onExchange) this.onExchange = options.onExchange;
+    this.seed = options.seed ?? 0;
+  }
 
-  private withOrigin(request: RequestCase): RequestCase {
-    return { ...request, headers: { origin: ORIGIN, ...request.headers } };
+  /** The headers every browser sends: Origin always, and (on about half the requests) Accept-Encoding. */
+  private asClientsSend(request: RequestCase): RequestCase {
+    const codings: Record<string, string> = offersCodings(request, this.seed)
+      ? { "accept-encoding": acceptEncoding(this.spec) }
+      : {};
+    return { ...request, headers: { origin: ORIGIN, ...codings, ...request.headers } };
   }
 
   /** Why no request may leave now, if so: checked when a slot is in hand, right before sending. */
@@ -123,7 +139,7 @@ export class Transport {
   }
 
   private async once(request: RequestCase, slot: Slot, options: SendOptions): Promise<Exchange> {
-    const req = this.withOrigin(request);
+    const req = this.asClientsSend(request);
     const windowIndex = this.pacer.inWindow(slot.address) - 1;
     this.requests++;
     const deadlineMs = Math.min(
