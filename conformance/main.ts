@@ -1,4 +1,5 @@
 import { mkdir, writeFile } from "node:fs/promises";
+import os from "node:os";
 import { dirname } from "node:path";
 import type { Account } from "./arbitraries/requests.ts";
 import { exchangeLine, trafficOfExchange } from "./passive/ndjson.ts";
@@ -18,6 +19,8 @@ export const FORMATS = { junit: formatJunit, json: formatJson, markdown: formatM
 export type ReportFormat = keyof typeof FORMATS;
 
 export interface CliRun extends Omit<RunOptions, "baseUrl" | "log" | "replayTarget" | "onExchange"> {
+  /** Stops the run (the CLI aborts it on SIGINT and SIGTERM, with the signal's name as the reason). */
+  signal?: AbortSignal;
   baseUrl?: string;
   reports: { format: ReportFormat; path: string }[];
   /** `--record PATH`: every exchange, one a line, as it comes (what `dealkit judge` reads). */
@@ -50,7 +53,17 @@ export async function writeReports(
   }
 }
 
-/** Runs and reports; returns the exit code (0 pass, 1 fail, 2 the run could not judge the target). */
+/** The shell's exit code for a run stopped by a signal: 128 + its number (130 SIGINT, 143 SIGTERM). */
+function stoppedCode(signal: AbortSignal | undefined): number {
+  const name = String(signal?.reason ?? "");
+  const number = (os.constants.signals as Record<string, number>)[name];
+  return 128 + (number ?? os.constants.signals.SIGTERM);
+}
+
+/**
+ * Runs and reports; returns the exit code (0 pass, 1 fail, 2 the run could not judge the target,
+ * 128 + the signal's number when `signal` stopped it: the reports are written all the same).
+ */
 export async function conformanceCommand(cli: CliRun): Promise<{ code: number; report?: RunReport }> {
   const out = cli.out ?? ((line: string) => console.log(line));
   const started = Date.now();
@@ -83,6 +96,7 @@ export async function conformanceCommand(cli: CliRun): Promise<{ code: number; r
     out(formatConsole(report));
     await writeReports(cli.reports, report, out);
     if (report.error) console.error(`dealkit conformance: ${report.error}`);
+    if (report.stopped) return { code: stoppedCode(cli.signal), report };
     return { code: report.error ? 2 : report.passed ? 0 : 1, report };
   } catch (err) {
     // A fault of the suite itself: still one line, still the report files, still exit 2.

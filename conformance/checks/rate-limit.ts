@@ -1,11 +1,73 @@
 import type { BurstRecord, Check, Exchange, Finding, Verdict } from "../types.ts";
-
-/** A whole answer came (its body may not decode: the server answered, and counted, all the same). */
-const answered = (e: Exchange) => !e.failure || e.failure.kind === "undecodable";
+import {
+  answered,
+  costlyOperations,
+  limiterShape,
+  preflightsCounted,
+  servedInWindow,
+} from "./rate-limit-evidence.ts";
 
 /** Requests a server may not have counted: no whole answer, or a 5xx (it may fail before its limiter). */
 export const uncounted = (window: Exchange[]) =>
   window.filter((e) => e.request.method === "GET" && (!answered(e) || e.status >= 500)).length;
+
+type Fail = (exchange: Exchange, code: string, title: string, received: unknown, documented: unknown) => void;
+
+/**
+ * Refused within the window: why, as the answers show it. Preflights are blamed only when
+ * RateLimit-Remaining fell at each of them (or, with no such header, when the refusal came exactly
+ * as early as they explain, said as a likelihood); an operation costing two units when the
+ * countdown shows every one of its requests taking two.
+ */
+function judgeRefusedEarly(
+  burst: BurstRecord,
+  gets: Exchange[],
+  firstRefused: number,
+  fail: Fail,
+  countsPreflight: boolean,
+): void {
+  const e = gets[firstRefused] as Exchange;
+  const uncertain = uncounted(burst.window);
+  const preflights = burst.window.length - gets.length;
+  const counted = preflightsCounted(burst);
+  const costly = costlyOperations(burst);
+  const which = `request ${firstRefused + 1} of ${burst.limit} within the window was refused`;
+  if (!countsPreflight && preflights > 0 && counted === true) {
+    fail(
+      e,
+      "counts-preflight",
+      `${which}: preflights are counted (RateLimit-Remaining fell by one at each of the ${preflights} preflights)`,
+      `${firstRefused} served`,
+      `${burst.limit} served (counts_preflight: false)`,
+    );
+  } else if (costly.length > 0) {
+    const costs = costly
+      .map((c) => `each ${c.operation} request took ${c.units} units (${c.requests} of them)`)
+      .join("; ");
+    fail(
+      e,
+      "costs-more",
+      `${which}: ${costs}, as RateLimit-Remaining fell`,
+      `${firstRefused} served`,
+      `${burst.limit} served, one unit each`,
+    );
+  } else if (
+    !countsPreflight &&
+    preflights > 0 &&
+    counted === undefined &&
+    firstRefused + uncertain >= burst.limit - preflights
+  ) {
+    fail(
+      e,
+      "counts-preflight",
+      `${which} after ${preflights} preflights: they are likely counted (no RateLimit-Remaining shows which requests were)`,
+      `${firstRefused} served`,
+      `${burst.limit} served (counts_preflight: false)`,
+    );
+  } else if (firstRefused + uncertain < burst.limit) {
+    fail(e, "refused-early", which, e.status, `${burst.limit} served`);
+  }
+}
 
 /**
  * The 429 contract, judged on the burst (see runner/burst.ts): from one fresh client IP, `limit`
@@ -13,22 +75,24 @@ export const uncounted = (window: Exchange[]) =>
  * refused with 429, even with a forged X-Forwarded-For; every other operation refuses that client
  * too (applies_to: all-endpoints); another IP is still served (counting is per IP); refused
  * requests sent halfway through the wait are not counted, so after waiting Retry-After the client
- * is served again. Whether Retry-After is present and well-formed is response-headers' finding;
- * that it never exceeds the window is judged here, on every 429.
+ * is served again. What one address got served within one window is measured and reported.
+ * Whether Retry-After is present and well-formed is response-headers' finding; that it never
+ * exceeds the window is judged here, on every 429.
  */
 function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst: BurstRecord): Verdict {
   const policy = ctx.spec.rateLimit;
   const findings: { finding: Finding; exchange: Exchange }[] = [];
-  const fail = (exchange: Exchange, code: string, title: string, received: unknown, documented: unknown) =>
+  const fail: Fail = (exchange, code, title, received, documented) =>
     findings.push({ exchange, finding: { code: `rate-limit/${code}`, title, received, documented } });
   const limited = (e: Exchange) => e.status === policy.status;
   const over = burst.overLimit[0];
   if (!over) return { findings, informative: false, inconclusive: burst.skipped ?? "the burst was not sent" };
 
   const gets = burst.window.filter((e) => e.request.method === "GET");
-  const preflights = burst.window.length - gets.length;
   const uncertain = uncounted(burst.window);
   const firstRefused = gets.findIndex(limited);
+  const inWindow = servedInWindow(burst, policy.status);
+  const measured = `${inWindow.served} served within ${inWindow.seconds} s from one client address (limit ${burst.limit} per ${burst.windowSeconds} s)`;
   if (burst.countedTogether) {
     // Requests from the other addresses used up this client's window: that is the finding.
     const e = gets[firstRefused] ?? over;
@@ -40,24 +104,7 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
       `${burst.limit} per client IP`,
     );
   } else if (firstRefused >= 0) {
-    const e = gets[firstRefused] as Exchange;
-    if (!policy.counts_preflight && preflights > 0 && firstRefused + uncertain >= burst.limit - preflights) {
-      fail(
-        e,
-        "counts-preflight",
-        `request ${firstRefused + 1} of ${burst.limit} was refused after ${preflights} preflights in the window: preflights are counted`,
-        `${firstRefused} served`,
-        `${burst.limit} served (counts_preflight: false)`,
-      );
-    } else if (firstRefused + uncertain < burst.limit) {
-      fail(
-        e,
-        "refused-early",
-        `request ${firstRefused + 1} of ${burst.limit} within the window was refused`,
-        e.status,
-        `${burst.limit} served`,
-      );
-    }
+    judgeRefusedEarly(burst, gets, firstRefused, fail, policy.counts_preflight);
   }
   // RateLimit-Remaining counts down by one per counted request: in a window the server held
   // empty, whatever order the answers came in, the limit's requests leave limit-1 … 0, once each.
@@ -80,28 +127,37 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
       );
     }
   }
-  // Over the limit: requests until one is refused (requests the server may not have counted
-  // make room for as many more), then a forged X-Forwarded-For again, which must be refused too.
+  // Over the limit: plain requests served before the first refusal (those the server may not
+  // have counted make room for as many) mean the limit is not the contract's; the forged header
+  // is left out, since its being served is a fault of its own.
   const forged = (e: Exchange) => e.request.headers["x-forwarded-for"] !== undefined;
   const firstRefusal = burst.overLimit.findIndex(limited);
-  if (firstRefusal < 0) {
-    const served = burst.overLimit.filter(answered);
-    // More served over the limit than requests the server may not have counted: it does not limit.
-    if (served.length <= uncertain) {
-      const why = `${uncertain} requests of the window got no whole answer or a 5xx: the server's count is unknown`;
-      return { findings, informative: false, inconclusive: why };
-    }
-    const e = served.at(-1) as Exchange;
+  const before = firstRefusal < 0 ? burst.overLimit : burst.overLimit.slice(0, firstRefusal);
+  const servedOver = before.filter((e) => !forged(e) && answered(e));
+  if (servedOver.length > uncertain) {
+    const e = servedOver.at(-1) as Exchange;
     fail(
       e,
       "not-enforced",
-      `request ${burst.limit + 1} within ${burst.windowSeconds} s was not refused (${served.length} served over the limit)`,
-      e.status,
-      policy.status,
+      `${measured}: ${servedOver.length} served over the limit; ${limiterShape(burst, policy.status)}`,
+      { ...inWindow, overLimit: servedOver.length },
+      `at most ${burst.limit} within any ${burst.windowSeconds} s, then ${policy.status}`,
     );
-    return { findings, informative: true };
+    return {
+      findings,
+      informative: true,
+      partial:
+        "not judged while the limit was not enforced: a forged X-Forwarded-For, every endpoint refusing, another client IP served, served again after the wait",
+    };
   }
-  const servedForged = burst.overLimit.slice(firstRefusal + 1).find((e) => forged(e) && !limited(e));
+  if (firstRefusal < 0) {
+    const why = `${uncertain} requests of the window got no whole answer or a 5xx: the server's count is unknown`;
+    return { findings, informative: false, inconclusive: why };
+  }
+  // Served right after a plain refusal, with a plain request right after it refused again: the header opened the door.
+  const servedForged = burst.overLimit
+    .slice(firstRefusal + 1)
+    .find((e, i, rest) => forged(e) && !limited(e) && !(rest[i + 1] && !limited(rest[i + 1] as Exchange)));
   if (servedForged) {
     fail(
       servedForged,
@@ -143,10 +199,11 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
     );
   }
   const partial = [
+    measured,
     burst.otherAddress ? undefined : "per-IP counting not tested (one source address)",
     burst.after ? undefined : (burst.skipped ?? "the client was not seen served again after the wait"),
   ].filter(Boolean);
-  return { findings, informative: true, ...(partial.length ? { partial: partial.join("; ") } : {}) };
+  return { findings, informative: true, partial: partial.join("; ") };
 }
 
 export const rateLimit: Check = {

@@ -88,9 +88,10 @@ export async function send(
   request: RequestCase,
   localAddress: string | undefined,
   limits: AnswerLimits = DEFAULT_LIMITS,
+  signal?: AbortSignal,
 ): Promise<RawResponse> {
-  const first = await sendOnce(baseUrl, request, localAddress, limits);
-  return first.reusedSocketClosed ? sendOnce(baseUrl, request, localAddress, limits) : first;
+  const first = await sendOnce(baseUrl, request, localAddress, limits, signal);
+  return first.reusedSocketClosed ? sendOnce(baseUrl, request, localAddress, limits, signal) : first;
 }
 
 function sendOnce(
@@ -98,6 +99,7 @@ function sendOnce(
   request: RequestCase,
   localAddress: string | undefined,
   limits: AnswerLimits,
+  signal?: AbortSignal,
 ): Promise<RawResponse & { reusedSocketClosed?: boolean }> {
   const url = caseUrl(baseUrl, request);
   const target = new URL(url);
@@ -128,7 +130,12 @@ function sendOnce(
     };
     const req = (secure ? https : http).request(
       target,
-      { method: request.method, headers: request.headers, agent: agentFor(secure, localAddress) },
+      {
+        method: request.method,
+        headers: request.headers,
+        agent: agentFor(secure, localAddress),
+        ...(signal ? { signal } : {}),
+      },
       (res) => {
         status = res.statusCode ?? 0;
         headers = {};

@@ -63,7 +63,7 @@ export function formatJunit(report: RunReport): string {
   const skipped = report.checks.filter((c) => !failing(c, report) && c.status !== "pass").length;
   // Expired --known entries fail the run without failing a check: each is an error of its own.
   const expired = report.expiredKnown ?? [];
-  const errors = (report.error ? 1 : 0) + expired.length;
+  const errors = (report.error || report.stopped ? 1 : 0) + expired.length;
   const tests = report.checks.length + errors;
   const time = (report.durationMs / 1000).toFixed(3);
   const counts = `tests="${tests}" failures="${failures}" skipped="${skipped}" errors="${errors}" time="${time}"`;
@@ -73,10 +73,11 @@ export function formatJunit(report: RunReport): string {
     `  <testsuite name="dealkit conformance ${esc(report.baseUrl)}" ${counts} timestamp="${report.startedAt}">`,
     `    <properties><property name="seed" value="${report.seed}"/><property name="requests" value="${report.requests}"/><property name="mode" value="${report.mode}"/>${passiveProperties(report)}</properties>`,
   ];
-  if (report.error) {
+  const runError = report.error ?? report.stopped;
+  if (runError) {
     lines.push(
       `    <testcase classname="conformance" name="run">`,
-      `      <error message="${esc(report.error)}"/>`,
+      `      <error message="${esc(runError)}"/>`,
       "    </testcase>",
     );
   }

@@ -13,6 +13,8 @@ function verdict(report: RunReport): string {
   const failed = report.checks.filter((c) => c.status === "fail").length;
   const unexercised = report.checks.filter((c) => c.status === "not-exercised").length;
   if (report.error) return `## ⚠️ dealkit conformance: could not judge the target\n\n${report.error}`;
+  if (report.stopped)
+    return `## ⏹️ dealkit conformance: ${report.stopped}\n\nWhat was received is judged below${failed ? ` (${failed} check${failed > 1 ? "s" : ""} failed)` : ""}; the rest is not exercised.`;
   if (report.passed) return "## ✅ dealkit conformance: passed";
   if (failed === 0 && report.expiredKnown?.length)
     return "## ❌ dealkit conformance: a known finding expired";

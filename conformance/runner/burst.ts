@@ -8,10 +8,12 @@
  */
 import type { Spec } from "../../src/spec/spec.ts";
 import { uncounted } from "../checks/rate-limit.ts";
+import { answered } from "../checks/rate-limit-evidence.ts";
 import type { Pacer } from "../http/pacer.ts";
 import type { BurstRecord, Exchange, RequestCase } from "../types.ts";
 import { countedRequests, type Item, type Sender } from "./sender.ts";
-import { describesPolicy, type SendOptions, sleep } from "./transport.ts";
+import type { RunEnd } from "./stop.ts";
+import { describesPolicy, type SendOptions } from "./transport.ts";
 
 /** The manifest: the cheapest request, for the burst's own requests. */
 export const META: RequestCase = {
@@ -27,6 +29,11 @@ const FORGED_CLIENT = "203.0.113.7";
 /** Knocks beyond the window's opening requests: counted, they would outnumber the slots freed. */
 const KNOCKS_BEYOND_OPENING = 2;
 const OPENING_GAP_MS = 2000;
+/** Requests over the limit a limiter that serves them is probed with (how much does it let through?). */
+const OVER_LIMIT_PROBE = 30;
+/** After its first refusal: this many requests, this far apart (does it serve again, and how fast?). */
+const REFILL_PROBES = 4;
+const REFILL_GAP_MS = 2000;
 const BURST_LANES = 4;
 /**
  * Everything over the limit must be sent within this share of the window after its first
@@ -57,19 +64,12 @@ export interface BurstEnv {
   /** Sends the first request after the wait (the next plan step in a one-address run). */
   afterWait(how: SendOptions): Promise<Exchange | undefined>;
   skipSlow: boolean;
-  deadline: number;
+  end: RunEnd;
   log(line: string): void;
 }
 
 const remainingOf = (e: Exchange | undefined, limit: number) =>
   e && describesPolicy(e, limit) ? Number(e.headers["ratelimit-remaining"] ?? Number.NaN) : Number.NaN;
-
-/** Sleeps, but never past the run's deadline; false when the deadline cut it short. */
-async function sleepWithin(ms: number, deadline: number): Promise<boolean> {
-  const room = deadline - Date.now();
-  await sleep(Math.min(ms, room));
-  return room >= ms;
-}
 
 type Step = (env: BurstEnv, record: BurstRecord) => Promise<string | undefined>;
 
@@ -97,7 +97,8 @@ const openWindow: Step = async (env, record) => {
     env.log(
       `rate limit: the window of ${address ?? "this address"} was not empty on the server; waiting ${Math.ceil(ms / 1000)} s`,
     );
-    if (!(await sleepWithin(ms, env.deadline))) return "--max-time was reached";
+    const cut = await env.end.sleep(ms);
+    if (cut) return cut;
     record.window = [];
   }
   const raw = { address: record.address, raw: true, phase: "burst" } as const;
@@ -107,7 +108,8 @@ const openWindow: Step = async (env, record) => {
     record.window.push(first);
   }
   record.opening = record.window.length;
-  if (!(await sleepWithin(OPENING_GAP_MS, env.deadline))) return "--max-time was reached";
+  const cut = await env.end.sleep(OPENING_GAP_MS);
+  if (cut) return cut;
   for (const item of env.first) record.window.push(...(await env.sender.item(item, raw)));
   return undefined;
 };
@@ -168,17 +170,20 @@ const overTheLimit: Step = async (env, record) => {
   const over = await overLimit(forged);
   if (!over) return env.sender.blocked() ?? "not sent";
   if (over.status !== status) {
+    // Served over the limit: one at a time until refused (as far as a bounded probe goes), to
+    // measure what this limiter lets through; after a plain refusal the forged header once more
+    // (and, if that is served, a plain one: served too, it is a refill, not the header).
     const uncertain = uncounted(record.window);
-    const served = () => record.overLimit.filter((e) => !e.failure && e.status !== status).length;
-    for (let tries = 0; tries <= uncertain + 2; tries++) {
+    for (let tries = 0; tries <= uncertain + Math.min(OVER_LIMIT_PROBE, env.rate.limit); tries++) {
       const plain = await overLimit(META);
-      if (plain?.status === status) {
-        await overLimit(forged);
-        break;
-      }
-      // Served beyond what uncounted requests can explain: the limit is not enforced.
-      if (served() > uncertain + 1) break;
+      if (!plain || Date.now() > closes) break;
+      if (plain.status !== status) continue;
+      const again = await overLimit(forged);
+      if (again && again.status !== status) await overLimit(META);
+      break;
     }
+    const served = record.overLimit.filter((e) => answered(e) && e.status !== status).length;
+    if (served > uncertain + 1) await refillProbes(env, record, closes);
   }
   if (env.other !== undefined) record.otherAddress = await send(META, env.other);
   const others = env.spec.operations.filter((o) => o.operationId !== META.operationId);
@@ -193,6 +198,22 @@ const overTheLimit: Step = async (env, record) => {
   return undefined;
 };
 
+/**
+ * After the first refusal of a limiter that served over the limit: a few requests seconds apart.
+ * Served again long before the window's first request leaves it, the limiter refills (a leaky or
+ * token bucket), which no sliding window does.
+ */
+async function refillProbes(env: BurstEnv, record: BurstRecord, closes: number): Promise<void> {
+  const status = env.spec.rateLimit.status;
+  if (!record.overLimit.some((e) => e.status === status)) return;
+  for (let i = 0; i < REFILL_PROBES; i++) {
+    if ((await env.end.sleep(REFILL_GAP_MS)) || Date.now() > closes) return;
+    const e = await env.sender.request(META, { address: record.address, raw: true, phase: "over-limit" });
+    if (!e) return;
+    record.refill.push(e);
+  }
+}
+
 /** Waits what Retry-After says (at most the window), knocks halfway, and must be served after. */
 const waitItOut: Step = async (env, record) => {
   const status = env.spec.rateLimit.status;
@@ -206,8 +227,13 @@ const waitItOut: Step = async (env, record) => {
   }
   // Counted, the knocks would outnumber the opening requests, the only ones gone when the wait ends.
   const knocks = env.spec.rateLimit.counts_refused ? 0 : record.opening + KNOCKS_BEYOND_OPENING;
-  env.log(`rate limit: waiting Retry-After ${wait} s (${knocks} refused knocks halfway)`);
-  if (!(await sleepWithin((wait * 1000) / 2, env.deadline))) return "--max-time was reached during the wait";
+  env.log(
+    Number.isFinite(ra) && ra >= 1
+      ? `rate limit: waiting Retry-After ${wait} s${ra > wait ? ` (it said ${ra} s: never longer than the window)` : ""} (${knocks} refused knocks halfway)`
+      : `rate limit: the 429 gave no usable Retry-After (${refusal?.headers["retry-after"] ?? "none"}): waiting the whole ${wait}-second window (${knocks} refused knocks halfway)`,
+  );
+  const halfway = await env.end.sleep((wait * 1000) / 2);
+  if (halfway) return `${halfway} during the wait`;
   for (let i = 0; i < knocks; i++) {
     const e = await env.sender.request(META, {
       address: record.address,
@@ -217,8 +243,8 @@ const waitItOut: Step = async (env, record) => {
     });
     if (e) record.knocks.push(e);
   }
-  if (!(await sleepWithin((wait * 1000) / 2 + 300, env.deadline)))
-    return "--max-time was reached during the wait";
+  const waited = await env.end.sleep((wait * 1000) / 2 + 300);
+  if (waited) return `${waited} during the wait`;
   const after = await env.afterWait({ address: record.address, raw: true, phase: "wait", waited: wait });
   if (!after) return env.sender.blocked() ?? "nothing was sent after the wait";
   record.after = after;
@@ -233,6 +259,7 @@ export async function runBurst(env: BurstEnv): Promise<BurstRecord> {
     window: [...env.initial],
     opening: 0,
     overLimit: [],
+    refill: [],
     otherEndpoints: [],
     knocks: [],
   };

@@ -17,6 +17,7 @@ import { dropEntries, explore } from "./explore.ts";
 import type { Judge } from "./judge.ts";
 import { isPreflightGroup, type Plan, type PlanStep } from "./plan.ts";
 import { countedRequests, type Item, itemOperation, type Sender } from "./sender.ts";
+import type { RunEnd } from "./stop.ts";
 import { sleep, type Transport } from "./transport.ts";
 
 export interface ExecEnv {
@@ -36,7 +37,7 @@ export interface ExecEnv {
   validCase(operationId: string): RequestCase | undefined;
   vocabulary: Vocabulary;
   account?: Account;
-  deadline: number;
+  end: RunEnd;
   skipSlow: boolean;
   log(line: string): void;
 }
@@ -175,7 +176,7 @@ export async function execute(env: ExecEnv): Promise<Execution> {
           return next ? (await env.sender.item(next, how))[0] : env.sender.request(META, how);
         },
         skipSlow: env.skipSlow,
-        deadline: env.deadline,
+        end: env.end,
         log: env.log,
       })
     : undefined;

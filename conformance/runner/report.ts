@@ -62,6 +62,8 @@ export interface RunReport {
   requireEvidence: boolean;
   /** Set when the run stopped before judging (not this API, unreachable): exit 2. */
   error?: string;
+  /** Set when SIGINT or SIGTERM stopped the run: what was received is judged, the rest not exercised. */
+  stopped?: string;
   /** --known entries past their date: they fail the run whatever they match. */
   expiredKnown?: string[];
   passed: boolean;
@@ -77,6 +79,8 @@ interface Facts {
   failing: Map<string, string>;
   /** Why the burst (the rate-limit check's evidence) was cut short. */
   burstSkipped?: string;
+  /** Why the run was stopped from outside: the reason of every check left without evidence. */
+  stopped?: string;
 }
 
 /** The true reason a selected check has no evidence. */
@@ -91,6 +95,7 @@ function reasonFor(
   if (check.needsAccount && !facts.account)
     return "no account: give --uid and --api-key to judge the key-protected streams";
   if (check.name === "rate-limit" && facts.burstSkipped) return facts.burstSkipped;
+  if (facts.stopped) return facts.stopped;
   const failing = check.operationId ? facts.failing.get(check.operationId) : undefined;
   if (failing) return failing;
   const groupUnsent = [...(facts.sender?.unsentGroups ?? [])].find(([g]) => g.check === check.name)?.[1];

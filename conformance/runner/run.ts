@@ -23,6 +23,7 @@ import { buildPlan, candidatesByOperation, type Plan, validCasesOf } from "./pla
 import { checkResults, passed, type RunReport } from "./report.ts";
 import { Sender } from "./sender.ts";
 import { judgedSpecs } from "./specs.ts";
+import { RunEnd } from "./stop.ts";
 import { Transport } from "./transport.ts";
 
 export interface RunOptions {
@@ -58,6 +59,11 @@ export interface RunOptions {
   replayTarget?: string;
   /** Sees every exchange as it comes, its whole body included (--record). */
   onExchange?: (exchange: Exchange) => void;
+  /**
+   * Stops the run from outside (SIGINT, SIGTERM: the reason names it): nothing more is sent, the
+   * answers in flight are dropped, and what was received is judged and reported.
+   */
+  signal?: AbortSignal;
 }
 
 export interface RunResult {
@@ -79,7 +85,10 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
 
 export async function run(options: RunOptions): Promise<RunResult> {
   const started = Date.now();
-  const deadline = started + (options.maxTimeSeconds ?? DEFAULT_MAX_TIME_SECONDS) * 1000;
+  const end = new RunEnd(
+    started + (options.maxTimeSeconds ?? DEFAULT_MAX_TIME_SECONDS) * 1000,
+    options.signal,
+  );
   const log = options.log ?? (() => {});
   const { spec, releases } = await judgedSpecs(options.specPath, options.rate);
   const { registry, checks } = chooseChecks(spec, options);
@@ -110,7 +119,8 @@ export async function run(options: RunOptions): Promise<RunResult> {
   const budget = options.budget ?? BUDGET[mode];
   transport = new Transport(spec, options.baseUrl, pacer, diagnosis, {
     limits: { ...DEFAULT_LIMITS, ...options.limits },
-    bounds: { budget, deadline },
+    bounds: { budget, end },
+    ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onExchange ? { onExchange: options.onExchange } : {}),
     seed: options.seed,
   });
@@ -125,11 +135,13 @@ export async function run(options: RunOptions): Promise<RunResult> {
     fields: Partial<RunReport> & { error?: string },
     facts?: Parameters<typeof checkResults>[1],
   ): RunReport => {
-    const results = checkResults(
-      registry.all(),
-      facts ?? { account: !!options.account, selected, failing: transport.failing, judge },
-    );
-    const error = fields.error;
+    const stopped = end.stopped ? end.reached() : undefined;
+    const results = checkResults(registry.all(), {
+      ...(facts ?? { account: !!options.account, selected, failing: transport.failing, judge }),
+      ...(stopped ? { stopped } : {}),
+    });
+    // Stopped from outside: not a target the run could not judge, but a run cut short.
+    const error = stopped ? undefined : fields.error;
     return {
       seed: options.seed,
       baseUrl: options.baseUrl,
@@ -148,8 +160,11 @@ export async function run(options: RunOptions): Promise<RunResult> {
       notes: [...notes, ...diagnosis.notes, ...(fields.notes ?? [])],
       requireEvidence: options.requireEvidence ?? false,
       ...(error ? { error } : {}),
+      ...(stopped ? { stopped } : {}),
       ...(fields.expiredKnown ? { expiredKnown: fields.expiredKnown } : {}),
-      passed: passed(results, options.requireEvidence ?? false, error, fields.expiredKnown?.length),
+      // A stopped run judged only part of the plan: it cannot pass, whatever that part showed.
+      passed:
+        !stopped && passed(results, options.requireEvidence ?? false, error, fields.expiredKnown?.length),
     };
   };
 
@@ -199,7 +214,7 @@ export async function run(options: RunOptions): Promise<RunResult> {
       diagnosis,
       new Map(checks.map((c) => [c.name, c])),
       plan.budget,
-      deadline,
+      end,
     );
     const progress = setInterval(() => log(`  … ${transport.requests} requests sent`), 15_000);
     progress.unref();
@@ -230,7 +245,7 @@ export async function run(options: RunOptions): Promise<RunResult> {
       },
       vocabulary: discovery.vocabulary,
       ...(account ? { account } : {}),
-      deadline,
+      end,
       skipSlow: options.skipSlow ?? false,
       log,
     }).finally(() => clearInterval(progress));

@@ -12,6 +12,7 @@ import type { RateDiagnosis } from "./diagnosis.ts";
 import { releaseBody } from "./exchange.ts";
 import type { Judge, JudgedFinding } from "./judge.ts";
 import type { PlanStep } from "./plan.ts";
+import type { RunEnd } from "./stop.ts";
 import { NotSent, type SendOptions, type Transport } from "./transport.ts";
 
 /** A later request of a group with the parameters it takes from the first answer (undefined: no item to take them from). */
@@ -68,14 +69,16 @@ export class Sender {
     private readonly diagnosis: RateDiagnosis,
     private readonly checks: Map<string, Check>,
     private readonly budget: number,
-    private readonly deadline: number,
+    private readonly end: RunEnd,
   ) {}
 
   /** Why nothing more may be sent, if so. */
   blocked(operationId?: string): string | undefined {
+    if (this.end.stopped) return this.end.reached();
     if (this.diagnosis.refusesClient) return this.diagnosis.refusesClient;
     if (this.transport.requests >= this.budget) return `the request budget (${this.budget}) was spent`;
-    if (Date.now() >= this.deadline) return "--max-time was reached";
+    const over = this.end.reached();
+    if (over) return over;
     return operationId ? this.transport.failing.get(operationId) : undefined;
   }
 

@@ -12,6 +12,7 @@ import type { Pacer, Slot } from "../http/pacer.ts";
 import type { Exchange, Phase, RequestCase } from "../types.ts";
 import type { RateDiagnosis } from "./diagnosis.ts";
 import { readExchange } from "./exchange.ts";
+import { RunEnd } from "./stop.ts";
 
 /** Browsers send Origin on every cross-origin call; so does the suite, so CORS is judged as a browser sees it. */
 export const ORIGIN = "https://conformance.dealkit.example";
@@ -56,8 +57,8 @@ export class NotSent extends Error {
 export interface RunBounds {
   /** Most requests of the run. */
   budget: number;
-  /** The run's deadline (ms): no request waits for a slot beyond it. */
-  deadline: number;
+  /** The run's deadline and stop: no request waits for a slot beyond them. */
+  end: RunEnd;
 }
 
 /** An answer may outlive the run's deadline by this much at most (a request sent just before it). */
@@ -75,6 +76,7 @@ export class Transport {
   private readonly bounds: RunBounds;
   private readonly onExchange?: (exchange: Exchange) => void;
   private readonly seed: number;
+  private readonly signal?: AbortSignal;
 
   constructor(
     private readonly spec: Spec,
@@ -88,12 +90,18 @@ export class Transport {
       onExchange?: (exchange: Exchange) => void;
       /** The run's seed: which requests offer content codings. */
       seed?: number;
+      /** Aborts the answers in flight when the run is stopped (the same signal as `bounds.end`'s). */
+      signal?: AbortSignal;
     } = {},
   ) {
     this.limits = options.limits ?? DEFAULT_LIMITS;
-    this.bounds = options.bounds ?? { budget: Number.POSITIVE_INFINITY, deadline: Number.POSITIVE_INFINITY };
+    this.bounds = options.bounds ?? {
+      budget: Number.POSITIVE_INFINITY,
+      end: new RunEnd(Number.POSITIVE_INFINITY),
+    };
     if (options.onExchange) this.onExchange = options.onExchange;
     this.seed = options.seed ?? 0;
+    if (options.signal) this.signal = options.signal;
   }
 
   /** The headers every browser sends: Origin always, and (on about half the requests) Accept-Encoding. */
@@ -106,11 +114,17 @@ export class Transport {
 
   /** Why no request may leave now, if so: checked when a slot is in hand, right before sending. */
   private refusal(): string | undefined {
+    if (this.bounds.end.stopped) return this.bounds.end.reached();
     if (this.diagnosis.refusesClient) return this.diagnosis.refusesClient;
     if (this.requests >= this.bounds.budget) return `the request budget (${this.bounds.budget}) was spent`;
-    if (Date.now() >= this.bounds.deadline) return "--max-time was reached";
-    return undefined;
+    return this.bounds.end.reached();
   }
+
+  /** Waits for a slot, but not past the run's end: a stop ends the wait at once. */
+  private readonly pause = async (ms: number) => {
+    const cut = await this.bounds.end.sleep(ms);
+    if (cut && this.bounds.end.stopped) throw new NotSent(cut);
+  };
 
   /**
    * One request; a 429 outside the burst makes its address rest, and the request goes once more.
@@ -122,7 +136,7 @@ export class Transport {
         (attempt === 0 ? options.slot : undefined) ??
         (options.raw
           ? this.pacer.take(options.address)
-          : await this.pacer.acquire(sleep, options.address, this.bounds.deadline));
+          : await this.pacer.acquire(this.pause, options.address, this.bounds.end.deadline));
       const refusal = slot ? this.refusal() : "--max-time was reached";
       if (refusal || !slot) {
         slot?.cancel();
@@ -144,9 +158,11 @@ export class Transport {
     this.requests++;
     const deadlineMs = Math.min(
       this.limits.deadlineMs,
-      Math.max(1000, this.bounds.deadline + PAST_DEADLINE_MS - Date.now()),
+      Math.max(1000, this.bounds.end.deadline + PAST_DEADLINE_MS - Date.now()),
     );
-    const raw = await sendHttp(this.baseUrl, req, slot.address, { ...this.limits, deadlineMs });
+    const raw = await sendHttp(this.baseUrl, req, slot.address, { ...this.limits, deadlineMs }, this.signal);
+    // Stopped while it was in flight: the answer was cut off by us, not by the target.
+    if (this.bounds.end.stopped) throw new NotSent(this.bounds.end.reached() ?? "the run was stopped");
     const exchange: Exchange = {
       ...readExchange(this.spec, req, raw, slot.address),
       phase: options.phase,

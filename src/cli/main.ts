@@ -19,10 +19,13 @@ const EXT = import.meta.url.slice(import.meta.url.lastIndexOf("."));
 
 async function commandNames(): Promise<string[]> {
   const files = await readdir(COMMANDS_DIR);
-  return files
-    .filter((f) => f.endsWith(EXT) && !f.endsWith(`.d${EXT}`))
-    .map((f) => f.slice(0, -EXT.length))
-    .sort();
+  return (
+    files
+      // Beside the commands sit their tests (in a checkout): not commands.
+      .filter((f) => f.endsWith(EXT) && !f.endsWith(`.d${EXT}`) && !f.endsWith(`.test${EXT}`))
+      .map((f) => f.slice(0, -EXT.length))
+      .sort()
+  );
 }
 
 async function loadCommand(name: string): Promise<Command | undefined> {

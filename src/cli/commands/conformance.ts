@@ -1,3 +1,4 @@
+import os from "node:os";
 import { conformanceCommand, FORMATS, type ReportFormat } from "../../../conformance/main.ts";
 import { UnknownCheckError } from "../../../conformance/registry.ts";
 import { DEFAULT_MAX_TIME_SECONDS, KNOWN_KEYS } from "../../../conformance/runner/run.ts";
@@ -96,8 +97,19 @@ export async function run(args: string[]): Promise<number> {
     if (err instanceof AcceptListError) throw new UsageError(err.message);
     throw err;
   }
+  // Ctrl-C or a cancelled CI job: the run stops at once, judges what it received and writes every
+  // report; a second signal ends the process without waiting.
+  const stop = new AbortController();
+  const onSignal = (name: NodeJS.Signals) => {
+    if (stop.signal.aborted) process.exit(128 + (os.constants.signals[name] ?? 15));
+    console.error(`dealkit conformance: ${name}: stopping; the reports are being written`);
+    stop.abort(name);
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
   try {
     const { code } = await conformanceCommand({
+      signal: stop.signal,
       ...(known ? { known } : {}),
       seed,
       reports,
@@ -119,5 +131,8 @@ export async function run(args: string[]): Promise<number> {
   } catch (err) {
     if (err instanceof UnknownCheckError) throw new UsageError(err.message);
     throw err;
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
   }
 }

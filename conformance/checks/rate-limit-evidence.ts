@@ -1,0 +1,126 @@
+/**
+ * What the burst's answers say about the limiter in front of the client, drawn from evidence
+ * rather than from the first plausible cause: what one client address got over one window (a
+ * number), whether refusals came back seconds later (a bucket refilling, not a sliding window),
+ * which requests RateLimit-Remaining shows counted (preflights, requests costing two units).
+ */
+import type { BurstRecord, Exchange } from "../types.ts";
+
+/** A whole answer came (its body may not decode: the server answered, and counted, all the same). */
+export const answered = (e: Exchange) => !e.failure || e.failure.kind === "undecodable";
+
+const remainingOf = (e: Exchange) => Number(e.headers["ratelimit-remaining"] ?? Number.NaN);
+
+/** Every GET the burst's address sent, in sending order. */
+function burstGets(burst: BurstRecord): Exchange[] {
+  return [
+    ...burst.window,
+    ...burst.overLimit,
+    ...burst.refill,
+    ...burst.otherEndpoints,
+    ...burst.knocks,
+    ...(burst.after ? [burst.after] : []),
+  ]
+    .filter((e) => e.request.method === "GET")
+    .sort((a, b) => a.sentAt - b.sentAt);
+}
+
+/** The most requests one client address got served within one window, and over how many seconds. */
+export interface ServedInWindow {
+  served: number;
+  seconds: number;
+}
+
+/**
+ * The most answers served (not refused, whole) whose requests surely fell in one server window:
+ * from the first one's answer to the last one's request, less than the window apart (so client and
+ * server clocks cannot make a correct limiter look generous).
+ */
+export function servedInWindow(burst: BurstRecord, status: number): ServedInWindow {
+  const served = burstGets(burst).filter((e) => answered(e) && e.status !== status);
+  let best: ServedInWindow = { served: 0, seconds: 0 };
+  let from = 0;
+  for (let to = 0; to < served.length; to++) {
+    while ((served[to] as Exchange).sentAt - (served[from] as Exchange).receivedAt >= burst.windowSeconds)
+      from++;
+    const n = to - from + 1;
+    if (n > best.served) {
+      const seconds = (served[to] as Exchange).receivedAt - (served[from] as Exchange).sentAt;
+      best = { served: n, seconds: Math.round(seconds) };
+    }
+  }
+  return best;
+}
+
+/** How a limiter that let requests through over the limit behaved: a shape, in words, with its numbers. */
+export function limiterShape(burst: BurstRecord, status: number): string {
+  const refusal =
+    burst.overLimit.find((e) => e.status === status) ?? burst.refill.find((e) => e.status === status);
+  if (!refusal)
+    return "no request over the limit was refused: the limit is not enforced, or is far above the contract's";
+  const servedAgain = burst.refill.filter(
+    (e) => answered(e) && e.status !== status && e.sentAt > refusal.sentAt,
+  );
+  const start = burst.window[0]?.sentAt ?? refusal.sentAt;
+  if (servedAgain.length > 0) {
+    const last = servedAgain.at(-1) as Exchange;
+    const span = Math.max(1, last.sentAt - refusal.receivedAt);
+    const every = span / servedAgain.length;
+    const burstSize = burstGets(burst).filter(
+      (e) => answered(e) && e.status !== status && e.sentAt < refusal.sentAt,
+    ).length;
+    return (
+      `refused, then served again ${Math.round(servedAgain[0] ? servedAgain[0].sentAt - refusal.receivedAt : 0)} s later, ` +
+      `long before the window's first request left it (at ${Math.round(start + burst.windowSeconds - refusal.receivedAt)} s): ` +
+      `the limit refills continuously, about one request every ${every.toFixed(1)} s after a burst of ${burstSize}: a leaky or token bucket, not a sliding ${burst.windowSeconds}-second window`
+    );
+  }
+  const before = burstGets(burst).filter(
+    (e) => answered(e) && e.status !== status && e.sentAt < refusal.sentAt,
+  ).length;
+  return `refused only after ${before} requests in the window: the limit in force is higher than the contract's ${burst.limit}`;
+}
+
+/**
+ * Whether the window's preflights were counted, as RateLimit-Remaining shows: sent one after
+ * another right after the window's first request, uncounted ones leave it where it was, counted
+ * ones lower it by one each. Undefined when the answers do not say (no RateLimit-Remaining).
+ */
+export function preflightsCounted(burst: BurstRecord): boolean | undefined {
+  const opening = burst.window.slice(
+    0,
+    burst.opening + burst.window.filter((e) => e.request.method === "OPTIONS").length,
+  );
+  const preflights = opening.filter((e) => e.request.method === "OPTIONS");
+  const before = opening[burst.opening - 1];
+  if (!before || preflights.length === 0) return undefined;
+  const values = [before, ...preflights].map(remainingOf);
+  if (!values.every(Number.isInteger)) return undefined;
+  const drops = values.slice(1).filter((v, i) => v < (values[i] as number)).length;
+  if (drops === preflights.length) return true;
+  if (drops === 0) return false;
+  return undefined;
+}
+
+/**
+ * Operations whose every request in the window took more than one unit of the limit, as the
+ * countdown of RateLimit-Remaining shows (answers sorted by it: the one below a gap of k took k+1).
+ * Only operations seen at least twice, every time costing more: a single gap can be another client.
+ */
+export function costlyOperations(
+  burst: BurstRecord,
+): { operation: string; units: number; requests: number }[] {
+  const counted = burst.window
+    .filter((e) => e.request.method === "GET" && answered(e) && Number.isInteger(remainingOf(e)))
+    .sort((a, b) => remainingOf(b) - remainingOf(a));
+  const costs = new Map<string, number[]>();
+  let previous = burst.limit;
+  for (const e of counted) {
+    const op = e.operation?.operationId ?? e.request.pathname;
+    costs.set(op, [...(costs.get(op) ?? []), previous - remainingOf(e)]);
+    previous = remainingOf(e);
+  }
+  return [...costs]
+    .filter(([, units]) => units.length >= 2 && units.every((u) => u >= 2))
+    .map(([operation, units]) => ({ operation, units: Math.min(...units), requests: units.length }));
+}

@@ -1,0 +1,38 @@
+/**
+ * The two ways a run ends before its plan does: --max-time (the deadline) and a stop from outside
+ * (SIGINT or SIGTERM, as an AbortSignal whose reason names it). Either way nothing more is sent,
+ * every wait ends at once, and what was received is judged and reported.
+ */
+export class RunEnd {
+  constructor(
+    /** Epoch ms after which nothing is sent. */
+    readonly deadline: number,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  /** Why nothing more may be sent, if so. */
+  reached(): string | undefined {
+    if (this.signal?.aborted) return `the run was stopped (${String(this.signal.reason ?? "signal")})`;
+    if (Date.now() >= this.deadline) return "--max-time was reached";
+    return undefined;
+  }
+
+  /** True when the run was stopped from outside (its in-flight answers are not judged). */
+  get stopped(): boolean {
+    return this.signal?.aborted ?? false;
+  }
+
+  /** Sleeps `ms`, never past the deadline and waking at once on a stop; why it was cut short, if it was. */
+  sleep(ms: number): Promise<string | undefined> {
+    const room = Math.min(ms, this.deadline - Date.now());
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.signal?.removeEventListener("abort", done);
+        resolve(room < ms || this.stopped ? (this.reached() ?? "--max-time was reached") : undefined);
+      };
+      const timer = setTimeout(done, Math.max(0, room));
+      this.signal?.addEventListener("abort", done, { once: true });
+    });
+  }
+}
