@@ -113,6 +113,7 @@ export async function conformanceCommand(cli: CliRun): Promise<{ code: number; r
       requests: 0,
       unexpected429: 0,
       checks: [],
+      causes: [],
       notes: [],
       requireEvidence: cli.requireEvidence ?? false,
       error: message,

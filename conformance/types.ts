@@ -9,6 +9,7 @@ import type { Operation } from "../src/spec/types.ts";
 import type { Account } from "./arbitraries/requests.ts";
 import type { Vocabulary } from "./arbitraries/vocabulary.ts";
 import type { TransportFailure } from "./http/client.ts";
+import type { AnswerFacts } from "./runner/causes.ts";
 
 export type Severity = "critical" | "high" | "medium" | "low";
 
@@ -56,6 +57,10 @@ export interface Exchange {
   phase?: Phase;
   /** Requests this address had sent in the current rate window before this one (burst replays). */
   windowIndex?: number;
+  /** Preflights this address had sent in the current rate window before this one (burst replays). */
+  preflightsBefore?: number;
+  /** Set when the answer repeats an earlier one to the same URL (Date, RateLimit-Remaining, body): a cache replaying it. */
+  replayed?: string;
   /** Seconds the client had waited since it was refused, for requests of the wait (burst replays). */
   waited?: number;
 }
@@ -85,6 +90,10 @@ export interface Violation extends Finding {
   reproduce?: string;
   /** Set when a `--known` entry accepts it: shown, but not failing until the entry expires. */
   known?: { reason: string; expires: string };
+  /** What the answer it came from looked like: who made it (see runner/causes.ts). */
+  answer?: AnswerFacts;
+  /** The id of the root cause that explains it, when a known one does. */
+  cause?: string;
 }
 
 /** What checks may read: the spec, the frozen releases, and the target's facts. */

@@ -37,7 +37,10 @@ export interface ServedInWindow {
  * server clocks cannot make a correct limiter look generous).
  */
 export function servedInWindow(burst: BurstRecord, status: number): ServedInWindow {
-  const served = burstGets(burst).filter((e) => answered(e) && e.status !== status);
+  // What an ordinary client gets: a request forging X-Forwarded-For is a fault of its own.
+  const served = burstGets(burst).filter(
+    (e) => answered(e) && e.status !== status && e.request.headers["x-forwarded-for"] === undefined,
+  );
   let best: ServedInWindow = { served: 0, seconds: 0 };
   let from = 0;
   for (let to = 0; to < served.length; to++) {

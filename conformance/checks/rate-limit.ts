@@ -167,6 +167,17 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
       `${policy.status}: ${policy.client_ip}`,
     );
   }
+  // Served again seconds after the refusal, long before the window's first request left it.
+  const refilled = burst.refill.filter((e) => answered(e) && !limited(e));
+  if (refilled.length > 0) {
+    fail(
+      refilled[0] as Exchange,
+      "refills-early",
+      `${measured}: ${limiterShape(burst, policy.status)}`,
+      { ...inWindow, servedAgain: refilled.length, probes: burst.refill.length },
+      `refused until the window's first request leaves it (sliding ${burst.windowSeconds}-second window)`,
+    );
+  }
   if (burst.otherAddress && limited(burst.otherAddress) && !burst.countedTogether) {
     fail(
       burst.otherAddress,

@@ -1,4 +1,5 @@
 import type { Exchange } from "../types.ts";
+import { ORIGIN } from "./client-headers.ts";
 
 /** Single-quotes a shell word. */
 export const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -38,11 +39,17 @@ const BURST_PHASES = new Set(["burst", "over-limit", "wait"]);
 export function reproduceScript(exchange: Exchange, baseUrl: string): string | undefined {
   if (!exchange.phase || !BURST_PHASES.has(exchange.phase)) return undefined;
   const fill = Math.max(0, exchange.windowIndex ?? 0);
+  const preflights = exchange.preflightsBefore ?? 0;
   const iface = exchange.localAddress ? ` --interface ${exchange.localAddress}` : "";
   const meta = quote(`${baseUrl.replace(/\/$/, "")}/api/v1/meta`);
   const lines = [
-    `# ${fill} requests from one client address fill its rate window, then the request that showed the finding`,
+    `# ${fill} requests from one client address fill its rate window${preflights ? `, with the ${preflights} preflights the run sent in it` : ""}, then the request that showed the finding`,
     `for i in $(seq 1 ${fill}); do curl -s -o /dev/null${iface} ${meta}; done`,
+    ...(preflights
+      ? [
+          `for i in $(seq 1 ${preflights}); do curl -s -o /dev/null${iface} -X OPTIONS -H ${quote(`origin: ${ORIGIN}`)} -H 'access-control-request-method: GET' ${meta}; done`,
+        ]
+      : []),
   ];
   if (exchange.waited !== undefined) {
     lines.push(`curl -s -o /dev/null${iface} ${meta}  # refused: over the limit`, `sleep ${exchange.waited}`);

@@ -27,6 +27,11 @@ export class Pacer {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** The window in force, ms. */
+  get windowMs(): number {
+    return this.windowSeconds * 1000;
+  }
+
   /** The per-address limit in force. */
   get currentLimit(): number {
     return this.limit;

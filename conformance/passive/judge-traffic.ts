@@ -1,6 +1,7 @@
 import type { Spec } from "../../src/spec/spec.ts";
 import { curlLine } from "../http/curl.ts";
 import { defaultRegistry, selectChecks } from "../registry.ts";
+import { findCauses } from "../runner/causes.ts";
 import { Judge } from "../runner/judge.ts";
 import { checkResults, passed, type RunReport } from "../runner/report.ts";
 import { judgedSpecs } from "../runner/specs.ts";
@@ -168,6 +169,11 @@ export class TrafficJudge {
       passive: { exchanges: this.seen, judged: this.judged, notJudged, findings: this.findings },
       unexpected429: 0,
       checks: results,
+      causes: findCauses(
+        spec,
+        results.flatMap((c) => c.violations),
+        this.judge.census,
+      ),
       notes: [
         `passive: ${this.seen} exchanges seen, ${this.judged} judged${skipped ? `; not judged: ${skipped}` : ""}; nothing was sent`,
         ...notes,

@@ -67,6 +67,7 @@ function failedReport(cli: PassiveCli, err: unknown): RunReport {
     requests: 0,
     unexpected429: 0,
     checks: [],
+    causes: [],
     notes: [],
     requireEvidence: false,
     error,

@@ -19,7 +19,8 @@ export type LimiterFault =
   | "counts-refused"
   | "trusts-forwarded-for"
   | "skips-rss"
-  | "counts-clients-together";
+  | "counts-clients-together"
+  | "leaky-bucket";
 
 /**
  * Shared by every faulty limiter of the process: each upstream request leaves from an address
@@ -53,6 +54,36 @@ class CountsRefusedStore implements RateLimitStore {
 }
 
 /**
+ * A leaky bucket (nginx's limit_req with `burst=limit nodelay`): `limit` at once, then one more
+ * every window/limit seconds. Over a whole window it serves far more than `limit`, and a refused
+ * client is served again seconds later, not when its window's first request leaves it.
+ */
+class LeakyBucketStore implements RateLimitStore {
+  private readonly buckets = new Map<string, { level: number; at: number }>();
+
+  async hit(key: string, nowMs: number, limit: number, windowMs: number): Promise<WindowState> {
+    const level = this.level(key, nowMs, limit, windowMs);
+    const allowed = level + 1 <= limit;
+    this.buckets.set(key, { level: allowed ? level + 1 : level, at: nowMs });
+    return { allowed, count: Math.ceil(allowed ? level + 1 : level), oldestMs: nowMs };
+  }
+
+  async peek(key: string, nowMs: number, windowMs: number) {
+    return { count: Math.ceil(this.level(key, nowMs, Number.POSITIVE_INFINITY, windowMs)), oldestMs: nowMs };
+  }
+
+  async close(): Promise<void> {}
+
+  /** What is left in the bucket: it drains at limit per window. */
+  private level(key: string, nowMs: number, limit: number, windowMs: number): number {
+    const b = this.buckets.get(key);
+    if (!b) return 0;
+    const rate = (Number.isFinite(limit) ? limit : 60) / windowMs;
+    return Math.max(0, b.level - (nowMs - b.at) * rate);
+  }
+}
+
+/**
  * The manifest as this limiter's target states it: its own window (the limit in force), so that
  * only the planted fault shows, not a manifest disagreeing with the limiter in front of it.
  */
@@ -68,7 +99,12 @@ function statingWindow(req: ProxiedRequest, res: ProxiedResponse, windowSeconds:
  * which waits out Retry-After stays short; the limit is the spec's.
  */
 export function faultyLimiter(fault: LimiterFault, windowSeconds: number): Mutation {
-  const store = fault === "counts-refused" ? new CountsRefusedStore() : new MemoryStore();
+  const store =
+    fault === "counts-refused"
+      ? new CountsRefusedStore()
+      : fault === "leaky-bucket"
+        ? new LeakyBucketStore()
+        : new MemoryStore();
   const ready = loadSpec().then((spec) => ({
     spec,
     limiter: new RateLimiter(store, { limit: spec.rateLimit.limit, windowSeconds }),

@@ -5,6 +5,14 @@
  */
 import { faultyLimiter } from "./faulty-limiter.ts";
 import type { Mutation, ProxiedRequest, ProxiedResponse } from "./proxy.ts";
+import {
+  cacheIgnoringKey,
+  compressedTruncated,
+  compressedTwice,
+  compressedUnasked,
+  compressedWithoutVary,
+  longUrlRefusedByProxy,
+} from "./stack.ts";
 
 export interface PlantedBug {
   name: string;
@@ -19,6 +27,8 @@ export interface PlantedBug {
   rate?: { limit: number; windowSeconds: number };
   /** The violation codes expected, where a check's name alone would not tell the faults apart. */
   codes?: string[];
+  /** The root causes the report must name (runner/causes.ts), exactly. */
+  causes?: string[];
 }
 
 type Body = { data?: unknown; meta?: unknown; cates?: unknown };
@@ -272,6 +282,18 @@ export const PLANTED: PlantedBug[] = [
     rate: { limit: 60, windowSeconds: 4 },
     expect: ["rate-limit"],
     slow: true,
+  },
+  {
+    name: "leaky-bucket",
+    breaks:
+      "a leaky bucket in place of the sliding window (nginx limit_req burst=60 nodelay): 60 at once, then one a second",
+    // A 10-second window (a bucket draining 6 a second) keeps the wait short; the limit is the spec's.
+    mutation: faultyLimiter("leaky-bucket", 10),
+    rate: { limit: 60, windowSeconds: 10 },
+    slow: true,
+    codes: ["rate-limit/refills-early", "rate-limit/remaining-not-counting"],
+    expect: ["rate-limit"],
+    causes: ["limiter-shape"],
   },
   {
     name: "client-ips-hidden",
@@ -816,6 +838,61 @@ export const PLANTED: PlantedBug[] = [
       if (validWords(req.query.get("q"))) shrink(b, 0);
     }),
     expect: ["relation:shenghuo-keyword-complete"],
+  },
+  // The stack in front of a correct API (planted/stack.ts).
+  {
+    name: "compressed-without-vary",
+    breaks: "a proxy gzips answers for clients that offer it, without Vary: Accept-Encoding",
+    mutation: compressedWithoutVary,
+    codes: ["content-encoding/no-vary"],
+    expect: ["content-encoding"],
+  },
+  {
+    name: "compressed-unasked",
+    breaks: "a proxy gzips every answer, whether the client offered gzip or not",
+    mutation: compressedUnasked,
+    codes: ["content-encoding/not-offered"],
+    expect: ["content-encoding"],
+  },
+  {
+    name: "compressed-twice",
+    breaks: "a proxy gzips an answer twice under one Content-Encoding: gzip",
+    mutation: compressedTwice,
+    codes: ["content-encoding/undecodable"],
+    expect: ["content-encoding"],
+  },
+  {
+    name: "compressed-truncated",
+    breaks: "a proxy's gzip stream is cut short",
+    mutation: compressedTruncated,
+    codes: ["content-encoding/undecodable"],
+    expect: ["content-encoding"],
+  },
+  {
+    name: "cache-ignores-key",
+    breaks: "a shared cache keyed on the URL serves a personal stream to requests without the key",
+    mutation: cacheIgnoringKey(),
+    // Over the limit too, the cache answers the personal streams in the limiter's place.
+    expect: [
+      "credentials-not-cached",
+      "rate-limit",
+      "rule:my-follow-credentials",
+      "rule:my-push-credentials",
+    ],
+    causes: ["cache-answered"],
+  },
+  {
+    name: "long-url-refused-by-proxy",
+    breaks: "a proxy in front answers a request line over 4 KB with its own 414 HTML page",
+    mutation: longUrlRefusedByProxy,
+    expect: [
+      "status-code-documented",
+      "valid-inputs-accepted",
+      "invalid-inputs-rejected",
+      "cors",
+      "cache-control",
+    ],
+    causes: ["another-component-414"],
   },
   {
     name: "shenghuo-page-ignored",

@@ -22,6 +22,21 @@ function table(checks: CheckResult[]): string[] {
   return lines;
 }
 
+/** The root causes, most severe first: one headline each, what it explains, and its evidence. */
+export function causeLines(report: RunReport): string[] {
+  if (report.causes.length === 0) return [];
+  const explained = report.causes.reduce((n, c) => n + c.count, 0);
+  const lines = ["", `Root causes (${explained} findings explained):`];
+  for (const c of report.causes) {
+    lines.push(`✗ [${c.severity}] ${c.title}`);
+    lines.push(
+      `    explains ${c.count} finding${c.count > 1 ? "s" : ""} of ${c.checks.join(", ")} (${c.operations.join(", ")})`,
+    );
+    for (const e of c.evidence) lines.push(`    evidence: ${clip(e, 300)}`);
+  }
+  return lines;
+}
+
 /** What the run did: requests it sent, or (passive) exchanges it saw pass. */
 export function runVolume(report: RunReport): string {
   if (report.mode !== "passive") return `${report.requests} requests`;
@@ -40,8 +55,13 @@ export function formatConsole(report: RunReport): string {
   const count = (status: CheckResult["status"], kind?: string) =>
     report.checks.filter((c) => c.status === status && (kind === undefined || kindOf(c.name) === kind))
       .length;
-  // Checks --only/--skip left out are counted below, not listed: a narrowed run shows what it ran.
-  const lines = ["", ...table(report.checks.filter((c) => c.status !== "skipped")), ""];
+  // Root causes first; checks --only/--skip left out are counted below, not listed.
+  const lines = [
+    ...causeLines(report),
+    "",
+    ...table(report.checks.filter((c) => c.status !== "skipped")),
+    "",
+  ];
   const known = report.checks.flatMap((c) => c.violations.filter((v) => v.known));
   for (const v of known) {
     lines.push(
@@ -49,8 +69,17 @@ export function formatConsole(report: RunReport): string {
     );
   }
   if (known.length > 0) lines.push("");
-  for (const c of report.checks.filter((x) => x.status === "fail")) {
-    for (const v of c.violations.filter((x) => !x.known)) {
+  // The rows, under the cause that explains them (in the causes' order), then the rest.
+  const open = report.checks
+    .filter((x) => x.status === "fail")
+    .flatMap((c) => c.violations.filter((x) => !x.known));
+  const groups = [
+    ...report.causes.map((c) => ({ heading: `── ${c.title}`, rows: open.filter((v) => v.cause === c.id) })),
+    { heading: report.causes.length ? "── other findings" : undefined, rows: open.filter((v) => !v.cause) },
+  ];
+  for (const { heading, rows } of groups.filter((g) => g.rows.length > 0)) {
+    if (heading) lines.push(heading, "");
+    for (const v of rows) {
       lines.push(`✗ ${v.check} [${v.severity}] ${v.operation}: ${v.title}`);
       lines.push(`    Received:   ${clip(show(v.received), 300)}`);
       lines.push(`    Documented: ${clip(show(v.documented), 300)}`);

@@ -10,6 +10,7 @@ const report: RunReport = {
   mode: "spread",
   requests: 3,
   unexpected429: 0,
+  causes: [],
   notes: [],
   requireEvidence: false,
   passed: false,

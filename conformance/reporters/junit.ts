@@ -28,7 +28,9 @@ function testcase(c: CheckResult, report: RunReport): string[] {
       )
       .join("\n\n");
     const first = c.violations[0]?.title ?? c.title;
-    lines.push(`      <failure message="${esc(first)}" type="${esc(c.name)}">${esc(body)}</failure>`);
+    const cause = report.causes.find((x) => x.id === c.violations[0]?.cause);
+    const message = cause ? `${first} (root cause: ${cause.title})` : first;
+    lines.push(`      <failure message="${esc(message)}" type="${esc(c.name)}">${esc(body)}</failure>`);
   } else if (c.status === "not-exercised") {
     const message = `not exercised: ${c.reason ?? "no evidence"}`;
     lines.push(
@@ -59,12 +61,12 @@ function passiveProperties(report: RunReport): string {
 
 /** JUnit XML: one testsuite, one testcase per check; a run that stopped (exit 2) is one error. */
 export function formatJunit(report: RunReport): string {
-  const failures = report.checks.filter((c) => failing(c, report)).length;
+  const failures = report.checks.filter((c) => failing(c, report)).length + report.causes.length;
   const skipped = report.checks.filter((c) => !failing(c, report) && c.status !== "pass").length;
   // Expired --known entries fail the run without failing a check: each is an error of its own.
   const expired = report.expiredKnown ?? [];
   const errors = (report.error || report.stopped ? 1 : 0) + expired.length;
-  const tests = report.checks.length + errors;
+  const tests = report.checks.length + report.causes.length + errors;
   const time = (report.durationMs / 1000).toFixed(3);
   const counts = `tests="${tests}" failures="${failures}" skipped="${skipped}" errors="${errors}" time="${time}"`;
   const lines = [
@@ -85,6 +87,14 @@ export function formatJunit(report: RunReport): string {
     lines.push(
       `    <testcase classname="conformance" name="known-finding-expired">`,
       `      <error message="${esc(`known finding expired: ${entry}`)}"/>`,
+      "    </testcase>",
+    );
+  }
+  // Root causes first, each a failing case of its own: what a CI page shows at the top.
+  for (const c of report.causes) {
+    lines.push(
+      `    <testcase classname="conformance.cause" name="${esc(`cause: ${c.id}`)}">`,
+      `      <failure message="${esc(`[${c.severity}] ${c.title}`)}" type="cause">${esc(`explains ${c.count} findings of ${c.checks.join(", ")} (${c.operations.join(", ")})\n${c.evidence.join("\n")}`)}</failure>`,
       "    </testcase>",
     );
   }

@@ -27,6 +27,7 @@ const report: RunReport = {
   unexpected429: 0,
   requireEvidence: false,
   passed: false,
+  causes: [],
   notes: ["one source address: per-IP counting not tested"],
   checks: [
     check("cors", "pass"),

@@ -23,11 +23,34 @@ function verdict(report: RunReport): string {
     : `## ❌ dealkit conformance: ${unexercised} check${unexercised > 1 ? "s" : ""} not exercised (--require-evidence)`;
 }
 
-function failures(checks: CheckResult[]): string[] {
-  const violations = checks.flatMap((c) => c.violations.filter((v) => !v.known));
+/** The root causes first: one line each, with its severity, what it explains and its evidence. */
+function causes(report: RunReport): string[] {
+  if (report.causes.length === 0) return [];
+  const lines = ["", "### Root causes", ""];
+  for (const c of report.causes) {
+    lines.push(
+      `- **[${c.severity}] ${cell(c.title)}**: explains ${c.count} finding${c.count > 1 ? "s" : ""} of ${c.checks.map((x) => `\`${x}\``).join(", ")} (${c.operations.join(", ")})`,
+    );
+    for (const e of c.evidence) lines.push(`  - ${cell(e)}`);
+  }
+  return lines;
+}
+
+function failures(report: RunReport): string[] {
+  const violations = report.checks.flatMap((c) => c.violations.filter((v) => !v.known));
   if (violations.length === 0) return [];
-  const lines = ["", "### Failures", "", "| check | operation | what was wrong |", "|---|---|---|"];
-  for (const v of violations) lines.push(`| \`${v.check}\` | ${v.operation} | ${cell(v.title)} |`);
+  const causeNumber = (id?: string) => report.causes.findIndex((c) => c.id === id) + 1;
+  const lines = [
+    "",
+    "### Failures",
+    "",
+    "| check | operation | what was wrong | cause |",
+    "|---|---|---|---|",
+  ];
+  for (const v of violations)
+    lines.push(
+      `| \`${v.check}\` | ${v.operation} | ${cell(v.title)} | ${causeNumber(v.cause) ? `root cause ${causeNumber(v.cause)}` : ""} |`,
+    );
   lines.push("", "<details><summary>Reproduce</summary>", "");
   for (const v of violations) {
     lines.push(
@@ -56,7 +79,8 @@ export function formatMarkdown(report: RunReport): string {
     `\`${report.baseUrl}\` · ${report.mode === "passive" ? "passive (traffic judged as it passed)" : `seed ${report.seed} · ${MODES[report.mode] ?? "no run"}`} · ` +
       `${runVolume(report)} in ${(report.durationMs / 1000).toFixed(0)} s · ${report.checks.length} checks: ` +
       `${count("pass")} passed, ${count("fail")} failed, ${count("not-exercised")} not exercised, ${count("skipped")} not selected`,
-    ...failures(report.checks),
+    ...causes(report),
+    ...failures(report),
   ];
   const known = report.checks.flatMap((c) => c.violations.filter((v) => v.known));
   if (known.length > 0) {

@@ -31,8 +31,8 @@ const KNOCKS_BEYOND_OPENING = 2;
 const OPENING_GAP_MS = 2000;
 /** Requests over the limit a limiter that serves them is probed with (how much does it let through?). */
 const OVER_LIMIT_PROBE = 30;
-/** After its first refusal: this many requests, this far apart (does it serve again, and how fast?). */
-const REFILL_PROBES = 4;
+/** After the refusal: this many requests, this far apart (does it serve again long before it should?). */
+const REFILL_PROBES = 3;
 const REFILL_GAP_MS = 2000;
 const BURST_LANES = 4;
 /**
@@ -182,8 +182,6 @@ const overTheLimit: Step = async (env, record) => {
       if (again && again.status !== status) await overLimit(META);
       break;
     }
-    const served = record.overLimit.filter((e) => answered(e) && e.status !== status).length;
-    if (served > uncertain + 1) await refillProbes(env, record, closes);
   }
   if (env.other !== undefined) record.otherAddress = await send(META, env.other);
   const others = env.spec.operations.filter((o) => o.operationId !== META.operationId);
@@ -199,15 +197,17 @@ const overTheLimit: Step = async (env, record) => {
 };
 
 /**
- * After the first refusal of a limiter that served over the limit: a few requests seconds apart.
- * Served again long before the window's first request leaves it, the limiter refills (a leaky or
- * token bucket), which no sliding window does.
+ * Right after the refusal, a few requests seconds apart, all before the window's first request
+ * leaves it: a sliding window refuses every one (and, refused, they are not counted); a limiter
+ * that serves one refills continuously (a leaky or token bucket), letting more than the limit
+ * through over a window.
  */
-async function refillProbes(env: BurstEnv, record: BurstRecord, closes: number): Promise<void> {
-  const status = env.spec.rateLimit.status;
-  if (!record.overLimit.some((e) => e.status === status)) return;
+async function refillProbes(env: BurstEnv, record: BurstRecord): Promise<void> {
+  const start = (record.window[0]?.sentAt ?? 0) * 1000;
+  const closes = start + WITHIN_WINDOW * env.rate.windowSeconds * 1000;
+  const gap = Math.min(REFILL_GAP_MS, (env.rate.windowSeconds * 1000) / 10);
   for (let i = 0; i < REFILL_PROBES; i++) {
-    if ((await env.end.sleep(REFILL_GAP_MS)) || Date.now() > closes) return;
+    if (Date.now() + gap > closes || (await env.end.sleep(gap))) return;
     const e = await env.sender.request(META, { address: record.address, raw: true, phase: "over-limit" });
     if (!e) return;
     record.refill.push(e);
@@ -232,7 +232,10 @@ const waitItOut: Step = async (env, record) => {
       ? `rate limit: waiting Retry-After ${wait} s${ra > wait ? ` (it said ${ra} s: never longer than the window)` : ""} (${knocks} refused knocks halfway)`
       : `rate limit: the 429 gave no usable Retry-After (${refusal?.headers["retry-after"] ?? "none"}): waiting the whole ${wait}-second window (${knocks} refused knocks halfway)`,
   );
-  const halfway = await env.end.sleep((wait * 1000) / 2);
+  // The wait counts from the refusal: the refill probes and the knocks go within it.
+  const refusedAt = (refusal?.receivedAt ?? Date.now() / 1000) * 1000;
+  await refillProbes(env, record);
+  const halfway = await env.end.sleep(refusedAt + (wait * 1000) / 2 - Date.now());
   if (halfway) return `${halfway} during the wait`;
   for (let i = 0; i < knocks; i++) {
     const e = await env.sender.request(META, {
@@ -243,7 +246,7 @@ const waitItOut: Step = async (env, record) => {
     });
     if (e) record.knocks.push(e);
   }
-  const waited = await env.end.sleep((wait * 1000) / 2 + 300);
+  const waited = await env.end.sleep(refusedAt + wait * 1000 + 300 - Date.now());
   if (waited) return `${waited} during the wait`;
   const after = await env.afterWait({ address: record.address, raw: true, phase: "wait", waited: wait });
   if (!after) return env.sender.blocked() ?? "nothing was sent after the wait";

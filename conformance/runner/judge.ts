@@ -7,6 +7,7 @@
  */
 import { curlLine, reproduceScript } from "../http/curl.ts";
 import type { Check, CheckContext, Exchange, Finding, Verdict, Violation } from "../types.ts";
+import { AnswerCensus, answerFacts } from "./causes.ts";
 
 export interface Evidence {
   cases: number;
@@ -28,6 +29,8 @@ export interface JudgedFinding {
 export class Judge {
   readonly evidence = new Map<string, Evidence>();
   readonly violations = new Map<string, Violation[]>();
+  /** Every answer judged, tallied by what it looks like (who made it: runner/causes.ts). */
+  readonly census = new AnswerCensus();
   private readonly judged = new WeakMap<Exchange, JudgedFinding[]>();
   private readonly keys = new Set<string>();
 
@@ -67,6 +70,7 @@ export class Judge {
   judge(exchange: Exchange): JudgedFinding[] {
     const memo = this.judged.get(exchange);
     if (memo) return memo;
+    this.census.add(exchange);
     const out: JudgedFinding[] = [];
     const operation = this.operationOf(exchange);
     for (const check of this.checks) {
@@ -105,6 +109,7 @@ export class Judge {
       seed: this.seed,
       replay: this.replayLine(only, path),
       ...(reproduce ? { reproduce } : {}),
+      ...(exchange.status ? { answer: answerFacts(exchange) } : {}),
     });
   }
 

@@ -6,6 +6,7 @@
  * comparison, or the target's data held nothing to judge.
  */
 import type { Check, Severity, Violation } from "../types.ts";
+import type { Cause } from "./causes.ts";
 import type { Evidence, Judge } from "./judge.ts";
 import type { Plan } from "./plan.ts";
 import type { Sender } from "./sender.ts";
@@ -57,6 +58,8 @@ export interface RunReport {
   /** 429 answers outside the deliberate burst (a correct runner against a correct server gets none). */
   unexpected429: number;
   checks: CheckResult[];
+  /** Root causes of the findings, most severe first (violations carry the id of theirs). */
+  causes: Cause[];
   notes: string[];
   /** True when "not exercised" counts as failing (--require-evidence). */
   requireEvidence: boolean;

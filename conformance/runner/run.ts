@@ -14,6 +14,7 @@ import { Pacer } from "../http/pacer.ts";
 import { defaultRegistry, selectChecks, UnknownCheckError } from "../registry.ts";
 import type { CheckContext, Exchange, Violation } from "../types.ts";
 import { META } from "./burst.ts";
+import { findCauses } from "./causes.ts";
 import { RateDiagnosis } from "./diagnosis.ts";
 import { discover } from "./discover.ts";
 import { releaseBody } from "./exchange.ts";
@@ -142,6 +143,8 @@ export async function run(options: RunOptions): Promise<RunResult> {
     });
     // Stopped from outside: not a target the run could not judge, but a run cut short.
     const error = stopped ? undefined : fields.error;
+    const open = results.flatMap((c) => c.violations.filter((v) => !v.known));
+    const causes = error ? [] : findCauses(spec, open, judge.census);
     return {
       seed: options.seed,
       baseUrl: options.baseUrl,
@@ -157,6 +160,7 @@ export async function run(options: RunOptions): Promise<RunResult> {
               : { ...c, status: "not-exercised", reason: "the run stopped before judging" },
           )
         : results,
+      causes,
       notes: [...notes, ...diagnosis.notes, ...(fields.notes ?? [])],
       requireEvidence: options.requireEvidence ?? false,
       ...(error ? { error } : {}),

@@ -6,16 +6,14 @@
  * again once; nothing is ever retried at once.
  */
 import type { Spec } from "../../src/spec/spec.ts";
-import { acceptEncoding, offersCodings } from "../http/accept-encoding.ts";
 import { type AnswerLimits, DEFAULT_LIMITS, send as sendHttp } from "../http/client.ts";
+import { acceptEncoding, ORIGIN, offersCodings } from "../http/client-headers.ts";
 import type { Pacer, Slot } from "../http/pacer.ts";
 import type { Exchange, Phase, RequestCase } from "../types.ts";
 import type { RateDiagnosis } from "./diagnosis.ts";
 import { readExchange } from "./exchange.ts";
+import { Replays } from "./replays.ts";
 import { RunEnd } from "./stop.ts";
-
-/** Browsers send Origin on every cross-origin call; so does the suite, so CORS is judged as a browser sees it. */
-export const ORIGIN = "https://conformance.dealkit.example";
 
 /** Consecutive failed answers (no whole answer, or 5xx) after which an endpoint is left alone. */
 const FAILING_AFTER = 3;
@@ -70,6 +68,8 @@ export class Transport {
   /** Operations whose last answers all failed: the rest of their requests are not sent. */
   readonly failing = new Map<string, string>();
   private readonly streak = new Map<string, number>();
+  private preflights: { address: string | undefined; at: number }[] = [];
+  private readonly replays = new Replays();
   private readonly cache = new Map<string, Promise<Exchange>>();
 
   private readonly limits: AnswerLimits;
@@ -155,6 +155,8 @@ export class Transport {
   private async once(request: RequestCase, slot: Slot, options: SendOptions): Promise<Exchange> {
     const req = this.asClientsSend(request);
     const windowIndex = this.pacer.inWindow(slot.address) - 1;
+    const preflightsBefore = this.preflightsInWindow(slot.address);
+    if (request.method === "OPTIONS") this.preflights.push({ address: slot.address, at: Date.now() });
     this.requests++;
     const deadlineMs = Math.min(
       this.limits.deadlineMs,
@@ -167,8 +169,11 @@ export class Transport {
       ...readExchange(this.spec, req, raw, slot.address),
       phase: options.phase,
       windowIndex,
+      ...(preflightsBefore > 0 ? { preflightsBefore } : {}),
       ...(options.waited !== undefined ? { waited: options.waited } : {}),
     };
+    const replayed = this.replays.see(exchange);
+    if (replayed) exchange.replayed = replayed;
     this.onExchange?.(exchange);
     // What the server does not count (x-rate-limit) frees its slot at once: pacing stays exact.
     const refused = exchange.status === this.spec.rateLimit.status;
@@ -189,6 +194,13 @@ export class Transport {
       }
     }
     return exchange;
+  }
+
+  /** Preflights an address sent within the last window (a reproduction sends them too). */
+  private preflightsInWindow(address: string | undefined): number {
+    const since = Date.now() - this.pacer.windowMs;
+    this.preflights = this.preflights.filter((p) => p.at > since);
+    return this.preflights.filter((p) => p.address === address).length;
   }
 
   private keepScore(exchange: Exchange): void {

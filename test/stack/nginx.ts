@@ -35,6 +35,11 @@ export interface StartOptions {
   startTimeoutMs?: number;
   /** Longest wait after SIGQUIT before SIGKILL (default 3000 ms). */
   stopTimeoutMs?: number;
+  /**
+   * The loopback address nginx connects to the upstream from (`proxy_bind`), so that a client on
+   * this host at 127.0.0.1 is not mistaken for the proxy the server trusts.
+   */
+  upstreamBind?: string;
 }
 
 /** deploy/nginx/: the config templates (*.conf) and the files they include (*.inc). */
@@ -75,11 +80,13 @@ export async function startNginx(
     if (process.getuid?.() === 0) await chmod(prefix, 0o755);
     for (let attempt = 1; ; attempt++) {
       const port = await freePort(HOST);
-      const file = await render(options.templatesDir ?? TEMPLATES_DIR, config, prefix, {
-        LISTEN: `${HOST}:${port}`,
-        UPSTREAM: upstreamAddress,
-        PREFIX: prefix,
-      });
+      const file = await render(
+        options.templatesDir ?? TEMPLATES_DIR,
+        config,
+        prefix,
+        { LISTEN: `${HOST}:${port}`, UPSTREAM: upstreamAddress, PREFIX: prefix },
+        options.upstreamBind,
+      );
       const args = ["-p", `${prefix}/`, "-c", file, "-e", join(prefix, "error.log"), "-g", "daemon off;"];
       await testConfig(binary, args, config);
       try {
@@ -211,8 +218,9 @@ async function render(
   config: NginxConfig,
   prefix: string,
   values: Record<string, string>,
+  upstreamBind?: string,
 ): Promise<string> {
-  for (const value of Object.values(values)) {
+  for (const value of [...Object.values(values), ...(upstreamBind ? [upstreamBind] : [])]) {
     // Placeholders go into nginx's syntax unquoted.
     if (/[\s;{}'"#$]/.test(value)) {
       throw new Error(`cannot put ${JSON.stringify(value)} into an nginx config`);
@@ -229,7 +237,9 @@ async function render(
     );
     const unknown = /\{\{[^}]*\}\}/.exec(text);
     if (unknown) throw new Error(`${name}: unknown placeholder ${unknown[0]}`);
-    await writeFile(join(confDir, name), text);
+    // A test instance only: the deployed config connects from the host's own address.
+    const bind = upstreamBind && name === "common.inc" ? `\nproxy_bind ${upstreamBind};\n` : "";
+    await writeFile(join(confDir, name), text + bind);
   }
   return join(confDir, `${config}.conf`);
 }

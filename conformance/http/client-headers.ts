@@ -1,3 +1,6 @@
+/** Browsers send Origin on every cross-origin call; so does the suite, so CORS is judged as a browser sees it. */
+export const ORIGIN = "https://conformance.dealkit.example";
+
 /**
  * Real clients offer content codings: every browser and fetch send Accept-Encoding, scripts and
  * curl without --compressed do not. The suite sends both, so that both paths of an answer are

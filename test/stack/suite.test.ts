@@ -1,0 +1,120 @@
+/**
+ * The suite against a real stack: Debian's nginx (deploy/nginx/) in front of the reference server.
+ * Through the recommended config a correct server passes with every check evidenced, from one
+ * address on live data too; each faulty config gets exactly the findings it deserves, and the
+ * report names its cause first. Skipped without nginx, unless DEALKIT_REQUIRE_NGINX is set.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import type { RunReport } from "../../conformance/runner/report.ts";
+import { type RunOptions, runConformance } from "../../conformance/runner/run.ts";
+import { startBundledServer, type Target } from "../../conformance/runner/target.ts";
+import { type NginxConfig, type NginxInstance, nginxAvailable, startNginx } from "./nginx.ts";
+
+const runnable = nginxAvailable() || Boolean(process.env.DEALKIT_REQUIRE_NGINX);
+
+let stack: { server: Target; nginx: NginxInstance } | undefined;
+afterEach(async () => {
+  await stack?.nginx.close();
+  await stack?.server.close();
+  stack = undefined;
+});
+
+/**
+ * nginx connects to the server from here, and the server trusts this address alone: the suite's
+ * own address (127.0.0.1 from one address, 127.0.0.10 and up spread) is never one it trusts.
+ */
+const NGINX_ADDRESS = "127.0.0.2";
+
+/** The reference server behind nginx, trusting nginx's X-Forwarded-For (the recommended deployment). */
+async function behindNginx(config: NginxConfig, server: Record<string, unknown> = {}) {
+  const target = await startBundledServer({ trustedProxies: [NGINX_ADDRESS], ...server });
+  const nginx = await startNginx(config, target.baseUrl, { upstreamBind: NGINX_ADDRESS });
+  stack = { server: target, nginx };
+  return { url: nginx.url, ...(target.account ? { account: target.account } : {}) };
+}
+
+const failed = (r: RunReport) => r.checks.filter((c) => c.status === "fail").map((c) => c.name);
+const unexercised = (r: RunReport) =>
+  r.checks.filter((c) => c.status === "not-exercised").map((c) => `${c.name}: ${c.reason}`);
+const titles = (r: RunReport) => r.checks.flatMap((c) => c.violations.map((v) => v.title));
+
+describe.runIf(runnable)("the suite through Debian's nginx", () => {
+  it("recommended config, spread over loopback addresses: 0 findings, every check evidenced", async () => {
+    const target = await behindNginx("recommended", { rateLimit: { windowSeconds: 10 } });
+    const report = await runConformance({
+      baseUrl: target.url,
+      seed: 11,
+      rate: { limit: 60, windowSeconds: 10 },
+      ...(target.account ? { account: target.account } : {}),
+    });
+    expect(failed(report), JSON.stringify(titles(report))).toEqual([]);
+    expect(unexercised(report)).toEqual([]);
+    expect(report.causes).toEqual([]);
+  }, 60_000);
+
+  it("recommended config, from one address on live data: 0 findings, every check evidenced", async () => {
+    const target = await behindNginx("recommended", { rateLimit: { windowSeconds: 10 }, liveEveryMs: 1000 });
+    const report = await runConformance({
+      baseUrl: target.url,
+      seed: 12,
+      addresses: 1,
+      rate: { limit: 60, windowSeconds: 10 },
+      ...(target.account ? { account: target.account } : {}),
+    });
+    expect(report.mode).toBe("one-address");
+    expect(failed(report), JSON.stringify(titles(report))).toEqual([]);
+    expect(unexercised(report)).toEqual([]);
+    expect(report.requests).toBeLessThanOrEqual(200);
+  }, 90_000);
+
+  const faulty: [NginxConfig, Record<string, unknown>, string[], string[], RegExp][] = [
+    [
+      "limit-req",
+      // nginx's limit_req in place of the server's own limiter.
+      { rateLimit: false },
+      ["content-type", "response-headers", "cors", "cache-control", "rate-limit"],
+      ["limiter-in-front"],
+      /^A limiter in front of the API answers the rate limit, not the API's own: its 429s are text\/html, no CORS, no RateLimit-\*, no Retry-After/,
+    ],
+    [
+      "cache",
+      {},
+      [
+        "cache-control",
+        "credentials-not-cached",
+        "rate-limit",
+        "rule:my-follow-credentials",
+        "rule:my-push-credentials",
+      ],
+      ["cache-answered"],
+      /^A shared cache in front answers from its storage: it served getMyFollowHits and getMyPushHits without the key/,
+    ],
+    [
+      "error-pages",
+      {},
+      ["status-code-documented", "valid-inputs-accepted", "invalid-inputs-rejected", "cors", "cache-control"],
+      ["another-component-414"],
+      /^Another component in front answers 414 itself, not the API: text\/html, no CORS/,
+    ],
+  ];
+  it.each(faulty)(
+    "%s: exactly its findings, its cause named first",
+    async (config, server, checks, causes, headline) => {
+      const target = await behindNginx(config, server);
+      const options: RunOptions = {
+        baseUrl: target.url,
+        seed: 13,
+        skipSlow: true,
+        ...(target.account ? { account: target.account } : {}),
+      };
+      const report = await runConformance(options);
+      expect(failed(report), JSON.stringify(titles(report))).toEqual(checks);
+      expect(report.causes.map((c) => c.id)).toEqual(causes);
+      expect(report.causes[0]?.title).toMatch(headline);
+      // Every finding is explained by the cause: nothing is left as a row of its own.
+      const rows = report.checks.flatMap((c) => c.violations);
+      expect(rows.filter((v) => !v.cause).map((v) => v.title)).toEqual([]);
+    },
+    60_000,
+  );
+});
