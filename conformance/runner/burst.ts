@@ -8,7 +8,6 @@
  */
 import type { Spec } from "../../src/spec/spec.ts";
 import { uncounted } from "../checks/rate-limit.ts";
-import { answered } from "../checks/rate-limit-evidence.ts";
 import type { Pacer } from "../http/pacer.ts";
 import type { BurstRecord, Exchange, RequestCase } from "../types.ts";
 import { countedRequests, type Item, type Sender } from "./sender.ts";
