@@ -46,8 +46,9 @@ export async function ordinaryClient(
       run.statuses.push(200);
       return body;
     } catch (err) {
-      if (!(err instanceof DealApiError)) throw err;
-      run.statuses.push(err.status);
+      // An answer it could not read (a body that does not decode or parse): as an app does, it
+      // shows an error and goes on. Statuses it records as 0.
+      run.statuses.push(err instanceof DealApiError ? err.status : 0);
       return undefined;
     }
   };

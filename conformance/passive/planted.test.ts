@@ -34,6 +34,12 @@ const NOT_IN_TRAFFIC: Record<string, { checks: string[]; why: string }> = {
   "feed-pages": { checks: ["*"], why: "the app sends no page to the feed" },
   "feed-zdm-with-cate-served": { checks: ["*"], why: "the app never combines cate with type=zdm" },
   "search-bounds-swapped": { checks: ["*"], why: "the app's price bounds are ordered" },
+  "compressed-unasked": { checks: ["*"], why: "the app's fetch always offers gzip" },
+  "long-url-refused-by-proxy": { checks: ["*"], why: "the app sends no request line over 4 KB" },
+  "cache-ignores-key": {
+    checks: ["rate-limit", "rule:my-push-credentials"],
+    why: "the app asks my/push with and without the key at different URLs; the limit needs the 429 burst",
+  },
   // The limit itself needs the suite's 429 burst (not exercised: passive).
   ...Object.fromEntries(
     [
@@ -43,6 +49,7 @@ const NOT_IN_TRAFFIC: Record<string, { checks: string[]; why: string }> = {
       "rss-not-limited",
       "refused-counted",
       "client-ips-hidden",
+      "leaky-bucket",
     ].map((n) => [n, { checks: ["rate-limit"], why: "the rate limit needs the suite's 429 burst" }]),
   ),
   // Relations need A, B, A′ from one client: the app pages and widens, it does not do these.

@@ -24,6 +24,8 @@ export class RunEnd {
 
   /** Sleeps `ms`, never past the deadline and waking at once on a stop; why it was cut short, if it was. */
   sleep(ms: number): Promise<string | undefined> {
+    // Already stopped: an abort event that has fired will not fire again.
+    if (this.stopped) return Promise.resolve(this.reached());
     const room = Math.min(ms, this.deadline - Date.now());
     return new Promise((resolve) => {
       const done = () => {
