@@ -11,7 +11,8 @@ function offered(exchange: Exchange): Set<string> {
   for (const part of (header?.[1] ?? "").split(",")) {
     const [name = "", ...params] = part.trim().toLowerCase().split(";");
     const q = params.map((p) => /^\s*q\s*=\s*([0-9.]+)/.exec(p)?.[1]).find((v) => v !== undefined);
-    if (name && (q === undefined || Number(q) > 0)) out.add(name.trim());
+    // x-gzip is gzip's old name (RFC 9110 §8.4.1.3).
+    if (name && (q === undefined || Number(q) > 0)) out.add(name.trim() === "x-gzip" ? "gzip" : name.trim());
   }
   return out;
 }
@@ -39,7 +40,9 @@ export const contentEncoding: Check = {
   judge(ctx, exchange) {
     if (!judged(exchange)) return null;
     const findings: Finding[] = [];
-    const codings = appliedCodings(exchange.headers["content-encoding"]);
+    const codings = appliedCodings(exchange.headers["content-encoding"]).map((c) =>
+      c === "x-gzip" ? "gzip" : c,
+    );
     const offers = offered(exchange);
     const unasked = codings.filter((c) => !offers.has(c) && !offers.has("*"));
     if (unasked.length > 0) {

@@ -95,6 +95,8 @@ export function passiveReason(
   const rule = spec.rules().find(({ rule: r }) => check.name === `rule:${r.id}`);
   if (rule?.rule.then.uniformBody && evidence.informative === 0)
     return `passive: fewer than two 401 answers of ${rule.operation.operationId} seen`;
+  if (check.name === "credentials-not-cached" && evidence.informative === 0)
+    return "passive: no personal stream's URL was asked without its key after its owner was served";
   if (use === "client sequences" && evidence.informative === 0)
     return check.name.startsWith("relation:")
       ? "passive: no client sent a first request, its variant and the first again back to back"

@@ -121,7 +121,6 @@ export async function run(options: RunOptions): Promise<RunResult> {
   transport = new Transport(spec, options.baseUrl, pacer, diagnosis, {
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     bounds: { budget, end },
-    ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onExchange ? { onExchange: options.onExchange } : {}),
     seed: options.seed,
   });
@@ -275,7 +274,7 @@ export async function run(options: RunOptions): Promise<RunResult> {
         {
           notes: [
             ...(explored ? [`random exploration: ${explored}`] : []),
-            ...(stopped ? [`stopped early: ${stopped}`] : []),
+            ...(stopped && !end.stopped ? [`stopped early: ${stopped}`] : []),
             ...(diagnosis.summary(transport.unexpected429)
               ? [diagnosis.summary(transport.unexpected429) as string]
               : []),

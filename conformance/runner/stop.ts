@@ -7,7 +7,8 @@ export class RunEnd {
   constructor(
     /** Epoch ms after which nothing is sent. */
     readonly deadline: number,
-    private readonly signal?: AbortSignal,
+    /** Aborted by the stop from outside (the answers in flight are aborted with it). */
+    readonly signal?: AbortSignal,
   ) {}
 
   /** Why nothing more may be sent, if so. */

@@ -76,7 +76,6 @@ export class Transport {
   private readonly bounds: RunBounds;
   private readonly onExchange?: (exchange: Exchange) => void;
   private readonly seed: number;
-  private readonly signal?: AbortSignal;
 
   constructor(
     private readonly spec: Spec,
@@ -90,8 +89,6 @@ export class Transport {
       onExchange?: (exchange: Exchange) => void;
       /** The run's seed: which requests offer content codings. */
       seed?: number;
-      /** Aborts the answers in flight when the run is stopped (the same signal as `bounds.end`'s). */
-      signal?: AbortSignal;
     } = {},
   ) {
     this.limits = options.limits ?? DEFAULT_LIMITS;
@@ -101,7 +98,6 @@ export class Transport {
     };
     if (options.onExchange) this.onExchange = options.onExchange;
     this.seed = options.seed ?? 0;
-    if (options.signal) this.signal = options.signal;
   }
 
   /** The headers every browser sends: Origin always, and (on about half the requests) Accept-Encoding. */
@@ -162,7 +158,13 @@ export class Transport {
       this.limits.deadlineMs,
       Math.max(1000, this.bounds.end.deadline + PAST_DEADLINE_MS - Date.now()),
     );
-    const raw = await sendHttp(this.baseUrl, req, slot.address, { ...this.limits, deadlineMs }, this.signal);
+    const raw = await sendHttp(
+      this.baseUrl,
+      req,
+      slot.address,
+      { ...this.limits, deadlineMs },
+      this.bounds.end.signal,
+    );
     // Stopped while it was in flight: the answer was cut off by us, not by the target.
     if (this.bounds.end.stopped) throw new NotSent(this.bounds.end.reached() ?? "the run was stopped");
     const exchange: Exchange = {
