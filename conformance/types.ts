@@ -10,6 +10,7 @@ import type { Account } from "./arbitraries/requests.ts";
 import type { Vocabulary } from "./arbitraries/vocabulary.ts";
 import type { TransportFailure } from "./http/client.ts";
 import type { AnswerFacts } from "./runner/causes.ts";
+import type { UnitCost } from "./runner/unit-costs.ts";
 
 export type Severity = "critical" | "high" | "medium" | "low";
 
@@ -184,6 +185,8 @@ export interface BurstRecord {
   skipped?: string;
   /** The run saw the target count several client addresses as one (rate diagnosis). */
   countedTogether?: boolean;
+  /** Operations whose every request sent alone lowered RateLimit-Remaining by two or more (the whole run). */
+  unitCosts?: UnitCost[];
 }
 
 /**

@@ -11,6 +11,28 @@ import {
 export const uncounted = (window: Exchange[]) =>
   window.filter((e) => e.request.method === "GET" && (!answered(e) || e.status >= 500)).length;
 
+type Cost = { operation: string; units: number; requests: number; exchange?: Exchange };
+
+const costsText = (costly: Cost[]) =>
+  costly
+    .map(
+      (c) =>
+        `each ${c.operation} request took ${c.units} units of the limit (RateLimit-Remaining fell by ${c.units} at each of ${c.requests})`,
+    )
+    .join("; ");
+
+/**
+ * Operations costing more than one unit: every request of theirs the run sent alone (the whole run),
+ * or in the burst's window, lowered RateLimit-Remaining by two or more.
+ */
+function costlyOf(burst: BurstRecord): Cost[] {
+  const runWide = burst.unitCosts ?? [];
+  return [
+    ...runWide,
+    ...costlyOperations(burst).filter((c) => !runWide.some((r) => r.operation === c.operation)),
+  ];
+}
+
 type Fail = (exchange: Exchange, code: string, title: string, received: unknown, documented: unknown) => void;
 
 /**
@@ -25,12 +47,12 @@ function judgeRefusedEarly(
   firstRefused: number,
   fail: Fail,
   countsPreflight: boolean,
+  costly: Cost[],
 ): void {
   const e = gets[firstRefused] as Exchange;
   const uncertain = uncounted(burst.window);
   const preflights = burst.window.length - gets.length;
   const counted = preflightsCounted(burst);
-  const costly = costlyOperations(burst);
   const which = `request ${firstRefused + 1} of ${burst.limit} within the window was refused`;
   if (!countsPreflight && preflights > 0 && counted === true) {
     fail(
@@ -41,13 +63,10 @@ function judgeRefusedEarly(
       `${burst.limit} served (counts_preflight: false)`,
     );
   } else if (costly.length > 0) {
-    const costs = costly
-      .map((c) => `each ${c.operation} request took ${c.units} units (${c.requests} of them)`)
-      .join("; ");
     fail(
       e,
       "costs-more",
-      `${which}: ${costs}, as RateLimit-Remaining fell`,
+      `${which}: ${costsText(costly)}`,
       `${firstRefused} served`,
       `${burst.limit} served, one unit each`,
     );
@@ -104,7 +123,19 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
       `${burst.limit} per client IP`,
     );
   } else if (firstRefused >= 0) {
-    judgeRefusedEarly(burst, gets, firstRefused, fail, policy.counts_preflight);
+    judgeRefusedEarly(burst, gets, firstRefused, fail, policy.counts_preflight, costlyOf(burst));
+  }
+  // An operation costing two units shows even when the burst's window held none of it (spread runs).
+  const costly = costlyOf(burst);
+  const withExchange = costly.find((c) => c.exchange);
+  if (!findings.some((f) => f.finding.code === "rate-limit/costs-more") && withExchange?.exchange) {
+    fail(
+      withExchange.exchange,
+      "costs-more",
+      costsText(costly),
+      costly.map((c) => `${c.operation}: ${c.units} units`),
+      "one unit per request",
+    );
   }
   // RateLimit-Remaining counts down by one per counted request: in a window the server held
   // empty, whatever order the answers came in, the limit's requests leave limit-1 … 0, once each.
@@ -197,13 +228,13 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
     );
   }
   if (burst.after && limited(burst.after)) {
-    const knocks = burst.knocks.length;
+    const knocks = burst.knocks.length + burst.refill.filter(limited).length;
     fail(
       burst.after,
       "not-served-after-wait",
       `still refused after waiting the ${burst.waited} s the server asked for` +
         (knocks
-          ? ` (${knocks} refused requests were sent halfway: refused requests must not be counted)`
+          ? ` (${knocks} refused requests were sent during the wait: refused requests must not be counted)`
           : ""),
       burst.after.status,
       "served",

@@ -50,6 +50,7 @@ const NOT_IN_TRAFFIC: Record<string, { checks: string[]; why: string }> = {
       "refused-counted",
       "client-ips-hidden",
       "leaky-bucket",
+      "search-costs-two",
     ].map((n) => [n, { checks: ["rate-limit"], why: "the rate limit needs the suite's 429 burst" }]),
   ),
   // Relations need A, B, A′ from one client: the app pages and widens, it does not do these.

@@ -20,7 +20,8 @@ export type LimiterFault =
   | "trusts-forwarded-for"
   | "skips-rss"
   | "counts-clients-together"
-  | "leaky-bucket";
+  | "leaky-bucket"
+  | "search-costs-two";
 
 /**
  * Shared by every faulty limiter of the process: each upstream request leaves from an address
@@ -140,6 +141,9 @@ export function faultyLimiter(fault: LimiterFault, windowSeconds: number): Mutat
             : req.client;
       if (req.method === "OPTIONS" && fault !== "counts-preflight") return undefined;
       if (fault === "skips-rss" && req.pathname === "/rss.php") return undefined;
+      // One endpoint's requests take two units: the first is counted quietly.
+      if (fault === "search-costs-two" && req.pathname === "/api/v1/search")
+        await limiter.hit(key, Date.now());
       const decision = await limiter.hit(key, Date.now());
       if (decision.allowed) {
         served.set(req, decision);

@@ -296,6 +296,13 @@ export const PLANTED: PlantedBug[] = [
     causes: ["limiter-shape"],
   },
   {
+    name: "search-costs-two",
+    breaks: "every search request takes two units of the limit (the window fills early)",
+    mutation: faultyLimiter("search-costs-two", 60),
+    codes: ["rate-limit/costs-more"],
+    expect: ["rate-limit"],
+  },
+  {
     name: "client-ips-hidden",
     breaks: "a proxy in front hides client IPs: the limiter counts every client as one",
     mutation: faultyLimiter("counts-clients-together", 4),

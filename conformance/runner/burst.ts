@@ -201,11 +201,11 @@ const overTheLimit: Step = async (env, record) => {
  * that serves one refills continuously (a leaky or token bucket), letting more than the limit
  * through over a window.
  */
-async function refillProbes(env: BurstEnv, record: BurstRecord): Promise<void> {
+async function refillProbes(env: BurstEnv, record: BurstRecord, probes: number): Promise<void> {
   const start = (record.window[0]?.sentAt ?? 0) * 1000;
   const closes = start + WITHIN_WINDOW * env.rate.windowSeconds * 1000;
   const gap = Math.min(REFILL_GAP_MS, (env.rate.windowSeconds * 1000) / 10);
-  for (let i = 0; i < REFILL_PROBES; i++) {
+  for (let i = 0; i < probes; i++) {
     if (Date.now() + gap > closes || (await env.end.sleep(gap))) return;
     const e = await env.sender.request(META, { address: record.address, raw: true, phase: "over-limit" });
     if (!e) return;
@@ -224,16 +224,18 @@ const waitItOut: Step = async (env, record) => {
     env.pacer.rest(record.address, wait);
     return "--skip-slow: the client was not seen served again after the wait";
   }
-  // Counted, the knocks would outnumber the opening requests, the only ones gone when the wait ends.
-  const knocks = env.spec.rateLimit.counts_refused ? 0 : record.opening + KNOCKS_BEYOND_OPENING;
+  // Counted, the refused requests of the wait (refill probes, then knocks) would outnumber the
+  // opening requests, the only ones gone when the wait ends.
+  const refused = env.spec.rateLimit.counts_refused ? 0 : record.opening + KNOCKS_BEYOND_OPENING;
   env.log(
     Number.isFinite(ra) && ra >= 1
-      ? `rate limit: waiting Retry-After ${wait} s${ra > wait ? ` (it said ${ra} s: never longer than the window)` : ""} (${knocks} refused knocks halfway)`
-      : `rate limit: the 429 gave no usable Retry-After (${refusal?.headers["retry-after"] ?? "none"}): waiting the whole ${wait}-second window (${knocks} refused knocks halfway)`,
+      ? `rate limit: waiting Retry-After ${wait} s${ra > wait ? ` (it said ${ra} s: never longer than the window)` : ""} (${refused} refused requests in it)`
+      : `rate limit: the 429 gave no usable Retry-After (${refusal?.headers["retry-after"] ?? "none"}): waiting the whole ${wait}-second window (${refused} refused requests in it)`,
   );
   // The wait counts from the refusal: the refill probes and the knocks go within it.
   const refusedAt = (refusal?.receivedAt ?? Date.now() / 1000) * 1000;
-  await refillProbes(env, record);
+  await refillProbes(env, record, Math.min(REFILL_PROBES, refused));
+  const knocks = Math.max(0, refused - record.refill.length);
   const halfway = await env.end.sleep(refusedAt + (wait * 1000) / 2 - Date.now());
   if (halfway) return `${halfway} during the wait`;
   for (let i = 0; i < knocks; i++) {

@@ -256,7 +256,11 @@ export async function run(options: RunOptions): Promise<RunResult> {
     if (execution.burst && rateLimit?.judgeBurst) {
       judge.verdict(
         rateLimit,
-        rateLimit.judgeBurst(ctx, { ...execution.burst, countedTogether: diagnosis.countedTogether }),
+        rateLimit.judgeBurst(ctx, {
+          ...execution.burst,
+          countedTogether: diagnosis.countedTogether,
+          unitCosts: transport.costs.costly(),
+        }),
       );
     }
     const known = applyKnown(

@@ -14,6 +14,7 @@ import type { RateDiagnosis } from "./diagnosis.ts";
 import { readExchange } from "./exchange.ts";
 import { Replays } from "./replays.ts";
 import { RunEnd } from "./stop.ts";
+import { UnitCosts } from "./unit-costs.ts";
 
 /** Consecutive failed answers (no whole answer, or 5xx) after which an endpoint is left alone. */
 const FAILING_AFTER = 3;
@@ -70,6 +71,8 @@ export class Transport {
   private readonly streak = new Map<string, number>();
   private preflights: { address: string | undefined; at: number }[] = [];
   private readonly replays = new Replays();
+  /** What each operation costs in units of the limit, read from RateLimit-Remaining (rate-limit judges it). */
+  readonly costs = new UnitCosts();
   private readonly cache = new Map<string, Promise<Exchange>>();
 
   private readonly limits: AnswerLimits;
@@ -158,6 +161,7 @@ export class Transport {
       this.limits.deadlineMs,
       Math.max(1000, this.bounds.end.deadline + PAST_DEADLINE_MS - Date.now()),
     );
+    const flight = this.costs.begin(slot.address);
     const raw = await sendHttp(
       this.baseUrl,
       req,
@@ -187,6 +191,10 @@ export class Transport {
       slot.cancel();
     else slot.release(raw.receivedAt * 1000);
     this.keepScore(exchange);
+    const believed =
+      !refused && request.method === "GET" && describesPolicy(exchange, this.pacer.currentLimit);
+    const stated = Number(exchange.headers["ratelimit-remaining"] ?? Number.NaN);
+    this.costs.end(slot.address, flight, exchange, believed && Number.isInteger(stated) ? stated : undefined);
     if (!refused && describesPolicy(exchange, this.pacer.currentLimit)) {
       const remaining = Number(exchange.headers["ratelimit-remaining"] ?? Number.NaN);
       if (Number.isInteger(remaining)) this.pacer.observe(slot.address, remaining);
