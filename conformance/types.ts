@@ -167,8 +167,8 @@ export interface BurstRecord {
   /** Over the limit: first with a forged X-Forwarded-For, then (if that was served) without. */
   overLimit: Exchange[];
   /**
-   * Served over the limit: requests seconds apart after the first refusal, to see whether the
-   * limiter serves again long before the window's first request leaves it (a bucket refilling).
+   * Early in the wait: requests seconds apart after the refusal, to see whether the limiter serves
+   * again long before the window's first request leaves it (a bucket refilling).
    */
   refill: Exchange[];
   /** Over the limit, one valid request to every other operation. */

@@ -151,7 +151,7 @@ const fill: Step = async (env, record) => {
 const overTheLimit: Step = async (env, record) => {
   const status = env.spec.rateLimit.status;
   const start = (record.window[0]?.sentAt ?? 0) * 1000;
-  const closes = start + WITHIN_WINDOW * env.rate.windowSeconds * 1000;
+  const closes = windowCloses(env, record);
   if (Date.now() > closes) {
     return `the window took ${Math.round((Date.now() - start) / 1000)} s to fill: the target answers too slowly to reach the limit within one window`;
   }
@@ -201,17 +201,26 @@ const overTheLimit: Step = async (env, record) => {
  * that serves one refills continuously (a leaky or token bucket), letting more than the limit
  * through over a window.
  */
-async function refillProbes(env: BurstEnv, record: BurstRecord, probes: number): Promise<void> {
-  const start = (record.window[0]?.sentAt ?? 0) * 1000;
-  const closes = start + WITHIN_WINDOW * env.rate.windowSeconds * 1000;
+async function refillProbes(
+  env: BurstEnv,
+  record: BurstRecord,
+  probes: number,
+  refusedAt: number,
+): Promise<void> {
+  const closes = windowCloses(env, record);
   const gap = Math.min(REFILL_GAP_MS, (env.rate.windowSeconds * 1000) / 10);
   for (let i = 0; i < probes; i++) {
     if (Date.now() + gap > closes || (await env.end.sleep(gap))) return;
-    const e = await env.sender.request(META, { address: record.address, raw: true, phase: "over-limit" });
+    const waited = Math.round((Date.now() - refusedAt) / 100) / 10;
+    const e = await env.sender.request(META, { address: record.address, raw: true, phase: "wait", waited });
     if (!e) return;
     record.refill.push(e);
   }
 }
+
+/** When requests over the limit stop proving anything: the window's first request is about to leave it. */
+const windowCloses = (env: BurstEnv, record: BurstRecord) =>
+  (record.window[0]?.sentAt ?? 0) * 1000 + WITHIN_WINDOW * env.rate.windowSeconds * 1000;
 
 /** Waits what Retry-After says (at most the window), knocks halfway, and must be served after. */
 const waitItOut: Step = async (env, record) => {
@@ -234,8 +243,8 @@ const waitItOut: Step = async (env, record) => {
   );
   // The wait counts from the refusal: the refill probes and the knocks go within it.
   const refusedAt = (refusal?.receivedAt ?? Date.now() / 1000) * 1000;
-  await refillProbes(env, record, Math.min(REFILL_PROBES, refused));
-  const knocks = Math.max(0, refused - record.refill.length);
+  await refillProbes(env, record, Math.min(REFILL_PROBES, refused), refusedAt);
+  const knocks = Math.max(0, refused - record.refill.filter((e) => e.status === status).length);
   const halfway = await env.end.sleep(refusedAt + (wait * 1000) / 2 - Date.now());
   if (halfway) return `${halfway} during the wait`;
   for (let i = 0; i < knocks; i++) {
