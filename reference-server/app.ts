@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import { docsHtml } from "../src/docs/build.ts";
 import { cacheControl } from "../src/http/caching.ts";
-import { encodeBody } from "../src/http/compression.ts";
+import { COMPRESS_FROM_BYTES, encodeBody } from "../src/http/compression.ts";
 import { corsHeaders, preflightHeaders } from "../src/http/cors.ts";
 import { PROBLEM_JSON, type Problem, problem, rateLimited } from "../src/http/problems.ts";
 import type { Spec } from "../src/spec/spec.ts";
@@ -91,10 +91,13 @@ export function createApp(parts: AppParts): FastifyInstance {
     }
   };
 
+  // Most answers are public: their Cache-Control is set up front; a personal stream's answer or a
+  // 429 sets its own (x-caching).
+  const publicCaching = cacheControl(spec, undefined, 200);
+
   app.addHook("onRequest", async (req, reply) => {
     reply.headers(cors);
-    const operation = operationOf(req.url);
-    reply.header("Cache-Control", cacheControl(spec, operation, 200));
+    reply.header("Cache-Control", publicCaching);
     // Health checks are the operator's, not the API's: never counted, never refused.
     if ((req.method === "GET" || req.method === "HEAD") && req.url.split("?")[0] === HEALTH_PATH) return;
     const ip = clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], trusted);
@@ -107,7 +110,7 @@ export function createApp(parts: AppParts): FastifyInstance {
       const decision = await limiter.hit(ip, nowMs);
       reply.headers(rateLimitHeaders(decision));
       if (!decision.allowed) {
-        reply.header("Cache-Control", cacheControl(spec, operation, spec.rateLimit.status));
+        reply.header("Cache-Control", cacheControl(spec, operationOf(req.url), spec.rateLimit.status));
         return sendProblem(reply, rateLimited(spec, Math.max(1, decision.resetSeconds), limiter.policy));
       }
     }
@@ -148,10 +151,17 @@ export function createApp(parts: AppParts): FastifyInstance {
     const answer = dispatch(context, parts.verify, req.url, req.headers, `${req.protocol}://${host}`);
     const type = answer.type ?? "application/json; charset=utf-8";
     const { body } = answer;
-    const bytes = Buffer.isBuffer(body)
-      ? body
-      : Buffer.from(typeof body === "string" ? body : JSON.stringify(body));
-    const encoded = await encodeBody(bytes, req.headers["accept-encoding"], spec.compression);
+    if (answer.operation?.secured)
+      reply.header("Cache-Control", cacheControl(spec, answer.operation, answer.status));
+    const text = typeof body === "string" || Buffer.isBuffer(body) ? body : JSON.stringify(body);
+    const accept = req.headers["accept-encoding"];
+    // Without Accept-Encoding nothing is compressed: the body goes as it is, with Vary when its size
+    // could have been (a cache must keep the two forms apart).
+    if (!accept) {
+      if (Buffer.byteLength(text) >= COMPRESS_FROM_BYTES) reply.header("Vary", spec.compression.vary);
+      return reply.code(answer.status).type(type).send(text);
+    }
+    const encoded = await encodeBody(Buffer.from(text), accept, spec.compression);
     return reply.code(answer.status).type(type).headers(encoded.headers).send(encoded.body);
   });
 

@@ -28,14 +28,20 @@ export function dispatch(
   const q = rawUrl.indexOf("?");
   const pathname = q === -1 ? rawUrl : rawUrl.slice(0, q);
   const queryString = q === -1 ? "" : rawUrl.slice(q + 1);
-  const tooLong = queryLengthError(spec, queryString);
-  if (tooLong) return refuse(400, invalidParameters(spec, [tooLong]));
   let match: ReturnType<typeof spec.match>;
   try {
     match = spec.match(pathname);
   } catch {
     match = undefined; // a malformed percent-escape in a path parameter: no such resource
   }
+  // The operation goes with its answers: how caches may keep one depends on it (x-caching).
+  const routed = (answer: Answer): Answer => {
+    if (match) answer.operation = match.operation;
+    return answer;
+  };
+  // Refused before the path is read at all, but still the answer of the operation it names.
+  const tooLong = queryLengthError(spec, queryString);
+  if (tooLong) return routed(refuse(400, invalidParameters(spec, [tooLong])));
   if (!match) return refuse(404, problem(spec, "not-found"));
   const { operation } = match;
   const handler = handlers[operation.operationId];
@@ -48,12 +54,12 @@ export function dispatch(
     const key = headers["x-api-key"];
     account = verify(credentialUid(query), typeof key === "string" ? key : undefined);
     // One body for a missing key, a wrong key and an unknown uid: nothing tells them apart.
-    if (!account) return refuse(401, problem(spec, "unauthorized"));
+    if (!account) return routed(refuse(401, problem(spec, "unauthorized")));
   }
   // A refusing rule names the problem type (e.g. missing-search-criterion); parameter errors
   // found on the way are listed with it, so nothing the client got wrong goes unmentioned.
   const rule = refusingRules(spec, operation, parsed)[0];
-  if (rule) return refuse(rule.then.status ?? 400, refusedByRule(spec, rule, parsed.errors));
-  if (parsed.errors.length > 0) return refuse(400, invalidParameters(spec, parsed.errors));
-  return handler(ctx, { operation, parsed, headers, baseUrl, account });
+  if (rule) return routed(refuse(rule.then.status ?? 400, refusedByRule(spec, rule, parsed.errors)));
+  if (parsed.errors.length > 0) return routed(refuse(400, invalidParameters(spec, parsed.errors)));
+  return routed(handler(ctx, { operation, parsed, headers, baseUrl, account }));
 }

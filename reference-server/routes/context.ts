@@ -30,6 +30,8 @@ export interface Answer {
   body: unknown;
   /** Media type; application/json when not given. */
   type?: string;
+  /** The operation the path routed to (set by dispatch): how caches may keep the answer depends on it. */
+  operation?: Operation;
 }
 
 /** One operation of the spec. Handlers run only on valid requests: validation happened before. */

@@ -223,6 +223,12 @@ const CACHING: { what: string; url: string; headers?: Record<string, string>; ca
   { what: "a public refusal", url: "/api/v1/rank?act=nope", cacheControl: "no-cache" },
   { what: "a personal stream's 401", url: `/api/v1/my/follow?uid=${UID}`, cacheControl: "private, no-store" },
   {
+    what: "a personal stream's 400 for a query over the cap",
+    url: `/api/v1/my/follow?uid=${UID}&${padded(4097 - `uid=${UID}&`.length)}`,
+    headers: KEY,
+    cacheControl: "private, no-store",
+  },
+  {
     what: "a personal stream's 400",
     url: `/api/v1/my/push?uid=${UID}&limit=0`,
     headers: KEY,
