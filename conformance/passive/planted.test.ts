@@ -36,6 +36,7 @@ const NOT_IN_TRAFFIC: Record<string, { checks: string[]; why: string }> = {
   "search-bounds-swapped": { checks: ["*"], why: "the app's price bounds are ordered" },
   "compressed-unasked": { checks: ["*"], why: "the app's fetch always offers gzip" },
   "long-url-refused-by-proxy": { checks: ["*"], why: "the app sends no request line over 4 KB" },
+  "waf-blocks-pipes": { checks: ["*"], why: "the app searches one word at a time" },
   "cache-ignores-key": {
     checks: ["rate-limit", "rule:my-push-credentials"],
     why: "the app asks my/push with and without the key at different URLs; the limit needs the 429 burst",

@@ -57,6 +57,7 @@ const DEFAULT_SET = new Set([
   "compressed-without-vary",
   "compressed-twice",
   "long-url-refused-by-proxy",
+  "waf-blocks-pipes",
   "leaky-bucket",
   // A limit diagnosed from RateLimit-Remaining: an endpoint costing two units is not "preflights counted".
   "search-costs-two",

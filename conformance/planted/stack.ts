@@ -93,3 +93,18 @@ export const longUrlRefusedByProxy: Mutation = {
     };
   },
 };
+
+/**
+ * A WAF in front with a rule against shell pipes: any query holding `|` (the API's own word
+ * separator) gets its 403 page, so every multi-word search a client sends is blocked.
+ */
+export const wafBlocksPipes: Mutation = {
+  request(req) {
+    if (!req.query.toString().includes("%7C")) return req;
+    return {
+      status: 403,
+      headers: { "content-type": "text/html; charset=utf-8", server: "waf" },
+      body: "<html><body><h1>403 Forbidden</h1><p>Request blocked by the web application firewall.</p></body></html>",
+    };
+  },
+};

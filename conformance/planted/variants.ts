@@ -12,6 +12,7 @@ import {
   compressedUnasked,
   compressedWithoutVary,
   longUrlRefusedByProxy,
+  wafBlocksPipes,
 } from "./stack.ts";
 
 export interface PlantedBug {
@@ -900,6 +901,13 @@ export const PLANTED: PlantedBug[] = [
       "cache-control",
     ],
     causes: ["another-component-414"],
+  },
+  {
+    name: "waf-blocks-pipes",
+    breaks: "a WAF in front answers its own 403 page to any query holding |, the API's word separator",
+    mutation: wafBlocksPipes,
+    expect: ["status-code-documented", "valid-inputs-accepted", "cors", "cache-control"],
+    causes: ["another-component-403"],
   },
   {
     name: "shenghuo-page-ignored",
