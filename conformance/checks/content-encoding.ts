@@ -1,4 +1,4 @@
-import { appliedCodings, varies } from "../../src/http/compression.ts";
+import { acceptedCodings, appliedCodings, varies } from "../../src/http/compression.ts";
 import type { Check, Exchange, Finding } from "../types.ts";
 import { isServerError } from "./guards.ts";
 
@@ -7,14 +7,7 @@ function offered(exchange: Exchange): Set<string> {
   const header = Object.entries(exchange.request.headers).find(
     ([k]) => k.toLowerCase() === "accept-encoding",
   );
-  const out = new Set<string>();
-  for (const part of (header?.[1] ?? "").split(",")) {
-    const [name = "", ...params] = part.trim().toLowerCase().split(";");
-    const q = params.map((p) => /^\s*q\s*=\s*([0-9.]+)/.exec(p)?.[1]).find((v) => v !== undefined);
-    // x-gzip is gzip's old name (RFC 9110 §8.4.1.3).
-    if (name && (q === undefined || Number(q) > 0)) out.add(name.trim() === "x-gzip" ? "gzip" : name.trim());
-  }
-  return out;
+  return new Set([...acceptedCodings(header?.[1])].filter(([, q]) => q > 0).map(([name]) => name));
 }
 
 /** An answer of the API's to a GET (a transport failure other than a body that does not decode is answers-complete's). */
@@ -40,9 +33,7 @@ export const contentEncoding: Check = {
   judge(ctx, exchange) {
     if (!judged(exchange)) return null;
     const findings: Finding[] = [];
-    const codings = appliedCodings(exchange.headers["content-encoding"]).map((c) =>
-      c === "x-gzip" ? "gzip" : c,
-    );
+    const codings = appliedCodings(exchange.headers["content-encoding"]);
     const offers = offered(exchange);
     const unasked = codings.filter((c) => !offers.has(c) && !offers.has("*"));
     if (unasked.length > 0) {

@@ -4,6 +4,7 @@
  * number), whether refusals came back seconds later (a bucket refilling, not a sliding window),
  * which requests RateLimit-Remaining shows counted (preflights, requests costing two units).
  */
+import type { UnitCost } from "../runner/unit-costs.ts";
 import type { BurstRecord, Exchange } from "../types.ts";
 
 /** A whole answer came (its body may not decode: the server answered, and counted, all the same). */
@@ -105,14 +106,27 @@ export function preflightsCounted(burst: BurstRecord): boolean | undefined {
   return undefined;
 }
 
+/** An operation taking more than one unit of the limit per request, and one of its answers when known. */
+export type Cost = Omit<UnitCost, "exchange"> & { exchange?: Exchange };
+
+/**
+ * Operations costing more than one unit: every request of theirs the run sent alone (the whole
+ * run), or in the burst's window, lowered RateLimit-Remaining by two or more.
+ */
+export function costlyOf(burst: BurstRecord): Cost[] {
+  const runWide = burst.unitCosts ?? [];
+  return [
+    ...runWide,
+    ...costlyInWindow(burst).filter((c) => !runWide.some((r) => r.operation === c.operation)),
+  ];
+}
+
 /**
  * Operations whose every request in the window took more than one unit of the limit, as the
  * countdown of RateLimit-Remaining shows (answers sorted by it: the one below a gap of k took k+1).
  * Only operations seen at least twice, every time costing more: a single gap can be another client.
  */
-export function costlyOperations(
-  burst: BurstRecord,
-): { operation: string; units: number; requests: number }[] {
+function costlyInWindow(burst: BurstRecord): Cost[] {
   const counted = burst.window
     .filter((e) => e.request.method === "GET" && answered(e) && Number.isInteger(remainingOf(e)))
     .sort((a, b) => remainingOf(b) - remainingOf(a));

@@ -1,7 +1,8 @@
 import type { BurstRecord, Check, Exchange, Finding, Verdict } from "../types.ts";
 import {
   answered,
-  costlyOperations,
+  type Cost,
+  costlyOf,
   limiterShape,
   preflightsCounted,
   servedInWindow,
@@ -11,8 +12,6 @@ import {
 export const uncounted = (window: Exchange[]) =>
   window.filter((e) => e.request.method === "GET" && (!answered(e) || e.status >= 500)).length;
 
-type Cost = { operation: string; units: number; requests: number; exchange?: Exchange };
-
 const costsText = (costly: Cost[]) =>
   costly
     .map(
@@ -20,18 +19,6 @@ const costsText = (costly: Cost[]) =>
         `each ${c.operation} request took ${c.units} units of the limit (RateLimit-Remaining fell by ${c.units} at each of ${c.requests})`,
     )
     .join("; ");
-
-/**
- * Operations costing more than one unit: every request of theirs the run sent alone (the whole run),
- * or in the burst's window, lowered RateLimit-Remaining by two or more.
- */
-function costlyOf(burst: BurstRecord): Cost[] {
-  const runWide = burst.unitCosts ?? [];
-  return [
-    ...runWide,
-    ...costlyOperations(burst).filter((c) => !runWide.some((r) => r.operation === c.operation)),
-  ];
-}
 
 type Fail = (exchange: Exchange, code: string, title: string, received: unknown, documented: unknown) => void;
 

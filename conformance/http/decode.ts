@@ -23,7 +23,6 @@ const inflate = (buf: Buffer, options: zlib.ZlibOptions) => {
 
 const DECODERS: Record<string, (buf: Buffer, options: zlib.ZlibOptions) => Buffer> = {
   gzip: zlib.gunzipSync,
-  "x-gzip": zlib.gunzipSync,
   deflate: inflate,
   br: zlib.brotliDecompressSync,
 };

@@ -191,17 +191,17 @@ export class Transport {
       slot.cancel();
     else slot.release(raw.receivedAt * 1000);
     this.keepScore(exchange);
-    const believed =
-      !refused && request.method === "GET" && describesPolicy(exchange, this.pacer.currentLimit);
+    // The server's own count, when it is to be believed: pacing follows it, and it tells what each request cost.
     const stated = Number(exchange.headers["ratelimit-remaining"] ?? Number.NaN);
-    this.costs.end(slot.address, flight, exchange, believed && Number.isInteger(stated) ? stated : undefined);
-    if (!refused && describesPolicy(exchange, this.pacer.currentLimit)) {
-      const remaining = Number(exchange.headers["ratelimit-remaining"] ?? Number.NaN);
-      if (Number.isInteger(remaining)) this.pacer.observe(slot.address, remaining);
-      if (remaining === 0) {
-        const reset = Number(exchange.headers["ratelimit-reset"]);
-        this.pacer.rest(slot.address, Number.isFinite(reset) ? reset : 60);
-      }
+    const remaining =
+      !refused && describesPolicy(exchange, this.pacer.currentLimit) && Number.isInteger(stated)
+        ? stated
+        : undefined;
+    this.costs.end(slot.address, flight, exchange, preflight ? undefined : remaining);
+    if (remaining !== undefined) this.pacer.observe(slot.address, remaining);
+    if (remaining === 0) {
+      const reset = Number(exchange.headers["ratelimit-reset"]);
+      this.pacer.rest(slot.address, Number.isFinite(reset) ? reset : 60);
     }
     return exchange;
   }

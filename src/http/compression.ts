@@ -9,14 +9,7 @@ import zlib from "node:zlib";
  */
 export function negotiateCoding(acceptEncoding: string | undefined, codings: string[]): string | undefined {
   if (!acceptEncoding) return undefined;
-  const weights = new Map<string, number>();
-  for (const part of acceptEncoding.split(",")) {
-    const [name = "", ...params] = part.trim().toLowerCase().split(";");
-    if (!name) continue;
-    const q = params.map((p) => /^\s*q\s*=\s*([0-9.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
-    const weight = q === undefined ? 1 : Number(q);
-    weights.set(name.trim(), Number.isFinite(weight) ? weight : 0);
-  }
+  const weights = acceptedCodings(acceptEncoding);
   let best: string | undefined;
   let bestWeight = 0;
   for (const coding of codings) {
@@ -29,11 +22,27 @@ export function negotiateCoding(acceptEncoding: string | undefined, codings: str
   return best;
 }
 
+/** The codings an Accept-Encoding value names, with their weights (q; 1 when not given; 0 refuses). */
+export function acceptedCodings(acceptEncoding: string | undefined): Map<string, number> {
+  const weights = new Map<string, number>();
+  for (const part of (acceptEncoding ?? "").split(",")) {
+    const [name = "", ...params] = part.trim().toLowerCase().split(";");
+    if (!name.trim()) continue;
+    const q = params.map((p) => /^\s*q\s*=\s*([0-9.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+    const weight = q === undefined ? 1 : Number(q);
+    weights.set(codingName(name.trim()), Number.isFinite(weight) ? weight : 0);
+  }
+  return weights;
+}
+
+/** x-gzip is gzip's old name (RFC 9110 §8.4.1.3). */
+const codingName = (name: string) => (name === "x-gzip" ? "gzip" : name);
+
 /** The codings a Content-Encoding value names, in the order they were applied (identity dropped). */
 export function appliedCodings(contentEncoding: string | undefined): string[] {
   return (contentEncoding ?? "")
     .split(",")
-    .map((c) => c.trim().toLowerCase())
+    .map((c) => codingName(c.trim().toLowerCase()))
     .filter((c) => c !== "" && c !== "identity");
 }
 
