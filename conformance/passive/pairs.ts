@@ -23,8 +23,8 @@ import { isIgnoresPair, isRelationPair, sameRequest } from "./variation.ts";
 /** The longest A … A′ a comparison accepts: the suite sends a group within seconds, paced within two rate windows. */
 const MAX_GROUP_SECONDS = 120;
 
-/** Personal-stream URLs whose owner's answer is kept for credentials-not-cached. */
-const OWNERS_KEPT = 256;
+/** Personal-stream URLs whose owner's answer is kept for credentials-not-cached, and the longest kept (16 MB at most). */
+const OWNERS = { kept: 256, answerChars: 65_536 };
 
 /** Recent answers kept per client and operation, such lists kept, characters held in all, largest answer kept. */
 export const PAIRING_LIMITS = { perList: 8, lists: 1024, chars: 16_000_000, answerChars: 1_000_000 };
@@ -168,10 +168,10 @@ export class CrossAnswers {
     const check = this.credentials;
     if (!check?.judgeGroup || !exchange.operation?.secured) return [];
     if (exchange.request.credentials === "valid") {
-      if (!served(exchange) || exchange.text.length > PAIRING_LIMITS.answerChars) return [];
+      if (!served(exchange) || exchange.text.length > OWNERS.answerChars) return [];
       this.owners.delete(exchange.url);
       this.owners.set(exchange.url, exchange);
-      if (this.owners.size > OWNERS_KEPT) this.owners.delete(this.owners.keys().next().value as string);
+      if (this.owners.size > OWNERS.kept) this.owners.delete(this.owners.keys().next().value as string);
       return [];
     }
     const owner = this.owners.get(exchange.url);

@@ -23,7 +23,7 @@ function table(checks: CheckResult[]): string[] {
 }
 
 /** The root causes, most severe first: one headline each, what it explains, and its evidence. */
-export function causeLines(report: RunReport): string[] {
+function causeLines(report: RunReport): string[] {
   if (report.causes.length === 0) return [];
   const explained = report.causes.reduce((n, c) => n + c.count, 0);
   const lines = ["", `Root causes (${explained} findings explained):`];
