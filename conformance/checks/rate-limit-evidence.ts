@@ -62,27 +62,25 @@ export function limiterShape(burst: BurstRecord, status: number): string {
     burst.overLimit.find((e) => e.status === status) ?? burst.refill.find((e) => e.status === status);
   if (!refusal)
     return "no request over the limit was refused: the limit is not enforced, or is far above the contract's";
-  const servedAgain = burst.refill.filter(
-    (e) => answered(e) && e.status !== status && e.sentAt > refusal.sentAt,
-  );
+  const served = (e: Exchange) => answered(e) && e.status !== status;
+  const before = burstGets(burst).filter((e) => served(e) && e.sentAt < refusal.sentAt).length;
+  const probes = burst.refill.filter((e) => e.sentAt > refusal.sentAt);
+  const servedAgain = probes.filter(served);
+  const first = servedAgain[0];
+  if (!first)
+    return `refused only after ${before} requests in the window: the limit in force is higher than the contract's ${burst.limit}`;
   const start = burst.window[0]?.sentAt ?? refusal.sentAt;
-  if (servedAgain.length > 0) {
-    const last = servedAgain.at(-1) as Exchange;
-    const span = Math.max(1, last.sentAt - refusal.receivedAt);
-    const every = span / servedAgain.length;
-    const burstSize = burstGets(burst).filter(
-      (e) => answered(e) && e.status !== status && e.sentAt < refusal.sentAt,
-    ).length;
-    return (
-      `refused, then served again ${Math.round(servedAgain[0] ? servedAgain[0].sentAt - refusal.receivedAt : 0)} s later, ` +
-      `long before the window's first request left it (at ${Math.round(start + burst.windowSeconds - refusal.receivedAt)} s): ` +
-      `the limit refills continuously, about one request every ${every.toFixed(1)} s after a burst of ${burstSize}: a leaky or token bucket, not a sliding ${burst.windowSeconds}-second window`
-    );
-  }
-  const before = burstGets(burst).filter(
-    (e) => answered(e) && e.status !== status && e.sentAt < refusal.sentAt,
-  ).length;
-  return `refused only after ${before} requests in the window: the limit in force is higher than the contract's ${burst.limit}`;
+  const span = Math.max(1, (servedAgain.at(-1) as Exchange).sentAt - refusal.receivedAt);
+  // Served at every probe, it refills at least as fast as they came; otherwise about as fast as they were served.
+  const rate =
+    servedAgain.length === probes.length
+      ? `at least one request every ${(span / servedAgain.length).toFixed(1)} s (every probe was served)`
+      : `about one request every ${(span / servedAgain.length).toFixed(1)} s`;
+  return (
+    `refused, then served again ${Math.round(first.sentAt - refusal.receivedAt)} s later, ` +
+    `long before the window's first request left it (at ${Math.round(start + burst.windowSeconds - refusal.receivedAt)} s): ` +
+    `the limit refills continuously, ${rate} after a burst of ${before}: a leaky or token bucket, not a sliding ${burst.windowSeconds}-second window`
+  );
 }
 
 /**

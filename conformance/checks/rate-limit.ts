@@ -158,7 +158,7 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
       e,
       "not-enforced",
       `${measured}: ${servedOver.length} served over the limit; ${limiterShape(burst, policy.status)}`,
-      { ...inWindow, overLimit: servedOver.length },
+      { ...inWindow, limit: burst.limit, windowSeconds: burst.windowSeconds, overLimit: servedOver.length },
       `at most ${burst.limit} within any ${burst.windowSeconds} s, then ${policy.status}`,
     );
     return {
@@ -192,7 +192,7 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
       refilled[0] as Exchange,
       "refills-early",
       `${measured}: ${limiterShape(burst, policy.status)}`,
-      { ...inWindow, servedAgain: refilled.length, probes: burst.refill.length },
+      { ...inWindow, limit: burst.limit, windowSeconds: burst.windowSeconds, servedAgain: refilled.length },
       `refused until the window's first request leaves it (sliding ${burst.windowSeconds}-second window)`,
     );
   }

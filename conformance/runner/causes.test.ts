@@ -91,9 +91,16 @@ describe("findCauses", () => {
     expect(causes[0]?.count).toBe(3);
   });
 
-  it("a refilling limiter that answers as the API does: a limiter of another shape", () => {
-    const rows = [violation("rate-limit", "rate-limit/refills-early", answer(200, API))];
-    expect(findCauses(spec, rows, census(answer(200, API))).map((c) => c.id)).toEqual(["limiter-shape"]);
+  it("a refilling limiter that answers as the API does: a limiter of another shape, with its numbers", () => {
+    const row = violation("rate-limit", "rate-limit/refills-early", answer(200, API));
+    row.received = { served: 64, seconds: 33, limit: 60, windowSeconds: 60, servedAgain: 3 };
+    const causes = findCauses(spec, [row], census(answer(200, API)));
+    expect(causes.map((c) => [c.id, c.title])).toEqual([
+      [
+        "limiter-shape",
+        "The rate limit is not the contract's sliding window: it lets 64 requests through within 33 s from one address (limit 60 per 60 s), refilling within seconds (a leaky or token bucket)",
+      ],
+    ]);
   });
 
   it("a personal stream served without its key: a cache, critical, whatever the rows' severities", () => {

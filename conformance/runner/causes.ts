@@ -172,6 +172,16 @@ export function findCauses(spec: Spec, violations: Violation[], census: AnswerCe
   const shape = violations.find(
     (v) => v.code === "rate-limit/not-enforced" || v.code === "rate-limit/refills-early",
   );
+  // The headline's short form of the shape: what a client gets over a window, and how it refills.
+  const measured = shape?.received as
+    | { served: number; seconds: number; limit: number; windowSeconds: number }
+    | undefined;
+  const shapeInBrief = measured?.served
+    ? `it lets ${measured.served} requests through within ${measured.seconds} s from one address (limit ${measured.limit} per ${measured.windowSeconds} s)` +
+      (shape?.code === "rate-limit/refills-early"
+        ? ", refilling within seconds (a leaky or token bucket)"
+        : "")
+    : shape?.title;
   if (foreign429 || (shape && census.noRateLimitHeaders)) {
     candidates.push({
       id: "limiter-in-front",
@@ -179,7 +189,7 @@ export function findCauses(spec: Spec, violations: Violation[], census: AnswerCe
         "A limiter in front of the API answers the rate limit, not the API's own" +
         (foreign429 ? `: its ${limited}s are ${looks(foreign429.sample)}` : "") +
         (census.noRateLimitHeaders ? "; no answer carries RateLimit-* headers" : "") +
-        (shape ? `; ${shape.title}` : ""),
+        (shapeInBrief ? `; ${shapeInBrief}` : ""),
       evidence: [
         ...(foreign429 ? [`${foreign429.count} answers ${limited}: ${looks(foreign429.sample)}`] : []),
         ...(census.noRateLimitHeaders
@@ -195,7 +205,7 @@ export function findCauses(spec: Spec, violations: Violation[], census: AnswerCe
   } else if (shape) {
     candidates.push({
       id: "limiter-shape",
-      title: `The rate limit is not the contract's sliding window: ${shape.title}`,
+      title: `The rate limit is not the contract's sliding window: ${shapeInBrief}`,
       evidence: [shape.title],
       explains: (v) => v.check === "rate-limit",
     });
