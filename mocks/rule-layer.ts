@@ -68,7 +68,8 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
     const forced = PREFER_CODE.exec(String(req.headers.prefer ?? ""))?.[1];
     // A forced 429 is a refused answer: it must not eat into the client's real budget.
     const rate = forced === "429" ? await limiter.peek(ip, now()) : await limiter.hit(ip, now());
-    const operation = spec.match(url.pathname)?.operation;
+    const route = spec.match(url.pathname);
+    const operation = route?.operation;
     const withRate = (a: Answer): Answer => ({
       ...a,
       headers: {
@@ -86,7 +87,6 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
     const rawQuery = req.url?.includes("?") ? req.url.slice(req.url.indexOf("?") + 1) : "";
     const tooLong = queryLengthError(spec, rawQuery);
     if (tooLong) return withRate(problemAnswer(invalidParameters(spec, [tooLong])));
-    const route = spec.match(url.pathname);
     if (!route) return withRate(problemAnswer(problem(spec, "not-found")));
     if (forced && !forced.startsWith("2")) {
       const relayed = await relay(req, url.pathname + url.search);

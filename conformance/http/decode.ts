@@ -7,9 +7,7 @@
 import zlib from "node:zlib";
 import { appliedCodings } from "../../src/http/compression.ts";
 
-export type Decoded =
-  | { body: Buffer; codings: string[] }
-  | { failure: { kind: "too-large" | "undecodable"; message: string }; codings: string[] };
+export type Decoded = { body: Buffer } | { failure: { kind: "too-large" | "undecodable"; message: string } };
 
 const inflate = (buf: Buffer, options: zlib.ZlibOptions) => {
   try {
@@ -33,13 +31,12 @@ const GZIP_MAGIC = [0x1f, 0x8b];
 export function decodeContent(raw: Buffer, contentEncoding: string | undefined, maxBytes: number): Decoded {
   const codings = appliedCodings(contentEncoding);
   // An empty body (HEAD, 204) has nothing to decode, whatever the label says.
-  if (codings.length === 0 || raw.length === 0) return { body: raw, codings };
+  if (codings.length === 0 || raw.length === 0) return { body: raw };
   let body = raw;
   for (const coding of [...codings].reverse()) {
     const decode = DECODERS[coding];
     if (!decode)
       return {
-        codings,
         failure: { kind: "undecodable", message: `content-encoding ${coding} is not one a client can undo` },
       };
     try {
@@ -48,22 +45,19 @@ export function decodeContent(raw: Buffer, contentEncoding: string | undefined, 
       const e = err as NodeJS.ErrnoException;
       if (e.code === "ERR_BUFFER_TOO_LARGE")
         return {
-          codings,
           failure: { kind: "too-large", message: `body over ${maxBytes} bytes once decoded (${coding})` },
         };
       return {
-        codings,
         failure: { kind: "undecodable", message: `the ${coding} body does not decode: ${e.message}` },
       };
     }
   }
   if (body[0] === GZIP_MAGIC[0] && body[1] === GZIP_MAGIC[1])
     return {
-      codings,
       failure: {
         kind: "undecodable",
         message: `the body decoded with ${codings.join(", ")} is still gzip-compressed: compressed twice under one label`,
       },
     };
-  return { body, codings };
+  return { body };
 }
