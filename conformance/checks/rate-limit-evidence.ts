@@ -139,3 +139,70 @@ function costlyInWindow(burst: BurstRecord): Cost[] {
     .filter(([, units]) => units.length >= 2 && units.every((u) => u >= 2))
     .map(([operation, units]) => ({ operation, units: Math.min(...units), requests: units.length }));
 }
+
+/**
+ * Without RateLimit-Remaining, what explains a refusal that came early, from when it came: the
+ * requests of the window served (in whatever order they arrived) plus the units a hypothesis adds
+ * (each preflight counted; each served request of one operation taking two) reach the limit, or
+ * fall one short when a refused request is one that takes two. Requests the server may not have
+ * counted widen the margin. Several hypotheses can fit the same numbers: all are named, and none
+ * is then blamed alone.
+ */
+export function earlyRefusalFits(
+  burst: BurstRecord,
+  uncertain: number,
+  countsPreflight: boolean,
+  status: number,
+): { preflights: boolean; operations: string[] } {
+  const gets = burst.window.filter((e) => e.request.method === "GET" && answered(e));
+  const served = gets.filter((e) => e.status !== status);
+  const opOf = (e: Exchange) => e.operation?.operationId ?? e.request.pathname;
+  const refusedOps = new Set(gets.filter((e) => e.status === status).map(opOf));
+  const fits = (extra: number, refusedCostsTwo: boolean) => {
+    const units = served.length + extra;
+    return units <= burst.limit && units + uncertain >= burst.limit - (refusedCostsTwo ? 1 : 0);
+  };
+  const firstRefusal = Math.min(...gets.filter((e) => e.status === status).map((e) => e.sentAt));
+  const preflights = burst.window.filter(
+    (e) => e.request.method === "OPTIONS" && e.sentAt < firstRefusal,
+  ).length;
+  const perOperation = new Map<string, number>();
+  for (const e of served) perOperation.set(opOf(e), (perOperation.get(opOf(e)) ?? 0) + 1);
+  return {
+    preflights: !countsPreflight && preflights > 0 && fits(preflights, false),
+    operations: [...perOperation]
+      .filter(([op, n]) => n >= 2 && fits(n, refusedOps.has(op)))
+      .map(([op]) => op),
+  };
+}
+
+/**
+ * The one operation whose requests in the window account for what was served over the limit
+ * (they were not counted): as many as it had, one fewer when the forged request over the limit was
+ * served and counted, up to as many more as requests the server may not have counted. Undefined
+ * when none, or more than one, fits.
+ */
+export function uncountedOperation(
+  burst: BurstRecord,
+  servedOver: number,
+  uncertain: number,
+  forgedServed: boolean,
+): { operation: string; requests: number; exchange: Exchange } | undefined {
+  const byOperation = new Map<string, Exchange[]>();
+  for (const e of burst.window.filter((x) => x.request.method === "GET" && answered(x))) {
+    const op = e.operation?.operationId ?? e.request.pathname;
+    byOperation.set(op, [...(byOperation.get(op) ?? []), e]);
+  }
+  const fitting = (forgedCounted: boolean) =>
+    [...byOperation].filter(([, es]) => {
+      const expected = es.length - (forgedCounted ? 1 : 0);
+      return es.length >= 2 && servedOver >= expected && servedOver <= expected + uncertain;
+    });
+  // A served forged request was counted by a limiter that does not believe it (as it must): that
+  // reading first; a limiter that believes it left it uncounted.
+  const exact = fitting(forgedServed);
+  const fits = exact.length === 1 || !forgedServed ? exact : fitting(false);
+  if (fits.length !== 1) return undefined;
+  const [operation, es] = fits[0] as [string, Exchange[]];
+  return { operation, requests: es.length, exchange: es[0] as Exchange };
+}

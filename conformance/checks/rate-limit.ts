@@ -3,9 +3,11 @@ import {
   answered,
   type Cost,
   costlyOf,
+  earlyRefusalFits,
   limiterShape,
   preflightsCounted,
   servedInWindow,
+  uncountedOperation,
 } from "./rate-limit-evidence.ts";
 
 /** Requests a server may not have counted: no whole answer, or a 5xx (it may fail before its limiter). */
@@ -24,9 +26,10 @@ type Fail = (exchange: Exchange, code: string, title: string, received: unknown,
 
 /**
  * Refused within the window: why, as the answers show it. Preflights are blamed only when
- * RateLimit-Remaining fell at each of them (or, with no such header, when the refusal came exactly
- * as early as they explain, said as a likelihood); an operation costing two units when the
- * countdown shows every one of its requests taking two.
+ * RateLimit-Remaining fell at each of them; an operation costing two units when the countdown
+ * shows every one of its requests taking two. With no such header, from when the refusal came
+ * (rate-limit-evidence.ts earlyRefusalFits): one explanation that fits is named as likely, several
+ * that fit are named together, and none is blamed alone.
  */
 function judgeRefusedEarly(
   burst: BurstRecord,
@@ -41,39 +44,56 @@ function judgeRefusedEarly(
   const preflights = burst.window.length - gets.length;
   const counted = preflightsCounted(burst);
   const which = `request ${firstRefused + 1} of ${burst.limit} within the window was refused`;
+  const served = `${firstRefused} served`;
   if (!countsPreflight && preflights > 0 && counted === true) {
     fail(
       e,
       "counts-preflight",
       `${which}: preflights are counted (RateLimit-Remaining fell by one at each of the ${preflights} preflights)`,
-      `${firstRefused} served`,
+      served,
       `${burst.limit} served (counts_preflight: false)`,
     );
-  } else if (costly.length > 0) {
-    fail(
-      e,
-      "costs-more",
-      `${which}: ${costsText(costly)}`,
-      `${firstRefused} served`,
-      `${burst.limit} served, one unit each`,
-    );
-  } else if (
-    !countsPreflight &&
-    preflights > 0 &&
-    counted === undefined &&
-    firstRefused + uncertain >= burst.limit - preflights
-  ) {
+    return;
+  }
+  if (costly.length > 0) {
+    fail(e, "costs-more", `${which}: ${costsText(costly)}`, served, `${burst.limit} served, one unit each`);
+    return;
+  }
+  if (firstRefused + uncertain >= burst.limit) return;
+  const fits =
+    counted === undefined && !headersCount(gets)
+      ? earlyRefusalFits(burst, uncertain, countsPreflight, e.status)
+      : undefined;
+  const guesses = [
+    ...(fits?.preflights ? [`the ${preflights} preflights are counted`] : []),
+    ...(fits?.operations ?? []).map((op) => `each ${op} request takes two units`),
+  ];
+  const unseen = "no RateLimit-Remaining shows which requests were counted";
+  if (guesses.length === 1 && fits?.preflights) {
     fail(
       e,
       "counts-preflight",
-      `${which} after ${preflights} preflights: they are likely counted (no RateLimit-Remaining shows which requests were)`,
-      `${firstRefused} served`,
+      `${which}: ${guesses[0]}, likely (${unseen})`,
+      served,
       `${burst.limit} served (counts_preflight: false)`,
     );
-  } else if (firstRefused + uncertain < burst.limit) {
-    fail(e, "refused-early", which, e.status, `${burst.limit} served`);
+  } else if (guesses.length === 1) {
+    fail(
+      e,
+      "costs-more",
+      `${which}: ${guesses[0]}, likely (${unseen})`,
+      served,
+      `${burst.limit} served, one unit each`,
+    );
+  } else {
+    const why = guesses.length > 1 ? `: either ${guesses.join(", or ")} (${unseen})` : "";
+    fail(e, "refused-early", `${which}${why}`, e.status, `${burst.limit} served`);
   }
 }
+
+/** Whether the window's answers carry the server's count (then the countdown, not the timing, says who took what). */
+const headersCount = (gets: Exchange[]) =>
+  gets.some((e) => Number.isInteger(Number(e.headers["ratelimit-remaining"] ?? Number.NaN)));
 
 /**
  * The 429 contract, judged on the burst (see runner/burst.ts): from one fresh client IP, `limit`
@@ -124,11 +144,34 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
       "one unit per request",
     );
   }
+  // Over the limit: plain requests served before the first refusal (those the server may not
+  // have counted make room for as many) mean the limit is not the contract's; the forged header
+  // is left out, since its being served is a fault of its own.
+  const forged = (e: Exchange) => e.request.headers["x-forwarded-for"] !== undefined;
+  const firstRefusal = burst.overLimit.findIndex(limited);
+  const before = firstRefusal < 0 ? burst.overLimit : burst.overLimit.slice(0, firstRefusal);
+  const servedOver = before.filter((e) => !forged(e) && answered(e));
+  // As many served over the limit as one operation had requests in the window: that one is not counted.
+  const forgedServed = before.some((e) => forged(e) && answered(e) && !limited(e));
+  const uncountedOp =
+    firstRefusal >= 0 && servedOver.length > uncertain
+      ? uncountedOperation(burst, servedOver.length, uncertain, forgedServed)
+      : undefined;
+  if (uncountedOp) {
+    fail(
+      uncountedOp.exchange,
+      "endpoint-not-limited",
+      `${measured}: ${servedOver.length} served over the limit, as many as the ${uncountedOp.requests} ${uncountedOp.operation} requests of the window: they are not counted, likely`,
+      { ...inWindow, limit: burst.limit, [uncountedOp.operation]: uncountedOp.requests },
+      `${policy.status} after ${burst.limit}: the limit applies to every endpoint`,
+    );
+  }
   // RateLimit-Remaining counts down by one per counted request: in a window the server held
   // empty, whatever order the answers came in, the limit's requests leave limit-1 … 0, once each.
   const remaining = gets.map((e) => Number(e.headers["ratelimit-remaining"]));
   if (
     !burst.countedTogether &&
+    !uncountedOp &&
     firstRefused < 0 &&
     uncertain === 0 &&
     gets.length === burst.limit &&
@@ -145,14 +188,7 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
       );
     }
   }
-  // Over the limit: plain requests served before the first refusal (those the server may not
-  // have counted make room for as many) mean the limit is not the contract's; the forged header
-  // is left out, since its being served is a fault of its own.
-  const forged = (e: Exchange) => e.request.headers["x-forwarded-for"] !== undefined;
-  const firstRefusal = burst.overLimit.findIndex(limited);
-  const before = firstRefusal < 0 ? burst.overLimit : burst.overLimit.slice(0, firstRefusal);
-  const servedOver = before.filter((e) => !forged(e) && answered(e));
-  if (servedOver.length > uncertain) {
+  if (servedOver.length > uncertain && !uncountedOp) {
     const e = servedOver.at(-1) as Exchange;
     fail(
       e,

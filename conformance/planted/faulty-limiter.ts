@@ -21,7 +21,8 @@ export type LimiterFault =
   | "skips-rss"
   | "counts-clients-together"
   | "leaky-bucket"
-  | "search-costs-two";
+  | "search-costs-two"
+  | "search-costs-two-unseen";
 
 /**
  * Shared by every faulty limiter of the process: each upstream request leaves from an address
@@ -112,6 +113,14 @@ export function faultyLimiter(fault: LimiterFault, windowSeconds: number): Mutat
   }));
   // What this limiter counted for a served request: its RateLimit-* headers replace the upstream's.
   const served = new WeakMap<ProxiedRequest, Decision>();
+  const costsTwo = fault === "search-costs-two" || fault === "search-costs-two-unseen";
+  // The unseen variant sends no RateLimit-* (its 429 keeps Retry-After): only when refusals
+  // begin can tell what it counts.
+  const countHeaders = (decision: Decision) => {
+    const headers = rateLimitHeaders(decision);
+    if (fault !== "search-costs-two-unseen") return headers;
+    return headers["Retry-After"] ? { "Retry-After": headers["Retry-After"] } : {};
+  };
   return {
     response(req, res) {
       const decision = served.get(req);
@@ -121,7 +130,7 @@ export function faultyLimiter(fault: LimiterFault, windowSeconds: number): Mutat
       );
       return {
         ...res,
-        headers: { ...headers, ...rateLimitHeaders(decision) },
+        headers: { ...headers, ...countHeaders(decision) },
         body: statingWindow(req, res, windowSeconds),
       };
     },
@@ -142,7 +151,7 @@ export function faultyLimiter(fault: LimiterFault, windowSeconds: number): Mutat
       if (req.method === "OPTIONS" && fault !== "counts-preflight") return undefined;
       if (fault === "skips-rss" && req.pathname === "/rss.php") return undefined;
       // One endpoint's requests take two units: the first is counted quietly.
-      if (fault === "search-costs-two" && req.pathname === "/api/v1/search")
+      if (costsTwo && req.pathname === "/api/v1/search")
         await limiter.hit(key, Date.now());
       const decision = await limiter.hit(key, Date.now());
       if (decision.allowed) {
@@ -154,7 +163,7 @@ export function faultyLimiter(fault: LimiterFault, windowSeconds: number): Mutat
         headers: {
           "content-type": PROBLEM_JSON,
           ...corsHeaders(spec.cors),
-          ...rateLimitHeaders(decision),
+          ...countHeaders(decision),
           "cache-control": cacheControl(spec, spec.match(req.pathname)?.operation, spec.rateLimit.status),
         },
         body: JSON.stringify(rateLimited(spec, Math.max(1, decision.resetSeconds), limiter.policy)),

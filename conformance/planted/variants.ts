@@ -304,6 +304,19 @@ export const PLANTED: PlantedBug[] = [
     expect: ["rate-limit"],
   },
   {
+    name: "search-costs-two-unseen",
+    breaks:
+      "every search request takes two units of the limit, and no answer carries RateLimit-* (only when refusals begin shows it)",
+    mutation: faultyLimiter("search-costs-two-unseen", 60),
+    codes: [
+      "rate-limit/costs-more",
+      "response-headers/ratelimit-limit",
+      "response-headers/ratelimit-remaining",
+      "response-headers/ratelimit-reset",
+    ],
+    expect: ["rate-limit", "response-headers"],
+  },
+  {
     name: "client-ips-hidden",
     breaks: "a proxy in front hides client IPs: the limiter counts every client as one",
     mutation: faultyLimiter("counts-clients-together", 4),

@@ -1,6 +1,7 @@
 /**
  * The 429 burst, spent on the plan's own requests: one client address sends `limit` requests of
- * the plan within its first rate window (preflights among them, which must not count), then one
+ * the plan within its first rate window (preflights among them, which must not count; every
+ * operation in turn when the plan runs out), then one
  * over the limit (with a forged X-Forwarded-For), one to every other operation (all must be
  * refused), one from another address (spread runs: must be served), waits what Retry-After says
  * (never longer than the window) with a few refused knocks halfway, and is served again. What
@@ -132,9 +133,19 @@ const fill: Step = async (env, record) => {
     }
   };
   await Promise.all(Array.from({ length: BURST_LANES }, lane));
-  while (!refused() && gets() < env.rate.limit) {
-    const e = await env.sender.request(META, raw);
-    if (!e) return env.sender.blocked() ?? "the manifest could not be sent to fill the window";
+  // The plan ran out (a spread run sends it from other addresses meanwhile): the operations fill
+  // the rest, the n-th of them 2n+1 times in a row, so that with no RateLimit-Remaining, when the
+  // refusal comes still tells which operation takes more than one unit (their counts differ by two).
+  const fillers = [
+    META,
+    ...env.spec.operations.flatMap((op) => {
+      const request = op.operationId === META.operationId ? undefined : env.validCase(op.operationId);
+      return request ? [{ ...request, label: "burst" }] : [];
+    }),
+  ].flatMap((request, n) => Array.from({ length: 2 * n + 1 }, () => request));
+  for (let i = 0; !refused() && gets() < env.rate.limit; i++) {
+    const e = await env.sender.request(fillers[i % fillers.length] as RequestCase, raw);
+    if (!e) return env.sender.blocked() ?? "the window could not be filled";
     record.window.push(e);
   }
   return undefined;

@@ -147,15 +147,22 @@ export async function execute(env: ExecEnv): Promise<Execution> {
   const preflights = plan.burst ? queue.filter(isPreflights) : [];
   for (const item of preflights) queue.splice(queue.indexOf(item), 1);
   const execution: Execution = { explored: new Map() };
-  // The burst counts its window exactly: a comparison, which may be sent twice, waits for the paced phase.
+  // The burst counts its window exactly: a comparison, which may be sent twice, waits for the paced
+  // phase. Its window takes every operation in turn, so that when refusals begin shows what each
+  // costs even where no answer carries RateLimit-Remaining (an operation taking two units).
+  const takenBy = new Map<string, number>();
+  const takenOf = (item: Item) => takenBy.get(itemOperation(item) ?? "") ?? 0;
   const take = (max: number) => {
-    const i = queue.findIndex(
-      (item) =>
-        countedRequests(item) <= max &&
-        !(item.kind === "group" && item.group.kind === "compare") &&
-        !env.sender.blocked(itemOperation(item)),
-    );
-    return i >= 0 ? queue.splice(i, 1)[0] : undefined;
+    let best = -1;
+    for (const [i, item] of queue.entries()) {
+      if (countedRequests(item) > max || (item.kind === "group" && item.group.kind === "compare")) continue;
+      if (env.sender.blocked(itemOperation(item))) continue;
+      if (best < 0 || takenOf(item) < takenOf(queue[best] as Item)) best = i;
+    }
+    if (best < 0) return undefined;
+    const [item] = queue.splice(best, 1) as [Item];
+    takenBy.set(itemOperation(item) ?? "", takenOf(item) + 1);
+    return item;
   };
   // In a one-address run the paced requests wait for the burst and its wait; in a spread run they go beside it.
   const burst = plan.burst

@@ -159,4 +159,31 @@ describe("client pacing", () => {
     ]);
     expect(clock.sleeps).toEqual([30_000]);
   });
+
+  const manifest = {
+    data: { rate_limit: { limit: 2, window_seconds: 30, scope: "client-ip" } },
+    meta: { generated_at: 0 },
+  };
+
+  it("waits Retry-After when the manifest request itself is refused", async () => {
+    const clock = fakeClock();
+    script = [tooMany("5"), { status: 200, body: manifest }, ok];
+    const client = createDealClient({ baseUrl, clock, pacing: "meta", retry: { maxRetries: 3 } });
+    const body = await client.rank({ act: "jintian" });
+    expect(body.meta.act).toBe("jintian");
+    expect(clock.sleeps).toEqual([5000]);
+    expect(seen.map((s) => s.url)).toEqual(["/api/v1/meta", "/api/v1/meta", "/api/v1/rank?act=jintian"]);
+  });
+
+  it("a client built while limited is not stuck: the next call asks for the manifest again", async () => {
+    const clock = fakeClock();
+    script = [tooMany("9")];
+    const client = createDealClient({ baseUrl, clock, pacing: "meta", retry: { maxRetries: 0 } });
+    const refused = await client.rank({ act: "jintian" }).catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(DealApiError);
+    expect(refused).toMatchObject({ status: 429, retryAfterSeconds: 9 });
+    script = [{ status: 200, body: manifest }, ok];
+    await expect(client.rank({ act: "jintian" })).resolves.toMatchObject({ meta: { act: "jintian" } });
+    expect(seen.map((s) => s.url)).toEqual(["/api/v1/meta", "/api/v1/meta", "/api/v1/rank?act=jintian"]);
+  });
 });

@@ -99,27 +99,40 @@ export function createDealClient(options: DealClientOptions): DealClient {
 
 /**
  * The pacer, built on first use: from the given policy, or from the target's manifest (that
- * request counts against the budget too, so it is recorded as the first one).
+ * request counts against the budget too, so it is recorded as the first one). The manifest
+ * request waits Retry-After like any call; if it still fails, the next call asks again (a client
+ * built while limited is not stuck with that failure).
  */
 function lazyPacer(
   options: DealClientOptions,
   transport: (request: Request) => Promise<Response>,
   clock: Clock,
 ): () => Promise<Pacer | undefined> {
+  const fetchManifest = retryingFetch(transport, clock, options.retry);
+  const build = async (): Promise<Pacer | undefined> => {
+    if (options.pacing === undefined) return undefined;
+    if (options.pacing !== "meta") return new Pacer(options.pacing, clock);
+    const url = `${options.baseUrl.replace(/\/+$/, "")}/api/v1/meta`;
+    const response = await fetchManifest(new Request(url));
+    if (!response.ok) {
+      const wait =
+        response.status === 429
+          ? retryAfterSeconds(response.headers.get("retry-after"), clock.now())
+          : undefined;
+      throw new DealApiError(response.status, await response.text(), response.statusText, wait);
+    }
+    const manifest = (await response.json()) as Json<"getMeta">;
+    const { limit, window_seconds } = manifest.data.rate_limit;
+    const pacer = new Pacer({ limit, windowSeconds: window_seconds }, clock);
+    await pacer.acquire();
+    return pacer;
+  };
   let pending: Promise<Pacer | undefined> | undefined;
   return () => {
-    pending ??= (async () => {
-      if (options.pacing === undefined) return undefined;
-      if (options.pacing !== "meta") return new Pacer(options.pacing, clock);
-      const url = `${options.baseUrl.replace(/\/+$/, "")}/api/v1/meta`;
-      const response = await transport(new Request(url));
-      if (!response.ok) throw new DealApiError(response.status, await response.text(), response.statusText);
-      const manifest = (await response.json()) as Json<"getMeta">;
-      const { limit, window_seconds } = manifest.data.rate_limit;
-      const pacer = new Pacer({ limit, windowSeconds: window_seconds }, clock);
-      await pacer.acquire();
-      return pacer;
-    })();
+    pending ??= build().catch((err: unknown) => {
+      pending = undefined;
+      throw err;
+    });
     return pending;
   };
 }

@@ -1,0 +1,160 @@
+/**
+ * Why a refusal came early, from the burst's answers: the countdown of RateLimit-Remaining when
+ * the answers carry it, otherwise from when the refusal came (one explanation that fits is named
+ * as likely; several are named together, none blamed alone).
+ */
+import { describe, expect, it } from "vitest";
+import { loadSpec } from "../../src/spec/load.ts";
+import type { BurstRecord, CheckContext, Exchange } from "../types.ts";
+import { rateLimit } from "./rate-limit.ts";
+
+const spec = await loadSpec();
+const LIMIT = 10;
+let clock = 0;
+
+function exchange(
+  operationId: string,
+  status: number,
+  remaining?: number,
+  method: "GET" | "OPTIONS" = "GET",
+): Exchange {
+  clock += 1;
+  return {
+    request: { method, pathname: "/x", query: [], headers: {}, label: "t" },
+    url: "http://t/x",
+    operation: spec.operation(operationId),
+    status,
+    headers: remaining === undefined ? {} : { "ratelimit-remaining": String(remaining) },
+    text: "",
+    body: "",
+    sentAt: clock,
+    receivedAt: clock + 0.5,
+  };
+}
+
+/** A window of `ops` requests (in sending order), served until `servedCount`, then refused. */
+function burst(window: Exchange[]): BurstRecord {
+  return {
+    address: undefined,
+    limit: LIMIT,
+    windowSeconds: 60,
+    window,
+    opening: 1,
+    overLimit: [exchange("getMeta", 429)],
+    refill: [],
+    otherEndpoints: [],
+    knocks: [],
+  };
+}
+
+const ctx = { spec, rate: { limit: LIMIT, windowSeconds: 60 } } as unknown as CheckContext;
+const codes = (b: BurstRecord) =>
+  rateLimit.judgeBurst?.(ctx, b).findings.map((f) => [f.finding.code, f.finding.title]) ?? [];
+
+/** Served requests of the given operations, then a refused one of `refusedOp`, none carrying RateLimit-Remaining. */
+function served(ops: string[], refusedOp: string, preflightsAfterFirst = 0): Exchange[] {
+  const [first, ...rest] = ops;
+  return [
+    exchange(first as string, 200),
+    ...Array.from({ length: preflightsAfterFirst }, () =>
+      exchange("searchAlerts", 204, undefined, "OPTIONS"),
+    ),
+    ...rest.map((op) => exchange(op, 200)),
+    exchange(refusedOp, 429),
+  ];
+}
+
+describe("an early refusal without RateLimit-Remaining", () => {
+  it("names the operation whose requests, counted twice, fill the limit", () => {
+    // 7 served, 3 of them searches: 7 + 3 = 10 units.
+    const ops = ["getMeta", "searchAlerts", "getRank", "searchAlerts", "getFeed", "searchAlerts", "getRank"];
+    const found = codes(burst(served(ops, "getMeta")));
+    expect(found.map(([c]) => c)).toEqual(["rate-limit/costs-more"]);
+    expect(found[0]?.[1]).toMatch(/each searchAlerts request takes two units, likely/);
+  });
+
+  it("names counted preflights when they alone fit", () => {
+    // 8 served GETs, each of another operation, after 2 preflights: 8 + 2 = 10.
+    const ops = [
+      "getMeta",
+      "searchAlerts",
+      "getRank",
+      "getFeed",
+      "listActivities",
+      "getRss",
+      "getMyFollowHits",
+      "getLegacyRankFile",
+    ];
+    const found = codes(burst(served(ops, "getFeed", 2)));
+    expect(found.map(([c]) => c)).toEqual(["rate-limit/counts-preflight"]);
+  });
+
+  it("blames none alone when both fit", () => {
+    // 8 served with 2 searches and 2 preflights: either explains 10.
+    const ops = [
+      "getMeta",
+      "searchAlerts",
+      "getRank",
+      "getFeed",
+      "listActivities",
+      "getRss",
+      "searchAlerts",
+      "getLegacyRankFile",
+    ];
+    const found = codes(burst(served(ops, "getFeed", 2)));
+    expect(found.map(([c]) => c)).toEqual(["rate-limit/refused-early"]);
+    expect(found[0]?.[1]).toMatch(
+      /either the 2 preflights are counted, or each searchAlerts request takes two units/,
+    );
+  });
+
+  it("says only that it came early when nothing fits", () => {
+    const found = codes(burst(served(["getMeta", "getRank", "getFeed"], "getMeta")));
+    expect(found).toEqual([["rate-limit/refused-early", "request 4 of 10 within the window was refused"]]);
+  });
+});
+
+describe("an early refusal with RateLimit-Remaining", () => {
+  it("reads the countdown: every search lowered it by two", () => {
+    const window = [
+      exchange("getMeta", 200, 9),
+      exchange("searchAlerts", 200, 7),
+      exchange("getRank", 200, 6),
+      exchange("searchAlerts", 200, 4),
+      exchange("getFeed", 200, 3),
+      exchange("searchAlerts", 200, 1),
+      exchange("getRank", 200, 0),
+      exchange("getMeta", 429, 0),
+    ];
+    const found = codes(burst(window));
+    expect(found.map(([c]) => c)).toEqual(["rate-limit/costs-more"]);
+    expect(found[0]?.[1]).toMatch(/RateLimit-Remaining fell by 2 at each of 3/);
+  });
+});
+
+describe("served over the limit", () => {
+  it("names the operation whose requests in the window match what was served over: it is not counted", () => {
+    // 10 GETs in the window, 3 of them RSS; 3 more served over the limit, then refused.
+    const ops = ["getMeta", "getRss", "getRank", "getRss", "getFeed", "getRss", "searchAlerts"];
+    const window = [...ops, "getRank", "getFeed", "listActivities"].map((op) => exchange(op, 200));
+    const b = burst(window);
+    b.overLimit = [
+      exchange("getMeta", 200),
+      exchange("getMeta", 200),
+      exchange("getMeta", 200),
+      exchange("getMeta", 429),
+    ];
+    const found = codes(b);
+    expect(found.map(([c]) => c)).toEqual(["rate-limit/endpoint-not-limited"]);
+    expect(found[0]?.[1]).toMatch(/as many as the 3 getRss requests of the window/);
+  });
+
+  it("says the limit is not enforced when no operation accounts for the excess", () => {
+    const window = ["getMeta", "getRss", "getRank", "getRss", "getFeed", "getRss", "searchAlerts"]
+      .concat(["getRank", "getFeed", "listActivities"])
+      .map((op) => exchange(op, 200));
+    const b = burst(window);
+    b.overLimit = [...Array.from({ length: 7 }, () => exchange("getMeta", 200)), exchange("getMeta", 429)];
+    expect(codes(b).map(([c]) => c)).toEqual(["rate-limit/not-enforced"]);
+  });
+});
