@@ -12,7 +12,7 @@ import type { Check, Severity, Violation } from "../types.ts";
 import { goalCheck } from "./candidates.ts";
 import type { Cause } from "./causes.ts";
 import type { Evidence, Judge } from "./judge.ts";
-import type { Plan } from "./plan.ts";
+import { type Plan, requestsOf } from "./plan.ts";
 import type { Sender } from "./sender.ts";
 import { MAX_TIME_REACHED } from "./stop.ts";
 
@@ -91,45 +91,57 @@ interface Facts {
   stopped?: string;
 }
 
-/** The requests and groups planned for a check (its fallbacks included), and how many of them --max-time kept back. */
+/** What a check's planned requests became: how many were planned, sent, and kept back by --max-time. */
 interface PlannedEvidence {
-  /** Requests and groups planned for it, fallbacks not counted. */
+  /** Requests planned for it, its groups' included, fallbacks not. */
   planned: number;
   /** Of those, the ones sent. */
   sent: number;
-  /** Planned ones, fallbacks included, not sent because --max-time cut the run. */
-  cut: number;
+  /** Fallback requests (sent only for want of evidence) that --max-time kept back. */
+  cutFallbacks: number;
+  /** Whether --max-time kept back any of its requests, fallbacks included. */
+  cut: boolean;
 }
 
-function plannedEvidence(
-  check: Check,
-  facts: Facts,
-  steps: Plan["steps"],
-  sentSteps: number,
-): PlannedEvidence {
+/**
+ * The requests planned for a check: its steps and groups; for a check no request is planned for,
+ * which judges every answer (content-encoding, cache-control), the whole plan. The burst's check
+ * has reasons of its own (burstSkipped).
+ */
+function plannedEvidence(check: Check, facts: Facts, steps: Plan["steps"]): PlannedEvidence {
   const plan = facts.plan;
   const sender = facts.sender;
-  const groups = (plan?.groups ?? []).filter((g) => g.check === check.name);
+  const own = (plan?.groups ?? []).filter((g) => g.check === check.name);
+  const everyAnswer = steps.length === 0 && own.length === 0 && check.judge && !check.judgeBurst;
+  const scope = everyAnswer
+    ? { steps: (plan?.steps ?? []).filter((s) => !s.sentBy), groups: plan?.groups ?? [] }
+    : { steps, groups: own };
+  const groupSent = (g: Plan["groups"][number]) => sender?.groups.some((r) => r.group === g) ?? false;
+  const stepSent = (s: Plan["steps"][number]) =>
+    sender?.sent.has(s) || (s.sentBy !== undefined && sender?.groups.some((r) => r.group.label === s.sentBy));
   const fallbackSteps = Object.entries(plan?.fallbacks ?? {})
     .filter(([goal]) => goalCheck(goal) === check.name)
     .flatMap(([, s]) => s);
   const fallbackGroups = plan?.fallbackGroups[check.name] ?? [];
   const cutStep = (s: Plan["steps"][number]) => sender?.unsent.get(s) === MAX_TIME_REACHED;
   const cutGroup = (g: Plan["groups"][number]) => sender?.unsentGroups.get(g) === MAX_TIME_REACHED;
+  const cutFallbacks = fallbackSteps.filter(cutStep).length + requestsOf(fallbackGroups.filter(cutGroup));
   return {
-    planned: steps.length + groups.length,
-    sent: sentSteps + groups.filter((g) => sender?.groups.some((r) => r.group === g)).length,
-    cut:
-      [...steps, ...fallbackSteps].filter(cutStep).length +
-      [...groups, ...fallbackGroups].filter(cutGroup).length,
+    planned: scope.steps.length + requestsOf(scope.groups),
+    sent: scope.steps.filter(stepSent).length + requestsOf(scope.groups.filter(groupSent)),
+    cutFallbacks,
+    cut: cutFallbacks > 0 || scope.steps.some(cutStep) || scope.groups.some(cutGroup),
   };
 }
 
-/** What --max-time did to a check's planned evidence, in words; undefined when it kept nothing back. */
-const cutWords = (p: PlannedEvidence) =>
-  p.cut > 0
-    ? `run cut by --max-time: ${p.cut} of its planned requests${p.planned > 0 ? ` (${p.planned} in the plan, ${p.sent} sent)` : ""} not sent`
-    : undefined;
+/** What --max-time did to a check's planned requests, in words; undefined when it kept none back. */
+function cutWords(p: PlannedEvidence): string | undefined {
+  if (!p.cut) return undefined;
+  const fallbacks =
+    p.cutFallbacks > 0 ? `${p.cutFallbacks} fallback request${p.cutFallbacks === 1 ? "" : "s"} not sent` : "";
+  const planned = p.planned > 0 ? `${p.sent} of its ${p.planned} planned requests sent` : "";
+  return `run cut by --max-time: ${[planned, fallbacks].filter(Boolean).join(", ")}`;
+}
 
 /** The reason its judged answers gave for being no evidence, the most frequent first (NoEvidence). */
 function noEvidenceReason(evidence: Evidence): string | undefined {
@@ -196,7 +208,7 @@ export function checkResults(all: Check[], facts: Facts): CheckResult[] {
     const violations = facts.judge?.violations.get(check.name) ?? [];
     // A violation a --known entry accepts is shown but does not fail; its case still counts as evidence.
     const open = violations.filter((v) => !v.known);
-    const planned = plannedEvidence(check, facts, steps, sent);
+    const planned = plannedEvidence(check, facts, steps);
     const cut = cutWords(planned);
     // Cut before any of its planned requests went: what it judged (discovery's answers) is not what it planned.
     const cutBeforeAny = cut !== undefined && planned.planned > 0 && planned.sent === 0;
