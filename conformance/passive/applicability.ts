@@ -94,7 +94,8 @@ export function passiveReason(
   if (evidence.inconclusive.length > 0) return `inconclusive: ${evidence.inconclusive[0]}`;
   // The check's own reason its answers were no evidence (no schema, no frozen release for this operation).
   const [none, n] = Object.entries(evidence.none ?? {}).sort((a, b) => b[1] - a[1])[0] ?? [];
-  if (none && evidence.informative === 0) return `passive: ${none} (${n} exchange${n === 1 ? "" : "s"} judged)`;
+  if (none && evidence.informative === 0)
+    return `passive: ${none} (${n} exchange${n === 1 ? "" : "s"} judged)`;
   const rule = spec.rules().find(({ rule: r }) => check.name === `rule:${r.id}`);
   if (rule?.rule.then.uniformBody && evidence.informative === 0)
     return `passive: fewer than two 401 answers of ${rule.operation.operationId} seen`;
