@@ -27,8 +27,8 @@ export class Registry {
 
   register(check: Check): this {
     if (this.byName.has(check.name)) throw new Error(`a check named ${check.name} is already registered`);
-    if (!check.judge && !check.judgeGroup && !check.judgeBurst)
-      throw new Error(`check ${check.name} judges nothing`);
+    const missing = missingEvidenceRule(check);
+    if (missing) throw new Error(`check ${check.name} ${missing}`);
     this.byName.set(check.name, check);
     return this;
   }
@@ -40,6 +40,24 @@ export class Registry {
   all(): Check[] {
     return [...this.byName.values()];
   }
+}
+
+/**
+ * What a check lacks to say what is evidence for it, if anything: nothing counts by default, so
+ * one that judges single answers must say which are evidence (`informative`), and one that judges
+ * only what it gathers must gather it (`plan` with `judgeGroup`, or `judgeBurst`), its verdicts
+ * saying whether they were.
+ */
+export function missingEvidenceRule(check: Check): string | undefined {
+  if (check.judge) {
+    return typeof check.informative === "function"
+      ? undefined
+      : "judges single answers but does not say which are evidence (informative)";
+  }
+  if (check.judgeBurst) return undefined;
+  if (check.judgeGroup)
+    return check.plan ? undefined : "judges groups but plans none (plan): it would never see evidence";
+  return "judges nothing";
 }
 
 /** Fixed checks, in report order. */

@@ -109,6 +109,7 @@ export interface CheckContext {
 /** What a check may read when it plans requests of its own. */
 export interface PlanContext extends CheckContext {
   vocabulary: Vocabulary;
+  /** The account the run was given (--uid and --api-key, or the bundled server's demo account). */
   account?: Account;
   /** Valid requests of an operation that should find data, best first (steered by discovery). */
   validCases(operationId: string): RequestCase[];
@@ -131,6 +132,11 @@ export interface PlannedGroup {
   fromFirst?: { at: string; params: Record<string, string> };
   /** Sent only when the check has no evidence once the plan's own groups are judged. */
   fallback?: boolean;
+  /**
+   * Set when its answers can show a fault but not the absence of one here, with why (the uid it
+   * asks about is a guess when no account was given): its verdict finds, but counts no evidence.
+   */
+  unproven?: string;
 }
 
 /** A group once sent: one list of exchanges per attempt (a moved control is retried once). */
@@ -190,12 +196,24 @@ export interface BurstRecord {
 }
 
 /**
- * A conformance check. `judge` reads one exchange (applicability guard first: `null` when the
- * exchange is not its business); `informative` says whether a judged exchange could have shown a
- * violation; `plan` asks for requests of its own (preflights, comparisons, credential variants),
- * judged by `judgeGroup`; `judgeBurst` reads the 429 burst.
+ * Why a judged answer is no evidence for a check, in words the report can give as the reason it
+ * was not exercised ("no frozen release for this operation", "no schema").
  */
-export interface Check {
+export interface NoEvidence {
+  none: string;
+}
+
+/**
+ * What a judged answer is to its check: evidence (`true`, or the kind of evidence it is, see
+ * `evidenceKinds`), or not (`false`, or a `NoEvidence` saying why not).
+ */
+export type EvidenceOf = boolean | string | NoEvidence;
+
+/** A judged answer that is no evidence, and why. */
+export const noEvidence = (why: string): NoEvidence => ({ none: why });
+
+/** What every check says about itself, whatever it judges. */
+interface CheckBase {
   /** Stable name, kebab-case; rule checks are `rule:<x-conformance id>`. */
   name: string;
   title: string;
@@ -204,19 +222,44 @@ export interface Check {
   /** Which spec rule it comes from (pointer into the spec or seed section). */
   source: string;
   severity: Severity;
-  judge?(ctx: CheckContext, exchange: Exchange): Finding[] | null;
-  /**
-   * Whether a judged exchange could have shown a violation; a string names the kind of evidence
-   * it is, for a check whose parts need different answers (see `evidenceKinds`).
-   */
-  informative?(ctx: CheckContext, exchange: Exchange): boolean | string;
   /** Kinds of evidence the check needs, each with what goes unjudged when the run saw none of it. */
   evidenceKinds?: Record<string, string>;
   plan?(ctx: PlanContext): PlannedGroup[];
+  /** Judges a group it planned; the verdict says whether it was evidence (`Verdict.informative`). */
   judgeGroup?(ctx: CheckContext, group: SentGroup): Verdict;
+  /** Judges the 429 burst; likewise. */
   judgeBurst?(ctx: CheckContext, burst: BurstRecord): Verdict;
   /** The operation whose data its evidence needs (rule checks), for the report's reasons. */
   operationId?: string;
-  /** Its evidence needs an account (served answers of the key-protected streams). */
+  /** Its evidence needs an account (served answers of the key-protected streams, a uid known to exist). */
   needsAccount?: boolean;
 }
+
+/**
+ * A check that reads single exchanges: `judge` (applicability guard first: `null` when the
+ * exchange is not its business) and, required with it, `informative`: whether a judged exchange
+ * could have shown a violation. There is no default: an answer is evidence only when the check
+ * says so.
+ */
+interface ExchangeCheck extends CheckBase {
+  judge(ctx: CheckContext, exchange: Exchange): Finding[] | null;
+  /**
+   * Whether a judged exchange could have shown a violation; a string names the kind of evidence
+   * it is, for a check whose parts need different answers (see `evidenceKinds`); a `NoEvidence`
+   * says why it is none (the report's reason when the check saw no evidence at all).
+   */
+  informative(ctx: CheckContext, exchange: Exchange): EvidenceOf;
+}
+
+/** A check that judges only what it gathered itself (groups, the burst): its verdicts carry the evidence. */
+interface GatheringCheck extends CheckBase {
+  judge?: undefined;
+  informative?: undefined;
+}
+
+/**
+ * A conformance check: one that reads single exchanges (`judge` with its `informative`), or one
+ * that only judges what it gathered (`plan` with `judgeGroup`, or `judgeBurst`), or both;
+ * `plan` asks for requests of its own (preflights, comparisons, credential variants).
+ */
+export type Check = ExchangeCheck | GatheringCheck;

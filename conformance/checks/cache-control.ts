@@ -48,4 +48,6 @@ export const cacheControl: Check = {
     }
     return findings;
   },
+  // Every answer it judges has a kind whose Cache-Control it could lack, and could come from a cache.
+  informative: () => true,
 };

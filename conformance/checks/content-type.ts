@@ -1,5 +1,10 @@
-import type { Check } from "../types.ts";
+import type { Check, CheckContext, Exchange } from "../types.ts";
+import { noEvidence } from "../types.ts";
 import { isServerError, routed } from "./guards.ts";
+
+/** The media types documented for the answer's status (none for a status documented without a body). */
+const documentedTypes = (ctx: CheckContext, exchange: Exchange & { operation: { operationId: string } }) =>
+  Object.keys(ctx.spec.response(exchange.operation.operationId, exchange.status)?.content ?? {});
 
 /** A documented status comes with one of the media types documented for it. */
 export const contentType: Check = {
@@ -12,7 +17,7 @@ export const contentType: Check = {
     if (!routed(exchange) || isServerError(exchange.status)) return null;
     const response = ctx.spec.response(exchange.operation.operationId, exchange.status);
     if (!response) return null;
-    const documented = Object.keys(response.content);
+    const documented = documentedTypes(ctx, exchange);
     if (documented.length === 0 || (exchange.mediaType && documented.includes(exchange.mediaType))) return [];
     return [
       {
@@ -23,4 +28,9 @@ export const contentType: Check = {
       },
     ];
   },
+  // An answer whose status documents no body has no content type to get wrong.
+  informative: (ctx, exchange) =>
+    routed(exchange) && documentedTypes(ctx, exchange).length > 0
+      ? true
+      : noEvidence("no content type documented for the statuses answered"),
 };

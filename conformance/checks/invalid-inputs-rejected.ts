@@ -44,4 +44,6 @@ export const invalidInputsRejected: Check = {
     }
     return [];
   },
+  // Every invalid request it judges could have been served, or refused without naming the parameter.
+  informative: () => true,
 };

@@ -1,7 +1,21 @@
+import type { Spec } from "../../src/spec/spec.ts";
 import type { Check, Finding } from "../types.ts";
+import { noEvidence } from "../types.ts";
 import { routed } from "./guards.ts";
 
 const KEYS = ["minimum", "maximum", "default"] as const;
+
+/** Every bounded numeric parameter of the spec, with its operation. */
+const bounded = (spec: Spec) =>
+  spec.operations.flatMap((op) =>
+    op.parameters
+      .filter(
+        (p) =>
+          (p.schema.type === "integer" || p.schema.type === "number") &&
+          (p.schema.minimum !== undefined || p.schema.maximum !== undefined),
+      )
+      .map((p) => ({ op, p })),
+  );
 
 /**
  * The manifest's `limits` state the bounds of every bounded numeric parameter as the spec does
@@ -22,27 +36,26 @@ export const metaLimits: Check = {
       exchange.body as { data?: { limits?: Record<string, Record<string, Record<string, unknown>>> } }
     )?.data?.limits;
     const findings: Finding[] = [];
-    for (const op of ctx.spec.operations) {
-      for (const p of op.parameters) {
-        const s = p.schema;
-        if (s.type !== "integer" && s.type !== "number") continue;
-        if (s.minimum === undefined && s.maximum === undefined) continue;
-        const stated = limits?.[op.operationId]?.[p.name];
-        const documented = Object.fromEntries(KEYS.filter((k) => s[k] !== undefined).map((k) => [k, s[k]]));
-        // A key the schema lacks must be absent, not null or invented (a default that is not one).
-        const wrong = KEYS.filter((k) =>
-          s[k] !== undefined ? stated?.[k] !== s[k] : stated !== undefined && k in stated,
-        );
-        if (wrong.length > 0) {
-          findings.push({
-            code: "meta-limits",
-            title: `manifest limits of ${op.operationId} ${p.name} differ in ${wrong.join(", ")}`,
-            received: stated ?? null,
-            documented,
-          });
-        }
+    for (const { op, p } of bounded(ctx.spec)) {
+      const s = p.schema;
+      const stated = limits?.[op.operationId]?.[p.name];
+      const documented = Object.fromEntries(KEYS.filter((k) => s[k] !== undefined).map((k) => [k, s[k]]));
+      // A key the schema lacks must be absent, not null or invented (a default that is not one).
+      const wrong = KEYS.filter((k) =>
+        s[k] !== undefined ? stated?.[k] !== s[k] : stated !== undefined && k in stated,
+      );
+      if (wrong.length > 0) {
+        findings.push({
+          code: "meta-limits",
+          title: `manifest limits of ${op.operationId} ${p.name} differ in ${wrong.join(", ")}`,
+          received: stated ?? null,
+          documented,
+        });
       }
     }
     return findings;
   },
+  // A manifest is evidence when the spec bounds some parameter it must state.
+  informative: (ctx) =>
+    bounded(ctx.spec).length > 0 ? true : noEvidence("the spec bounds no numeric parameter"),
 };

@@ -1,8 +1,17 @@
-import type { Check, Finding } from "../types.ts";
+import type { Check, CheckContext, Exchange, Finding } from "../types.ts";
+import { noEvidence } from "../types.ts";
 import { isServerError, routed } from "./guards.ts";
 
 /** CORS headers are the cors check's; every other documented header is this one's. */
 const CORS = /^access-control-/i;
+
+/** The documented headers of the answer's status that are this check's. */
+const headersOf = (ctx: CheckContext, exchange: Exchange) =>
+  routed(exchange)
+    ? Object.entries(
+        ctx.spec.response(exchange.operation.operationId, exchange.status)?.headers ?? {},
+      ).filter(([name]) => !CORS.test(name))
+    : [];
 
 /**
  * Documented headers are present when required (Retry-After on 429, and the x-rate-limit headers
@@ -21,8 +30,7 @@ export const responseHeaders: Check = {
     if (!response) return null;
     const always = new Set(ctx.spec.rateLimit.headers.map((h) => h.toLowerCase()));
     const findings: Finding[] = [];
-    for (const [name, header] of Object.entries(response.headers)) {
-      if (CORS.test(name)) continue;
+    for (const [name, header] of headersOf(ctx, exchange)) {
       const value = exchange.headers[name.toLowerCase()];
       if (value === undefined) {
         if (header.required || always.has(name.toLowerCase())) {
@@ -48,4 +56,7 @@ export const responseHeaders: Check = {
     }
     return findings;
   },
+  // An answer whose status documents no header of its own has nothing to lack.
+  informative: (ctx, exchange) =>
+    headersOf(ctx, exchange).length > 0 ? true : noEvidence("no header documented for the statuses answered"),
 };

@@ -1,5 +1,12 @@
-import type { Check } from "../types.ts";
+import type { Check, CheckContext, Exchange } from "../types.ts";
+import { noEvidence } from "../types.ts";
 import { documentedContent, isServerError, routed } from "./guards.ts";
+
+/** The validator of the answer's status and media type; undefined when the spec gives it no schema. */
+const validatorOf = (ctx: CheckContext, exchange: Exchange) =>
+  routed(exchange)
+    ? ctx.spec.responseValidator(exchange.operation.operationId, exchange.status, exchange.mediaType ?? "")
+    : undefined;
 
 /** The body validates (ajv, JSON Schema 2020-12) against the schema of its status and media type. */
 export const responseSchema: Check = {
@@ -12,11 +19,7 @@ export const responseSchema: Check = {
   judge(ctx, exchange) {
     if (!routed(exchange) || isServerError(exchange.status) || !documentedContent(ctx.spec, exchange))
       return null;
-    const validate = ctx.spec.responseValidator(
-      exchange.operation.operationId,
-      exchange.status,
-      exchange.mediaType ?? "",
-    );
+    const validate = validatorOf(ctx, exchange);
     if (!validate || validate(exchange.body)) return [];
     const errors = (validate.errors ?? [])
       .slice(0, 3)
@@ -30,4 +33,6 @@ export const responseSchema: Check = {
       },
     ];
   },
+  // A body is evidence only when a schema was found for it: without one nothing could fail.
+  informative: (ctx, exchange) => (validatorOf(ctx, exchange) ? true : noEvidence("no schema")),
 };

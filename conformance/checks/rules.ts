@@ -72,7 +72,8 @@ export function ruleCheck(op: Operation, rule: Rule): Check {
     source: `x-conformance ${op.operationId} (${rule.source})`,
     severity: about400 ? "medium" : "high",
     operationId: op.operationId,
-    needsAccount: op.secured && rule.when?.credentials !== "invalid",
+    // Served answers need the account; so does an identical body, which is evidence only about a uid known to exist.
+    needsAccount: op.secured && (rule.when?.credentials !== "invalid" || rule.then.uniformBody === true),
     judge(ctx, exchange) {
       const seen = ruleExchange(ctx, op, rule, exchange);
       if (!seen) return null;

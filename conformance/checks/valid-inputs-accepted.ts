@@ -29,4 +29,6 @@ export const validInputsAccepted: Check = {
       },
     ];
   },
+  // Every valid request it judges could have been refused.
+  informative: () => true,
 };

@@ -1,5 +1,12 @@
-import type { Check } from "../types.ts";
+import type { Check, CheckContext, Exchange } from "../types.ts";
+import { noEvidence } from "../types.ts";
 import { routed } from "./guards.ts";
+
+/** The frozen releases that hold the answer's operation (a newer operation is in none of them). */
+const releasesOf = (ctx: CheckContext, exchange: Exchange) =>
+  ctx.releases.filter((r) =>
+    r.spec.operations.some((o) => o.operationId === exchange.operation?.operationId),
+  );
 
 /**
  * Within v1 fields are only added: a 200 body that satisfies the current document must also
@@ -19,8 +26,7 @@ export const versioning: Check = {
     const current = ctx.spec.responseValidator(operationId, 200, exchange.mediaType);
     if (!current?.(exchange.body)) return null;
     const findings = [];
-    for (const release of ctx.releases) {
-      if (!release.spec.operations.some((o) => o.operationId === operationId)) continue;
+    for (const release of releasesOf(ctx, exchange)) {
       const validate = release.spec.responseValidator(operationId, 200, exchange.mediaType);
       if (!validate) {
         findings.push({
@@ -43,4 +49,7 @@ export const versioning: Check = {
     }
     return findings;
   },
+  // A body is evidence only where some frozen release holds its operation: else nothing could break.
+  informative: (ctx, exchange) =>
+    releasesOf(ctx, exchange).length > 0 ? true : noEvidence("no frozen release for this operation"),
 };

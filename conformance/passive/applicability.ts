@@ -86,12 +86,16 @@ const FIXED: Record<string, string> = {
 export function passiveReason(
   spec: Spec,
   check: Check,
-  evidence: { cases: number; informative: number; inconclusive: string[] },
+  evidence: { cases: number; informative: number; inconclusive: string[]; none?: Record<string, number> },
 ): string {
   const { use } = applicability(spec, check);
   if (use === "partly")
     return `passive: the rate limit needs the suite's own 429 burst (dealkit conformance); ${evidence.cases} 429 answers judged for Retry-After`;
   if (evidence.inconclusive.length > 0) return `inconclusive: ${evidence.inconclusive[0]}`;
+  // The check's own reason its answers were no evidence (no schema, no frozen release for this operation).
+  const [none, n] = Object.entries(evidence.none ?? {}).sort((a, b) => b[1] - a[1])[0] ?? [];
+  if (none && evidence.informative === 0)
+    return `passive: ${none} (${n} exchange${n === 1 ? "" : "s"} judged)`;
   const rule = spec.rules().find(({ rule: r }) => check.name === `rule:${r.id}`);
   if (rule?.rule.then.uniformBody && evidence.informative === 0)
     return `passive: fewer than two 401 answers of ${rule.operation.operationId} seen`;

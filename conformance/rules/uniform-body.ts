@@ -3,6 +3,12 @@
  * unknown uid, missing uid, and the account's key with a uid not written exactly as its uid all get
  * one identical body, so the answer does not reveal whether a uid exists. (Their status, 401, is
  * judged per exchange by the rule itself.)
+ *
+ * Whether a uid exists is the point, so the group is evidence only with a uid known to exist:
+ * the account's (given, or the bundled server's demo account). Without one the uid asked about is
+ * a guess (the bundled demo's 10001 means nothing on a real deployment): the group is still sent,
+ * since bodies that differ between its variants are a fault whatever the uid, but it proves
+ * nothing when they agree, and the rule is "not exercised" for want of an account.
  */
 import type { Rule } from "../../src/rules/types.ts";
 import type { Operation } from "../../src/spec/types.ts";
@@ -17,15 +23,18 @@ import type {
   Verdict,
 } from "../types.ts";
 
+/** The uid asked about without an account: well formed, not known to exist. */
+const GUESSED_UID = "10001";
+
 const VARIANTS = (
-  knownUid: string,
+  uid: { value: string; known: boolean },
   wrongKey: string,
   key: string | undefined,
 ): [string, [string, string][], Record<string, string>][] => [
-  ["no key, known uid", [["uid", knownUid]], {}],
-  ["wrong key, known uid", [["uid", knownUid]], { "x-api-key": wrongKey }],
+  [`no key, ${uid.known ? "known uid" : "a uid"}`, [["uid", uid.value]], {}],
+  [`wrong key, ${uid.known ? "known uid" : "a uid"}`, [["uid", uid.value]], { "x-api-key": wrongKey }],
   ["wrong key, unknown uid", [["uid", "999999998"]], { "x-api-key": wrongKey }],
-  ["malformed key", [["uid", knownUid]], { "x-api-key": "not-a-key" }],
+  ["malformed key", [["uid", uid.value]], { "x-api-key": "not-a-key" }],
   ["no uid, no key", [], {}],
   // The credentials are checked first, on the uid as sent (info.description "Order of checks"):
   // the account's own key with a uid that is not exactly its uid authenticates no one.
@@ -35,7 +44,7 @@ const VARIANTS = (
         [
           "the key, uid written as a decimal, a bad limit",
           [
-            ["uid", `${knownUid}.0`],
+            ["uid", `${uid.value}.0`],
             ["limit", "0"],
           ],
           { "x-api-key": key },
@@ -43,8 +52,8 @@ const VARIANTS = (
         [
           "the key, uid given twice",
           [
-            ["uid", knownUid],
-            ["uid", knownUid],
+            ["uid", uid.value],
+            ["uid", uid.value],
           ],
           { "x-api-key": key },
         ],
@@ -53,7 +62,8 @@ const VARIANTS = (
 ];
 
 export function planUniformBody(ctx: PlanContext, op: Operation, rule: Rule): PlannedGroup[] {
-  const requests = VARIANTS(ctx.account?.uid ?? "10001", wrongKeyFor(ctx.account), ctx.account?.key).map(
+  const uid = ctx.account ? { value: ctx.account.uid, known: true } : { value: GUESSED_UID, known: false };
+  const requests = VARIANTS(uid, wrongKeyFor(ctx.account), ctx.account?.key).map(
     ([label, query, headers]) => ({
       method: "GET" as const,
       operationId: op.operationId,
@@ -64,7 +74,15 @@ export function planUniformBody(ctx: PlanContext, op: Operation, rule: Rule): Pl
       label: `rule:${rule.id} ${label}`,
     }),
   );
-  return [{ check: `rule:${rule.id}`, kind: "set", requests, label: rule.id }];
+  return [
+    {
+      check: `rule:${rule.id}`,
+      kind: "set",
+      requests,
+      label: rule.id,
+      ...(uid.known ? {} : { unproven: `no account: uid ${GUESSED_UID} is a guess, not known to exist` }),
+    },
+  ];
 }
 
 export function judgeUniformBody(ctx: CheckContext, rule: Rule, group: SentGroup): Verdict {

@@ -93,23 +93,46 @@ async function paced(env: ExecEnv, queue: Item[]): Promise<void> {
   await Promise.all(Array.from({ length: LANES[env.plan.mode] }, lane));
 }
 
-/** Checks still without an informative case: their fallback steps and groups, one round at a time. */
+/** Keeps why an item of the plan was not sent (the report's reason for the checks it was for). */
+function unsent(env: ExecEnv, item: Item, why: string): void {
+  if (item.kind === "step") env.sender.unsent.set(item.step, why);
+  else env.sender.unsentGroups.set(item.group, why);
+}
+
+/**
+ * Checks still without an informative case: their fallback steps and groups, one round at a time.
+ * Those the run can no longer send (--max-time, the budget) are kept as unsent, and said so: a cut
+ * run announces nothing it will not send.
+ */
 async function fallbacks(env: ExecEnv): Promise<void> {
   const without = (check: string) => (env.judge.evidence.get(check)?.informative ?? 1) === 0;
+  const roundOf = (round: number): Item[] => [
+    ...Object.entries(env.plan.fallbacks).flatMap(([goal, steps]) =>
+      steps[round] && without(goal) ? [{ kind: "step" as const, step: steps[round] as PlanStep }] : [],
+    ),
+    ...Object.entries(env.plan.fallbackGroups).flatMap(([check, groups]) =>
+      groups[round] && without(check)
+        ? [{ kind: "group" as const, group: groups[round] as PlannedGroup }]
+        : [],
+    ),
+  ];
   for (let round = 0; round < FALLBACK_ROUNDS; round++) {
-    const items: Item[] = [
-      ...Object.entries(env.plan.fallbacks).flatMap(([goal, steps]) =>
-        steps[round] && without(goal) ? [{ kind: "step" as const, step: steps[round] as PlanStep }] : [],
-      ),
-      ...Object.entries(env.plan.fallbackGroups).flatMap(([check, groups]) =>
-        groups[round] && without(check)
-          ? [{ kind: "group" as const, group: groups[round] as PlannedGroup }]
-          : [],
-      ),
-    ];
+    const items = roundOf(round);
     if (items.length === 0) return;
+    const blocked = env.sender.blocked();
+    if (blocked) {
+      // The later rounds would go only if this one found nothing: they are not counted as kept back.
+      for (const item of items) unsent(env, item, blocked);
+      env.log(
+        `fallbacks: ${items.length} requests or groups for checks without evidence not sent (${blocked})`,
+      );
+      return;
+    }
     env.log(`fallbacks: ${items.length} requests or groups for checks without evidence yet`);
     await paced(env, items);
+    // What the lanes left when the run was cut on the way.
+    for (const item of items.splice(0))
+      unsent(env, item, env.sender.blocked(itemOperation(item)) ?? "not sent");
   }
 }
 
@@ -203,13 +226,10 @@ export async function execute(env: ExecEnv): Promise<Execution> {
     refused.map((step) => ({ kind: "step", step })),
   );
   await fallbacks(env);
-  for (const item of queue.splice(0)) {
-    const why = env.sender.blocked(itemOperation(item)) ?? "not sent";
-    if (item.kind === "step") env.sender.unsent.set(item.step, why);
-    else env.sender.unsentGroups.set(item.group, why);
-  }
+  for (const item of queue.splice(0))
+    unsent(env, item, env.sender.blocked(itemOperation(item)) ?? "not sent");
   await shrinkAndRecord(env);
-  if (plan.exploration.some((x) => x.runs > 0))
+  if (plan.exploration.some((x) => x.runs > 0) && !env.sender.blocked())
     env.log(`exploring: ${plan.exploration.map((x) => `${x.operationId} ${x.runs}`).join(", ")}`);
   await Promise.all(
     plan.exploration.map(async ({ operationId, runs, seed }) => {

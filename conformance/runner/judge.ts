@@ -1,12 +1,13 @@
 /**
- * Phase 4, judge: every exchange read by every selected check, with evidence kept per check
- * (cases judged, cases that could have shown a violation, comparisons that could not conclude),
+ * Phase 4, judge: every exchange read by every selected check, with evidence kept per check as
+ * the check declares it (cases judged, cases that could have shown a violation, why the others
+ * could not, comparisons that could not conclude): nothing counts as evidence by default,
  * and violations kept deduplicated by check, code and operation (the first, or the shrunk,
  * instance), each with a curl line, a replay and, for what the burst showed, a script that
  * fills the rate window first.
  */
 import { curlLine, reproduceScript } from "../http/curl.ts";
-import type { Check, CheckContext, Exchange, Finding, Verdict, Violation } from "../types.ts";
+import type { Check, CheckContext, EvidenceOf, Exchange, Finding, Verdict, Violation } from "../types.ts";
 import { AnswerCensus, answerFacts } from "./causes.ts";
 
 export interface Evidence {
@@ -14,10 +15,20 @@ export interface Evidence {
   informative: number;
   /** Informative cases per kind, for checks that name kinds of evidence (Check.evidenceKinds). */
   kinds: Record<string, number>;
+  /** Judged cases that were no evidence, per reason the check gave (NoEvidence): the report's reason when none was. */
+  none: Record<string, number>;
   /** Why comparisons or the burst could not conclude. */
   inconclusive: string[];
   /** Part of the check that could not be done here. */
   partial?: string;
+}
+
+/** Counts one judged case as the check declared it: evidence (of a kind), or none (and why). */
+export function count(evidence: Evidence, said: EvidenceOf): void {
+  evidence.cases++;
+  if (typeof said === "object") evidence.none[said.none] = (evidence.none[said.none] ?? 0) + 1;
+  else if (said) evidence.informative++;
+  if (typeof said === "string") evidence.kinds[said] = (evidence.kinds[said] ?? 0) + 1;
 }
 
 export interface JudgedFinding {
@@ -46,7 +57,7 @@ export class Judge {
       `dealkit conformance ${this.replayTarget}--seed ${this.seed} --only ${only}${path ? ` (fast-check path ${path})` : ""}`,
   ) {
     for (const c of checks) {
-      this.evidence.set(c.name, { cases: 0, informative: 0, kinds: {}, inconclusive: [] });
+      this.evidence.set(c.name, { cases: 0, informative: 0, kinds: {}, none: {}, inconclusive: [] });
       this.violations.set(c.name, []);
     }
   }
@@ -74,16 +85,11 @@ export class Judge {
     const out: JudgedFinding[] = [];
     const operation = this.operationOf(exchange);
     for (const check of this.checks) {
-      const findings = check.judge?.(this.ctx, exchange);
+      if (!check.judge) continue;
+      const findings = check.judge(this.ctx, exchange);
       if (!findings) continue;
       const evidence = this.evidence.get(check.name);
-      if (evidence) {
-        evidence.cases++;
-        const informative = check.informative ? check.informative(this.ctx, exchange) : true;
-        if (informative) evidence.informative++;
-        if (typeof informative === "string")
-          evidence.kinds[informative] = (evidence.kinds[informative] ?? 0) + 1;
-      }
+      if (evidence) count(evidence, check.informative(this.ctx, exchange));
       for (const finding of findings)
         out.push({ check, finding, key: `${check.name}|${finding.code}|${operation}` });
     }

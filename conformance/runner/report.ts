@@ -1,15 +1,20 @@
 /**
  * Phase 5, report: the result of every check from what the judge counted and what execution
- * did. A check passes only with evidence (a case that could have shown a violation); without
- * any it is "not exercised", with the true reason: not selected, no account, the budget or
- * --max-time ran out before its requests, its endpoint failed, the data moved during every
- * comparison, or the target's data held nothing to judge.
+ * did. A check passes only with evidence (a case it declared could have shown a violation);
+ * without any it is "not exercised", with the true reason: not selected, no account, --max-time
+ * cut the run before its requests, the budget ran out, its endpoint failed, the data moved during
+ * every comparison, the check's own reason its answers were none (no schema, no frozen release
+ * for this operation), or the target's data held nothing to judge. A run cut by --max-time
+ * before any of a check's planned requests went is not that check's evidence, whatever the
+ * answers sent before (discovery's) showed.
  */
 import type { Check, Severity, Violation } from "../types.ts";
+import { goalCheck } from "./candidates.ts";
 import type { Cause } from "./causes.ts";
 import type { Evidence, Judge } from "./judge.ts";
-import type { Plan } from "./plan.ts";
+import { type Plan, requestsOf } from "./plan.ts";
 import type { Sender } from "./sender.ts";
+import { MAX_TIME_REACHED } from "./stop.ts";
 
 export type CheckStatus = "pass" | "fail" | "not-exercised" | "skipped";
 
@@ -86,6 +91,64 @@ interface Facts {
   stopped?: string;
 }
 
+/** What a check's planned requests became: how many were planned, sent, and kept back by --max-time. */
+interface PlannedEvidence {
+  /** Requests planned for it, its groups' included, fallbacks not. */
+  planned: number;
+  /** Of those, the ones sent. */
+  sent: number;
+  /** Fallback requests (sent only for want of evidence) that --max-time kept back. */
+  cutFallbacks: number;
+  /** Whether --max-time kept back any of its requests, fallbacks included. */
+  cut: boolean;
+}
+
+/**
+ * The requests planned for a check: its steps and groups; for a check no request is planned for,
+ * which judges every answer (content-encoding, cache-control), the whole plan. The burst's check
+ * has reasons of its own (burstSkipped).
+ */
+function plannedEvidence(check: Check, facts: Facts, steps: Plan["steps"]): PlannedEvidence {
+  const plan = facts.plan;
+  const sender = facts.sender;
+  const own = (plan?.groups ?? []).filter((g) => g.check === check.name);
+  const everyAnswer = steps.length === 0 && own.length === 0 && check.judge && !check.judgeBurst;
+  const scope = everyAnswer
+    ? { steps: (plan?.steps ?? []).filter((s) => !s.sentBy), groups: plan?.groups ?? [] }
+    : { steps, groups: own };
+  const groupSent = (g: Plan["groups"][number]) => sender?.groups.some((r) => r.group === g) ?? false;
+  const stepSent = (s: Plan["steps"][number]) =>
+    sender?.sent.has(s) || (s.sentBy !== undefined && sender?.groups.some((r) => r.group.label === s.sentBy));
+  const fallbackSteps = Object.entries(plan?.fallbacks ?? {})
+    .filter(([goal]) => goalCheck(goal) === check.name)
+    .flatMap(([, s]) => s);
+  const fallbackGroups = plan?.fallbackGroups[check.name] ?? [];
+  const cutStep = (s: Plan["steps"][number]) => sender?.unsent.get(s) === MAX_TIME_REACHED;
+  const cutGroup = (g: Plan["groups"][number]) => sender?.unsentGroups.get(g) === MAX_TIME_REACHED;
+  const cutFallbacks = fallbackSteps.filter(cutStep).length + requestsOf(fallbackGroups.filter(cutGroup));
+  return {
+    planned: scope.steps.length + requestsOf(scope.groups),
+    sent: scope.steps.filter(stepSent).length + requestsOf(scope.groups.filter(groupSent)),
+    cutFallbacks,
+    cut: cutFallbacks > 0 || scope.steps.some(cutStep) || scope.groups.some(cutGroup),
+  };
+}
+
+/** What --max-time did to a check's planned requests, in words; undefined when it kept none back. */
+function cutWords(p: PlannedEvidence): string | undefined {
+  if (!p.cut) return undefined;
+  const fallbacks =
+    p.cutFallbacks > 0 ? `${p.cutFallbacks} fallback request${p.cutFallbacks === 1 ? "" : "s"} not sent` : "";
+  const planned = p.planned > 0 ? `${p.sent} of its ${p.planned} planned requests sent` : "";
+  return `run cut by --max-time: ${[planned, fallbacks].filter(Boolean).join(", ")}`;
+}
+
+/** The reason its judged answers gave for being no evidence, the most frequent first (NoEvidence). */
+function noEvidenceReason(evidence: Evidence): string | undefined {
+  const [why, n] = Object.entries(evidence.none).sort((a, b) => b[1] - a[1])[0] ?? [];
+  return why ? `${why} (${n} answer${n === 1 ? "" : "s"} judged)` : undefined;
+}
+
 /** The true reason a selected check has no evidence. */
 function reasonFor(
   check: Check,
@@ -94,6 +157,7 @@ function reasonFor(
   planned: number,
   sent: number,
   unsent: string[],
+  cut: string | undefined,
 ): string {
   if (check.needsAccount && !facts.account)
     return "no account: give --uid and --api-key to judge the key-protected streams";
@@ -101,10 +165,13 @@ function reasonFor(
   if (facts.stopped) return facts.stopped;
   const failing = check.operationId ? facts.failing.get(check.operationId) : undefined;
   if (failing) return failing;
+  if (cut) return cut;
   const groupUnsent = [...(facts.sender?.unsentGroups ?? [])].find(([g]) => g.check === check.name)?.[1];
   if (evidence.informative === 0 && groupUnsent) return groupUnsent;
   if (evidence.inconclusive.length > 0) return `inconclusive: ${evidence.inconclusive[0]}`;
   if (sent === 0 && unsent.length > 0) return unsent[0] ?? "not sent";
+  const none = noEvidenceReason(evidence);
+  if (none) return none;
   if (planned === 0 && evidence.cases === 0) return "no request of the plan can exercise it here";
   return `no matching data found: ${evidence.cases} answers judged, none could show a violation (empty or too few items)`;
 }
@@ -141,9 +208,18 @@ export function checkResults(all: Check[], facts: Facts): CheckResult[] {
     const violations = facts.judge?.violations.get(check.name) ?? [];
     // A violation a --known entry accepts is shown but does not fail; its case still counts as evidence.
     const open = violations.filter((v) => !v.known);
+    const planned = plannedEvidence(check, facts, steps);
+    const cut = cutWords(planned);
+    // Cut before any of its planned requests went: what it judged (discovery's answers) is not what it planned.
+    const cutBeforeAny = cut !== undefined && planned.planned > 0 && planned.sent === 0;
     const status =
-      open.length > 0 ? "fail" : evidence.informative > 0 || violations.length > 0 ? "pass" : "not-exercised";
+      open.length > 0
+        ? "fail"
+        : (evidence.informative > 0 && !cutBeforeAny) || violations.length > 0
+          ? "pass"
+          : "not-exercised";
     const notes = [
+      status === "pass" ? cut : undefined,
       violations.length > open.length
         ? `${violations.length - open.length} known finding(s), accepted (--known)`
         : undefined,
@@ -164,7 +240,7 @@ export function checkResults(all: Check[], facts: Facts): CheckResult[] {
       sent,
       violations,
       ...(status === "not-exercised"
-        ? { reason: reasonFor(check, evidence, facts, steps.length, sent, unsent) }
+        ? { reason: reasonFor(check, evidence, facts, steps.length, sent, unsent, cut) }
         : {}),
       ...(notes.length > 0 ? { note: notes.join("; ") } : {}),
     };

@@ -92,12 +92,24 @@ export class Sender {
     pending = false,
     keep = false,
   ): Promise<Exchange | undefined> {
-    if (this.blocked(request.operationId)) return undefined;
+    const sent = await this.attempt(request, how, pending, keep);
+    return typeof sent === "string" ? undefined : sent;
+  }
+
+  /** As `request`, saying why a request was not sent (the deadline passed while it waited for its slot...). */
+  private async attempt(
+    request: RequestCase,
+    how: SendOptions,
+    pending: boolean,
+    keep: boolean,
+  ): Promise<Exchange | string> {
+    const why = this.blocked(request.operationId);
+    if (why) return why;
     let exchange: Exchange;
     try {
       exchange = await this.transport.send(request, how);
     } catch (err) {
-      if (err instanceof NotSent) return undefined;
+      if (err instanceof NotSent) return err.message;
       throw err;
     }
     for (const judged of this.judge.judge(exchange)) {
@@ -114,9 +126,13 @@ export class Sender {
       this.unsent.set(step, why);
       return undefined;
     }
-    const exchange = await this.request(step.request, how, true);
-    if (exchange) this.sent.set(step, exchange);
-    return exchange;
+    const sent = await this.attempt(step.request, how, true, false);
+    if (typeof sent === "string") {
+      this.unsent.set(step, sent);
+      return undefined;
+    }
+    this.sent.set(step, sent);
+    return sent;
   }
 
   /**
@@ -147,7 +163,9 @@ export class Sender {
         if (e) sent.push(e);
       }
       if (!check?.judgeGroup) break;
-      record.verdict = check.judgeGroup(this.ctx, { planned: group, exchanges: record.exchanges });
+      const verdict = check.judgeGroup(this.ctx, { planned: group, exchanges: record.exchanges });
+      // A group that can show a fault here but not its absence finds, and counts as no evidence.
+      record.verdict = group.unproven ? { ...verdict, informative: false } : verdict;
       if (!record.verdict.moved) break;
     }
     for (const unused of slots) unused.cancel();

@@ -3,6 +3,9 @@
  * (SIGINT or SIGTERM, as an AbortSignal whose reason names it). Either way nothing more is sent,
  * every wait ends at once, and what was received is judged and reported.
  */
+/** Why nothing more is sent once --max-time passed (the reason of every request it kept back). */
+export const MAX_TIME_REACHED = "--max-time was reached";
+
 export class RunEnd {
   constructor(
     /** Epoch ms after which nothing is sent. */
@@ -14,7 +17,7 @@ export class RunEnd {
   /** Why nothing more may be sent, if so. */
   reached(): string | undefined {
     if (this.signal?.aborted) return `the run was stopped (${String(this.signal.reason ?? "signal")})`;
-    if (Date.now() >= this.deadline) return "--max-time was reached";
+    if (Date.now() >= this.deadline) return MAX_TIME_REACHED;
     return undefined;
   }
 
@@ -32,7 +35,7 @@ export class RunEnd {
       const done = () => {
         clearTimeout(timer);
         this.signal?.removeEventListener("abort", done);
-        resolve(room < ms || this.stopped ? (this.reached() ?? "--max-time was reached") : undefined);
+        resolve(room < ms || this.stopped ? (this.reached() ?? MAX_TIME_REACHED) : undefined);
       };
       const timer = setTimeout(done, Math.max(0, room));
       this.signal?.addEventListener("abort", done, { once: true });

@@ -13,7 +13,7 @@ import type { Exchange, Phase, RequestCase } from "../types.ts";
 import type { RateDiagnosis } from "./diagnosis.ts";
 import { readExchange } from "./exchange.ts";
 import { Replays } from "./replays.ts";
-import { RunEnd } from "./stop.ts";
+import { MAX_TIME_REACHED, RunEnd } from "./stop.ts";
 import { UnitCosts } from "./unit-costs.ts";
 
 /** Consecutive failed answers (no whole answer, or 5xx) after which an endpoint is left alone. */
@@ -136,7 +136,7 @@ export class Transport {
         (options.raw
           ? this.pacer.take(options.address)
           : await this.pacer.acquire(this.pause, options.address, this.bounds.end.deadline));
-      const refusal = slot ? this.refusal() : "--max-time was reached";
+      const refusal = slot ? this.refusal() : MAX_TIME_REACHED;
       if (refusal || !slot) {
         slot?.cancel();
         throw new NotSent(refusal ?? "not sent", refusal === this.diagnosis.refusesClient);
