@@ -24,7 +24,6 @@ import type {
 import { windowRange } from "../../src/rules/windows.ts";
 import { splitWords } from "../../src/rules/words.ts";
 import { loadSpec } from "../../src/spec/load.ts";
-import type { Spec } from "../../src/spec/spec.ts";
 import type { Operation } from "../../src/spec/types.ts";
 import { readExchange } from "../runner/exchange.ts";
 import type { Check, CheckContext, Exchange, Finding, PlannedGroup, RequestCase } from "../types.ts";
@@ -76,7 +75,12 @@ const answersOf = (example: RuleExample): ExampleAnswer[] =>
   "answers" in example ? example.answers : [example];
 
 const group = (check: Check, requests: Exchange[]): { planned: PlannedGroup; exchanges: Exchange[] } => ({
-  planned: { check: check.name, kind: "compare", requests: requests.map((e) => e.request), label: check.name },
+  planned: {
+    check: check.name,
+    kind: "compare",
+    requests: requests.map((e) => e.request),
+    label: check.name,
+  },
   exchanges: requests,
 });
 
@@ -98,14 +102,18 @@ function judgeRuleExample(check: Check, op: Operation, example: RuleExample) {
 }
 
 const rulesById = new Map(spec.rules().map(({ rule }) => [rule.id, rule]));
-const isIgnores = (check: Check) => rulesById.get(check.name.slice("rule:".length))?.then.ignores !== undefined;
+const isIgnores = (check: Check) =>
+  rulesById.get(check.name.slice("rule:".length))?.then.ignores !== undefined;
 
 function judgeRelationExample(check: Check, op: Operation, example: RelationExample) {
   const a = exchangeOf(op, example.first, `${check.name} first`);
   const b = exchangeOf(op, example.second, `${check.name} second`);
   // A, B, A′: the first request sent again got the same answer (the data did not move).
   const verdict = check.judgeGroup?.(ctx, group(check, [a, b, exchangeOf(op, example.first, "again")]));
-  return { findings: verdict?.findings.map((f) => f.finding) ?? [], informative: verdict?.informative ?? false };
+  return {
+    findings: verdict?.findings.map((f) => f.finding) ?? [],
+    informative: verdict?.informative ?? false,
+  };
 }
 
 /** Why the second request of a relation example is not the first changed by `vary` (empty: it is). */
@@ -118,7 +126,8 @@ function varyMismatches(op: Operation, relation: Relation, example: RelationExam
   for (const p of op.parameters.filter((x) => x.in !== "header")) {
     const v: Variation | undefined = relation.vary[p.name];
     const want = v ? variedValue(op, relation, p.name, v, a, b) : first[p.name];
-    if (want !== second[p.name]) wrong.push(`${p.name}: ${String(second[p.name])}, vary makes ${String(want)}`);
+    if (want !== second[p.name])
+      wrong.push(`${p.name}: ${String(second[p.name])}, vary makes ${String(want)}`);
   }
   return wrong;
 }
@@ -190,14 +199,26 @@ describe("every x-conformance rule judged against its own examples", () => {
     ] as const) {
       list.forEach((example, i) => {
         const where = `${id} examples.${kind}[${i}]`;
-        expect("answers" in example, `${where}: a group of answers exactly when the rule is judged across several`).toBe(grouped);
+        expect(
+          "answers" in example,
+          `${where}: a group of answers exactly when the rule is judged across several`,
+        ).toBe(grouped);
         for (const answer of answersOf(example).slice(0, rule.then.ignores ? 1 : undefined)) {
           const e = exchangeOf(operation, answer, where);
-          const holds = e.parsed && conditionHolds(spec, operation, rule.when, e.parsed, e.request.credentials);
+          const holds =
+            e.parsed && conditionHolds(spec, operation, rule.when, e.parsed, e.request.credentials);
           expect(holds, `${where}: the rule's when does not hold for its request`).toBe(true);
           // A refusing rule is what the server and the mock answer this request with.
-          if (rule.then.status !== undefined && rule.then.status >= 400 && !rule.when?.credentials && e.parsed)
-            expect(refusingRules(spec, operation, e.parsed).map((r) => r.id), where).toContain(id);
+          if (
+            rule.then.status !== undefined &&
+            rule.then.status >= 400 &&
+            !rule.when?.credentials &&
+            e.parsed
+          )
+            expect(
+              refusingRules(spec, operation, e.parsed).map((r) => r.id),
+              where,
+            ).toContain(id);
         }
         const verdict = judgeRuleExample(check, operation, example);
         if (kind === "satisfies") {
@@ -226,7 +247,8 @@ describe("every x-relations relation judged against its own examples", () => {
       list.forEach((example, i) => {
         const where = `${id} examples.${kind}[${i}]`;
         const a = exchangeOf(operation, example.first, where);
-        const holds = a.parsed && conditionHolds(spec, operation, relation.when, a.parsed, a.request.credentials);
+        const holds =
+          a.parsed && conditionHolds(spec, operation, relation.when, a.parsed, a.request.credentials);
         expect(holds, `${where}: the relation's when does not hold for the first request`).toBe(true);
         expect(varyMismatches(operation, relation, example), `${where}: second request`).toEqual([]);
         const verdict = judgeRelationExample(check, operation, example);
