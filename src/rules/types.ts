@@ -92,6 +92,8 @@ export interface Rule {
  * that read the clock (rank windows).
  */
 export interface ExampleAnswer {
+  /** What the example shows (shown on the reference page). */
+  note?: string;
   query?: Record<string, string | number>;
   path?: Record<string, string | number>;
   credentials?: "valid" | "invalid";
@@ -102,10 +104,11 @@ export interface ExampleAnswer {
 }
 
 /** A rule's example: one answer, or for rules judged across several answers (`ignores`, `uniformBody`) a group. */
-export type RuleExample = ExampleAnswer | { answers: ExampleAnswer[] };
+export type RuleExample = ExampleAnswer | { note?: string; answers: ExampleAnswer[] };
 
 /** A relation's example: the first answer (A) and the second (B, made from A's request by `vary`). */
 export interface RelationExample {
+  note?: string;
   first: ExampleAnswer;
   second: ExampleAnswer;
 }
