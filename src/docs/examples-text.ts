@@ -40,11 +40,10 @@ function relationExampleText(op: Operation, e: RelationExample): string {
 export function examplesText(
   op: Operation,
   examples: Examples<RuleExample> | Examples<RelationExample> | undefined,
-  kind: "rule" | "relation",
 ): string[] {
   if (!examples) return [];
   const one = (e: RuleExample | RelationExample) =>
-    kind === "rule" ? ruleExampleText(op, e as RuleExample) : relationExampleText(op, e as RelationExample);
+    "first" in e ? relationExampleText(op, e) : ruleExampleText(op, e);
   return [
     ...examples.satisfies.map((e) => `  - satisfies: ${one(e)}`),
     ...examples.violates.map((e) => `  - violates: ${one(e)}`),

@@ -113,7 +113,7 @@ function rulesText(op: Operation, raw: Record<string, unknown>): string {
   const list = (key: "x-conformance" | "x-relations") =>
     ((raw[key] as (Rule | Relation)[] | undefined) ?? []).flatMap((r) => [
       `- ${r.summary}`,
-      ...examplesText(op, r.examples, key === "x-conformance" ? "rule" : "relation"),
+      ...examplesText(op, r.examples),
     ]);
   const lines = [...list("x-conformance"), ...list("x-relations")];
   return lines.length ? `\n\n**What this endpoint promises**\n\n${lines.join("\n")}\n` : "";
