@@ -37,7 +37,9 @@ function compareById(
 /**
  * The x-conformance rules of one operation, by id. A rule is a promise to clients: removing it
  * or changing its condition or expectation is breaking, except for the two changes we can
- * classify by direction (a fixed count.max, i.e. retention, going up; docs-only edits).
+ * classify by direction (a fixed count.max, i.e. retention, going up; docs-only edits). Its
+ * `examples` are documentation: they illustrate the promise, and the spec's own tests hold them
+ * to it, so editing them changes no contract.
  */
 export function compareConformance(c: Collector, bRaw: unknown, hRaw: unknown, at: At): void {
   const kinds: Kinds = {
@@ -56,7 +58,7 @@ export function compareRelations(c: Collector, bRaw: unknown, hRaw: unknown, at:
   const kinds: Kinds = { added: "x-relation-added", removed: "x-relation-removed", noun: "relation" };
   compareById(c, bRaw, hRaw, at, kinds, (id, b, h, where) => {
     if (!same(docsOnly(b), docsOnly(h)))
-      c.add("documentation-changed", where, `relation ${id}: summary or source changed`);
+      c.add("documentation-changed", where, `relation ${id}: ${docsChanged(b, h)} changed`);
     const parts = Object.keys({ ...b, ...h }).filter((k) => !DOCS.includes(k) && !same(b[k], h[k]));
     if (parts.length > 0)
       c.add(
@@ -67,8 +69,11 @@ export function compareRelations(c: Collector, bRaw: unknown, hRaw: unknown, at:
   });
 }
 
-const DOCS = ["summary", "source", "description"];
+/** What documents a rule or relation without being part of it: its wording, origin and examples. */
+const DOCS = ["summary", "source", "description", "examples"];
 const docsOnly = (r: Json) => Object.fromEntries(Object.entries(r).filter(([k]) => DOCS.includes(k)));
+/** Which documenting parts differ, for the finding's message ("summary and examples"). */
+const docsChanged = (b: Json, h: Json) => DOCS.filter((k) => !same(b[k], h[k])).join(" and ");
 
 /** What a refusing rule tells the client about each parameter: wording, not behaviour. */
 const reasonOf = (r: Json) => obj(obj(r.then).problem).reason;
@@ -84,7 +89,7 @@ function logic(r: Json): Json {
 
 function compareRule(c: Collector, id: string, b: Json, h: Json, at: At): void {
   if (!same(docsOnly(b), docsOnly(h)))
-    c.add("documentation-changed", at, `rule ${id}: summary or source changed`);
+    c.add("documentation-changed", at, `rule ${id}: ${docsChanged(b, h)} changed`);
   if (!same(reasonOf(b), reasonOf(h)))
     c.add(
       "documentation-changed",
@@ -118,12 +123,10 @@ function retentionChange(b: Json, h: Json): [number, number] | undefined {
   const mb = obj(obj(b.then).count).max;
   const mh = obj(obj(h.then).count).max;
   if (typeof mb !== "number" || typeof mh !== "number" || mb === mh) return undefined;
-  const strip = (r: Json) => ({
-    ...r,
-    then: { ...obj(r.then), count: { ...obj(obj(r.then).count), max: 0 } },
-    summary: 0,
-    source: 0,
-  });
+  const strip = (r: Json) => {
+    const rest = logic(r);
+    return { ...rest, then: { ...obj(rest.then), count: { ...obj(obj(rest.then).count), max: 0 } } };
+  };
   return same(strip(b), strip(h)) ? [mb, mh] : undefined;
 }
 

@@ -71,6 +71,10 @@ const conformance: Case[] = [
   ["rule summary changed", { given: (d) => { rule(d, "/api/v1/rank", "rank-order").summary = "Ordered by comments."; }, want: ["documentation-changed"] }],
   ["rule added", { given: (d) => get(d, "/api/v1/meta")["x-conformance"].push({ id: "meta-fast", then: { status: 200 } }), want: ["x-conformance-rule-added"] }],
   ["rules reordered", { given: (d) => get(d, "/api/v1/feed")["x-conformance"].reverse(), want: [] }],
+  // Examples illustrate a rule (the spec's tests hold them to it): editing them is documentation, never a contract change.
+  ["rule example added", { given: (d) => rule(d, "/api/v1/rank", "rank-order").examples.violates.push({ status: 200, body: { data: [] } }), want: ["documentation-changed"] }],
+  ["rule examples replaced", { given: (d) => { rule(d, "/api/v1/feed", "feed-snapshot-no-paging").examples.satisfies = [{ answers: [] }]; }, want: ["documentation-changed"] }],
+  ["retention raised, its examples with it", { given: (d) => { const r = rule(d, "/api/v1/feed", "feed-zdm-retention"); r.then.count.max = 40; r.examples.violates = []; }, want: ["retention-raised", "documentation-changed"] }],
 ];
 
 /** x-relations: how answers relate, each a promise named by its id. */
@@ -80,6 +84,7 @@ const relations: Case[] = [
   ["relation loosened", { given: (d) => delete relation(d, "/api/v1/search", "search-or-adds").expect.total, want: ["x-relation-changed"] }],
   ["relation variation changed", { given: (d) => { relation(d, "/api/v1/search", "search-pages-disjoint").vary.page = { add: 2 }; }, want: ["x-relation-changed"] }],
   ["relation summary changed", { given: (d) => { relation(d, "/api/v1/rank", "rank-limit-prefix").summary = "Prefix."; }, want: ["documentation-changed"] }],
+  ["relation example removed", { given: (d) => relation(d, "/api/v1/search", "search-or-adds").examples.violates.pop(), want: ["documentation-changed"] }],
   ["relation added", { given: (d) => get(d, "/rss.php")["x-relations"] = [{ id: "rss-limit-prefix", summary: "s", source: "s", vary: { q: { addWord: true } }, expect: { superset: true } }], want: ["x-relation-added"] }],
 ];
 
@@ -100,6 +105,15 @@ describe("x-conformance", () => {
     });
     expect(r.findings[0]?.message).toBe("rule feed-category-retention: count.max 20 → 10");
     expect(r.findings[0]?.location.pointer).toBe("/paths/~1api~1v1~1feed/get/x-conformance/1/then/count/max");
+  });
+
+  it("names what documents the rule when only that changed", async () => {
+    const r = await diffEdit((d) => {
+      rule(d, "/api/v1/rank", "rank-order").examples.satisfies.pop();
+    });
+    expect(r.findings.map((f) => [f.rule, f.message])).toEqual([
+      ["documentation-changed", "rule rank-order: examples changed"],
+    ]);
   });
 });
 

@@ -19,6 +19,12 @@ describe("docsHtml (what a server's /docs answers)", () => {
     const html = await docsHtml();
     expect(html).toMatch(/^<!DOCTYPE html>/i);
     for (const op of spec.operations) expect(html).toContain(op.summary);
+    // Each rule's and relation's examples, with their notes (reader.test.ts checks every one in the page's source).
+    for (const { rule } of spec.rules())
+      for (const e of rule.examples?.violates ?? []) if (e.note) expect(html).toContain(e.note);
+    for (const { relation } of spec.relations())
+      for (const e of relation.examples?.violates ?? []) if (e.note) expect(html).toContain(e.note);
+    expect(html).toContain("satisfies: ");
     const started = performance.now();
     expect(await docsHtml()).toBe(html);
     // A rebuild runs Redocly for seconds; a cache hit is a stat and a map lookup.

@@ -4,6 +4,7 @@ import type { BuiltApp } from "../../reference-server/index.ts";
 import { DEMO_KEY, testApp } from "../../reference-server/test/helpers.ts";
 import { createDealClient } from "../client/index.ts";
 import { loadSpec } from "../spec/load.ts";
+import { answerText } from "./examples-text.ts";
 import { CLIENT_METHODS, READER_BASE_URL, readerDocument } from "./reader.ts";
 
 const spec = await loadSpec();
@@ -56,6 +57,53 @@ describe("readerDocument", () => {
       const description = doc.paths[op.path]?.get.description ?? "";
       for (const rule of op.rules) expect(description, op.operationId).toContain(rule.summary);
     }
+  });
+
+  it("shows each rule's and relation's examples under it: every answer's body, status and note", () => {
+    for (const op of spec.operations) {
+      const description = doc.paths[op.path]?.get.description ?? "";
+      for (const r of [...op.rules, ...op.relations]) {
+        const { satisfies = [], violates = [] } = r.examples ?? {};
+        const section = description.slice(description.indexOf(`- ${r.summary}`));
+        const items = section.split("\n").slice(1);
+        const own = items.slice(
+          0,
+          items.findIndex((l) => !l.startsWith("  - ")),
+        );
+        expect(own.filter((l) => l.startsWith("  - satisfies: ")).length, r.id).toBe(satisfies.length);
+        expect(own.filter((l) => l.startsWith("  - violates: ")).length, r.id).toBe(violates.length);
+        for (const example of [...satisfies, ...violates]) {
+          const answers =
+            "first" in example
+              ? [example.first, example.second]
+              : "answers" in example
+                ? example.answers
+                : [example];
+          for (const a of answers) {
+            const body = a.body === undefined ? "" : ` \`${JSON.stringify(a.body)}\``;
+            expect(own.join("\n"), r.id).toContain(` → ${a.status}${body}`);
+          }
+          if (example.note) expect(own.join("\n"), r.id).toContain(`(${example.note})`);
+        }
+      }
+    }
+  });
+
+  it("renders an example answer as its request, status and body", () => {
+    const op = spec.operation("getRank");
+    const answer = {
+      query: { act: "yixiaoshi", limit: 20 },
+      time: 1768449600,
+      status: 200,
+      body: { data: [] },
+    };
+    expect(answerText(op, answer)).toBe(
+      '`GET /api/v1/rank?act=yixiaoshi&limit=20` (at 2026-01-15T04:00:00Z) → 200 `{"data":[]}`',
+    );
+    const legacy = spec.operation("getLegacyRankFile");
+    expect(answerText(legacy, { path: { act: "jintian" }, status: 200, body: [] })).toBe(
+      "`GET /plus/json/rank/jintian.json` → 200 `[]`",
+    );
   });
 
   it("leaves the spec itself unchanged", () => {

@@ -1,15 +1,18 @@
 /**
  * The spec as a client developer reads it on the reference page: each operation with a curl line
  * and a typed-client call that work against the reference server (Redoc's `x-codeSamples`), and
- * its rules in plain words; the server as a usable URL. Derived from the spec when the page is
- * built, so nothing here can drift from it; the spec file itself is unchanged.
+ * its rules in plain words with the answers that keep and break them; the server as a usable URL.
+ * Derived from the spec when the page is built, so nothing here can drift from it; the spec file
+ * itself is unchanged.
  */
 
 import { refusingRules } from "../rules/evaluate.ts";
+import type { Relation, Rule } from "../rules/types.ts";
 import type { RawDocument } from "../spec/load.ts";
 import { parseRequest } from "../spec/request.ts";
 import type { Spec } from "../spec/spec.ts";
 import type { Operation, Parameter } from "../spec/types.ts";
+import { examplesText } from "./examples-text.ts";
 
 /** The reference server's address: what `npx dealkit serve` listens on. */
 export const READER_BASE_URL = "http://127.0.0.1:8080";
@@ -105,12 +108,13 @@ function samples(spec: Spec, op: Operation): { lang: string; label: string; sour
   ];
 }
 
-/** The operation's rules, as a list a client developer reads (x-conformance, x-relations). */
-function rulesText(raw: Record<string, unknown>): string {
-  const list = (key: string) =>
-    ((raw[key] as { summary: string; then?: { problem?: { reason?: string } } }[] | undefined) ?? []).map(
-      (r) => `- ${r.summary}`,
-    );
+/** The operation's rules, as a list a client developer reads (x-conformance, x-relations), each with its examples. */
+function rulesText(op: Operation, raw: Record<string, unknown>): string {
+  const list = (key: "x-conformance" | "x-relations") =>
+    ((raw[key] as (Rule | Relation)[] | undefined) ?? []).flatMap((r) => [
+      `- ${r.summary}`,
+      ...examplesText(op, r.examples),
+    ]);
   const lines = [...list("x-conformance"), ...list("x-relations")];
   return lines.length ? `\n\n**What this endpoint promises**\n\n${lines.join("\n")}\n` : "";
 }
@@ -131,7 +135,7 @@ export function readerDocument(spec: Spec): RawDocument {
     const raw = doc.paths[op.path]?.get;
     if (!raw) continue;
     raw["x-codeSamples"] = samples(spec, op);
-    raw.description = `${String(raw.description ?? "").trimEnd()}${rulesText(raw)}`;
+    raw.description = `${String(raw.description ?? "").trimEnd()}${rulesText(op, raw)}`;
   }
   return doc;
 }

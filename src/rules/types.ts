@@ -80,6 +80,43 @@ export interface Rule {
   source: string;
   when?: Condition;
   then: Expectation;
+  /** Answers that satisfy and violate the rule (documentation; required by the vocabulary schema). */
+  examples?: Examples<RuleExample>;
+}
+
+/**
+ * One request and its answer, as an example holds it: only what the rule reads (a body need not
+ * be schema-complete). Query and path values are written as sent. `credentials` defaults to
+ * `valid` on a key-protected operation; `mediaType` to the first one the spec documents for the
+ * status; `time` (Unix seconds, when the request was sent and answered) matters only to rules
+ * that read the clock (rank windows).
+ */
+export interface ExampleAnswer {
+  /** What the example shows (shown on the reference page). */
+  note?: string;
+  query?: Record<string, string | number>;
+  path?: Record<string, string | number>;
+  credentials?: "valid" | "invalid";
+  time?: number;
+  status: number;
+  mediaType?: string;
+  body?: unknown;
+}
+
+/** A rule's example: one answer, or for rules judged across several answers (`ignores`, `uniformBody`) a group. */
+export type RuleExample = ExampleAnswer | { note?: string; answers: ExampleAnswer[] };
+
+/** A relation's example: the first answer (A) and the second (B, made from A's request by `vary`). */
+export interface RelationExample {
+  note?: string;
+  first: ExampleAnswer;
+  second: ExampleAnswer;
+}
+
+/** Examples that satisfy and that violate a rule or relation: at least one of each. */
+export interface Examples<T> {
+  satisfies: T[];
+  violates: T[];
 }
 
 /** How the second request of a relation is made from the first: one change to one parameter. */
@@ -125,4 +162,6 @@ export interface Relation {
   /** The answers' order: how far a ranking reaches. */
   order?: { field: string; direction: "asc" | "desc" }[];
   expect: RelationExpectation;
+  /** Pairs of answers that satisfy and violate the relation (documentation; required by the vocabulary schema). */
+  examples?: Examples<RelationExample>;
 }

@@ -58,4 +58,40 @@ describe("spec quality gates", () => {
     };
     expect(validate(broken)).toBe(false);
   });
+
+  // Every rule and relation carries answers that satisfy and violate it (conformance/checks/spec-examples.test.ts judges them).
+  const examplesOf = (d: unknown, list: "x-conformance" | "x-relations") =>
+    ((d as { paths: Record<string, { get: Record<string, { examples?: Record<string, unknown[]> }[]> }> })
+      .paths["/api/v1/search"]?.get[list]?.[0] ?? {}) as { examples?: Record<string, unknown[]> };
+  it.each([
+    ["a rule without examples", (d: unknown) => delete examplesOf(d, "x-conformance").examples],
+    [
+      "a rule without a violating example",
+      (d: unknown) => {
+        const examples = examplesOf(d, "x-conformance").examples ?? {};
+        examples.violates = [];
+      },
+    ],
+    ["a relation without examples", (d: unknown) => delete examplesOf(d, "x-relations").examples],
+    [
+      "a relation example without its second answer",
+      (d: unknown) => {
+        const pair = examplesOf(d, "x-relations").examples?.satisfies?.[0] as { second?: unknown };
+        delete pair.second;
+      },
+    ],
+    [
+      "an example answer without a status",
+      (d: unknown) => {
+        const answer = examplesOf(d, "x-conformance").examples?.satisfies?.[0] as { status?: unknown };
+        delete answer.status;
+      },
+    ],
+  ])("the vocabulary schema rejects %s", async (_, breakIt) => {
+    const schema = JSON.parse(await readFile(VOCABULARY_SCHEMA_PATH, "utf8"));
+    const validate = createAjv().compile(schema);
+    const broken = structuredClone((await loadSpec()).raw);
+    breakIt(broken);
+    expect(validate(broken)).toBe(false);
+  });
 });
