@@ -177,32 +177,28 @@ export function earlyRefusalFits(
 }
 
 /**
- * The one operation whose requests in the window account for what was served over the limit
- * (they were not counted): as many as it had, one fewer when the forged request over the limit was
- * served and counted, up to as many more as requests the server may not have counted. Undefined
- * when none, or more than one, fits.
+ * The operations not counted: those served over the limit when every operation was asked once
+ * (burst.otherEndpoints), when their requests in the window account for what was served over
+ * the limit: as many as they had, one fewer when the forged request over the limit was served and
+ * counted, up to as many more as requests the server may not have counted. Undefined otherwise
+ * (a limiter that refills serves some of those too, but not in that number).
  */
-export function uncountedOperation(
+export function uncountedOperations(
   burst: BurstRecord,
   servedOver: number,
   uncertain: number,
   forgedServed: boolean,
-): { operation: string; requests: number; exchange: Exchange } | undefined {
-  const byOperation = new Map<string, Exchange[]>();
-  for (const e of burst.window.filter((x) => x.request.method === "GET" && answered(x))) {
-    const op = e.operation?.operationId ?? e.request.pathname;
-    byOperation.set(op, [...(byOperation.get(op) ?? []), e]);
-  }
-  const fitting = (forgedCounted: boolean) =>
-    [...byOperation].filter(([, es]) => {
-      const expected = es.length - (forgedCounted ? 1 : 0);
-      return es.length >= 2 && servedOver >= expected && servedOver <= expected + uncertain;
-    });
-  // A served forged request was counted by a limiter that does not believe it (as it must): that
-  // reading first; a limiter that believes it left it uncounted.
-  const exact = fitting(forgedServed);
-  const fits = exact.length === 1 || !forgedServed ? exact : fitting(false);
-  if (fits.length !== 1) return undefined;
-  const [operation, es] = fits[0] as [string, Exchange[]];
-  return { operation, requests: es.length, exchange: es[0] as Exchange };
+  status: number,
+): { operations: string[]; requests: number; exchange: Exchange } | undefined {
+  const opOf = (e: Exchange) => e.operation?.operationId ?? e.request.pathname;
+  const unlimited = new Set(burst.otherEndpoints.filter((e) => answered(e) && e.status !== status).map(opOf));
+  const theirs = burst.window.filter(
+    (e) => e.request.method === "GET" && answered(e) && unlimited.has(opOf(e)),
+  );
+  if (theirs.length < 2) return undefined;
+  // A served forged request was counted by a limiter that does not believe it (as it must); one
+  // that believes it left it uncounted: either reading fits.
+  const least = theirs.length - (forgedServed ? 1 : 0);
+  if (servedOver < least || servedOver > theirs.length + uncertain) return undefined;
+  return { operations: [...unlimited], requests: theirs.length, exchange: theirs[0] as Exchange };
 }

@@ -144,9 +144,21 @@ describe("served over the limit", () => {
       exchange("getMeta", 200),
       exchange("getMeta", 429),
     ];
+    // Over the limit, every other operation refuses the client, but RSS still serves it.
+    b.otherEndpoints = [exchange("getRank", 429), exchange("getRss", 200), exchange("getFeed", 429)];
     const found = codes(b);
     expect(found.map(([c]) => c)).toEqual(["rate-limit/endpoint-not-limited"]);
     expect(found[0]?.[1]).toMatch(/as many as the 3 getRss requests of the window/);
+  });
+
+  it("blames no operation that the limit still refuses over the limit (a bucket refilling serves as many)", () => {
+    const window = ["getMeta", "getRss", "getRank", "getRss", "getFeed", "getRss", "searchAlerts"]
+      .concat(["getRank", "getFeed", "listActivities"])
+      .map((op) => exchange(op, 200));
+    const b = burst(window);
+    b.overLimit = [...Array.from({ length: 3 }, () => exchange("getMeta", 200)), exchange("getMeta", 429)];
+    b.otherEndpoints = [exchange("getRss", 429), exchange("getRank", 429)];
+    expect(codes(b).map(([c]) => c)).toEqual(["rate-limit/not-enforced"]);
   });
 
   it("says the limit is not enforced when no operation accounts for the excess", () => {

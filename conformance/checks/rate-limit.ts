@@ -7,7 +7,7 @@ import {
   limiterShape,
   preflightsCounted,
   servedInWindow,
-  uncountedOperation,
+  uncountedOperations,
 } from "./rate-limit-evidence.ts";
 
 /** Requests a server may not have counted: no whole answer, or a 5xx (it may fail before its limiter). */
@@ -151,18 +151,19 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
   const firstRefusal = burst.overLimit.findIndex(limited);
   const before = firstRefusal < 0 ? burst.overLimit : burst.overLimit.slice(0, firstRefusal);
   const servedOver = before.filter((e) => !forged(e) && answered(e));
-  // As many served over the limit as one operation had requests in the window: that one is not counted.
+  // Operations served over the limit, whose requests in the window match what was served over: not counted.
   const forgedServed = before.some((e) => forged(e) && answered(e) && !limited(e));
-  const uncountedOp =
+  const uncountedOps =
     firstRefusal >= 0 && servedOver.length > uncertain
-      ? uncountedOperation(burst, servedOver.length, uncertain, forgedServed)
+      ? uncountedOperations(burst, servedOver.length, uncertain, forgedServed, policy.status)
       : undefined;
-  if (uncountedOp) {
+  if (uncountedOps) {
+    const names = uncountedOps.operations.join(" and ");
     fail(
-      uncountedOp.exchange,
+      uncountedOps.exchange,
       "endpoint-not-limited",
-      `${measured}: ${servedOver.length} served over the limit, as many as the ${uncountedOp.requests} ${uncountedOp.operation} requests of the window: they are not counted, likely`,
-      { ...inWindow, limit: burst.limit, [uncountedOp.operation]: uncountedOp.requests },
+      `${measured}: ${servedOver.length} served over the limit, as many as the ${uncountedOps.requests} ${names} requests of the window, and ${names} still served over the limit: not counted`,
+      { ...inWindow, limit: burst.limit, uncounted: { [names]: uncountedOps.requests } },
       `${policy.status} after ${burst.limit}: the limit applies to every endpoint`,
     );
   }
@@ -171,7 +172,7 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
   const remaining = gets.map((e) => Number(e.headers["ratelimit-remaining"]));
   if (
     !burst.countedTogether &&
-    !uncountedOp &&
+    !uncountedOps &&
     firstRefused < 0 &&
     uncertain === 0 &&
     gets.length === burst.limit &&
@@ -188,7 +189,7 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
       );
     }
   }
-  if (servedOver.length > uncertain && !uncountedOp) {
+  if (servedOver.length > uncertain && !uncountedOps) {
     const e = servedOver.at(-1) as Exchange;
     fail(
       e,
@@ -241,7 +242,11 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
       "served: counted per client IP",
     );
   }
-  for (const e of burst.otherEndpoints.filter((x) => !limited(x) && answered(x))) {
+  const named = new Set(uncountedOps?.operations);
+  const unlimited = burst.otherEndpoints.filter(
+    (x) => !limited(x) && answered(x) && !named.has(x.operation?.operationId ?? x.request.pathname),
+  );
+  for (const e of unlimited) {
     fail(
       e,
       "endpoint-not-limited",

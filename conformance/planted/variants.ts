@@ -314,7 +314,7 @@ export const PLANTED: PlantedBug[] = [
       "response-headers/ratelimit-remaining",
       "response-headers/ratelimit-reset",
     ],
-    expect: ["rate-limit", "response-headers"],
+    expect: ["response-headers", "rate-limit"],
   },
   {
     name: "client-ips-hidden",

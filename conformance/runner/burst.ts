@@ -133,22 +133,33 @@ const fill: Step = async (env, record) => {
     }
   };
   await Promise.all(Array.from({ length: BURST_LANES }, lane));
-  // The plan ran out (a spread run sends it from other addresses meanwhile): the operations fill
-  // the rest, the n-th of them 2n+1 times in a row, so that with no RateLimit-Remaining, when the
-  // refusal comes still tells which operation takes more than one unit (their counts differ by two).
+  // The plan ran out (a spread run sends it from other addresses meanwhile): the public operations
+  // fill the rest, the n-th of them 2n+1 times in a row, so that with no RateLimit-Remaining, when
+  // the refusal comes still tells which operation takes more than one unit (their counts differ by
+  // two). The personal streams stay out: a cache wrongly answering them would blur the count.
   const fillers = [
     META,
     ...env.spec.operations.flatMap((op) => {
-      const request = op.operationId === META.operationId ? undefined : env.validCase(op.operationId);
+      const request =
+        op.operationId === META.operationId || op.secured ? undefined : env.validCase(op.operationId);
       return request ? [{ ...request, label: "burst" }] : [];
     }),
   ].flatMap((request, n) => Array.from({ length: 2 * n + 1 }, () => request));
-  for (let i = 0; !refused() && gets() < env.rate.limit; i++) {
-    const e = await env.sender.request(fillers[i % fillers.length] as RequestCase, raw);
-    if (!e) return env.sender.blocked() ?? "the window could not be filled";
-    record.window.push(e);
-  }
-  return undefined;
+  // Lanes as for the plan's requests: one at a time, a slow target would not fill a short window.
+  let next = 0;
+  let failed: string | undefined;
+  const fillLane = async () => {
+    while (!refused() && !failed && gets() + inFlight < env.rate.limit) {
+      const request = fillers[next++ % fillers.length] as RequestCase;
+      inFlight++;
+      const e = await env.sender.request(request, raw);
+      inFlight--;
+      if (!e) failed = env.sender.blocked() ?? "the window could not be filled";
+      else record.window.push(e);
+    }
+  };
+  await Promise.all(Array.from({ length: BURST_LANES }, fillLane));
+  return failed;
 };
 
 /**
