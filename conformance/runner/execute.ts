@@ -171,20 +171,26 @@ export async function execute(env: ExecEnv): Promise<Execution> {
   for (const item of preflights) queue.splice(queue.indexOf(item), 1);
   const execution: Execution = { explored: new Map() };
   // The burst counts its window exactly: a comparison, which may be sent twice, waits for the paced
-  // phase. Its window takes every operation in turn, so that when refusals begin shows what each
-  // costs even where no answer carries RateLimit-Remaining (an operation taking two units).
+  // phase. Its window takes the operations in proportion to 1, 3, 5… (their order in the spec),
+  // so that their counts differ and when refusals begin shows which one costs more than a unit
+  // even where no answer carries RateLimit-Remaining.
+  const weight = new Map(spec.operations.map((op, n) => [op.operationId, 2 * n + 1]));
   const takenBy = new Map<string, number>();
-  const takenOf = (item: Item) => takenBy.get(itemOperation(item) ?? "") ?? 0;
+  const share = (item: Item) => {
+    const op = itemOperation(item) ?? "";
+    return ((takenBy.get(op) ?? 0) + 1) / (weight.get(op) ?? 1);
+  };
   const take = (max: number) => {
     let best = -1;
     for (const [i, item] of queue.entries()) {
       if (countedRequests(item) > max || (item.kind === "group" && item.group.kind === "compare")) continue;
       if (env.sender.blocked(itemOperation(item))) continue;
-      if (best < 0 || takenOf(item) < takenOf(queue[best] as Item)) best = i;
+      if (best < 0 || share(item) < share(queue[best] as Item)) best = i;
     }
     if (best < 0) return undefined;
     const [item] = queue.splice(best, 1) as [Item];
-    takenBy.set(itemOperation(item) ?? "", takenOf(item) + 1);
+    const op = itemOperation(item) ?? "";
+    takenBy.set(op, (takenBy.get(op) ?? 0) + 1);
     return item;
   };
   // In a one-address run the paced requests wait for the burst and its wait; in a spread run they go beside it.
