@@ -3,15 +3,18 @@
  * every operation) talks through `dealkit proxy`, and the planted proxy (one bug each) sits between
  * it and the reference server. Every bug the client's traffic shows is flagged by exactly its
  * checks; no bug makes another check fail; the HAR recorded on the way, judged by `dealkit judge`,
- * gives the same findings.
+ * gives the same findings. Every row first shows its bug took effect: the planted proxy changed
+ * at least one answer (compared with the correct server's), so a row expecting no finding is
+ * a finding the passive judge cannot make, not a bug that never happened.
  */
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseDocument } from "../../src/spec/load.ts";
 import { SPEC_PATH } from "../../src/spec/paths.ts";
-import { startProxy } from "../planted/proxy.ts";
+import { startProxy, type Tally } from "../planted/proxy.ts";
 import { PLANTED, type PlantedBug } from "../planted/variants.ts";
 import type { RunReport } from "../runner/report.ts";
 import { startBundledServer, type Target } from "../runner/target.ts";
@@ -24,7 +27,8 @@ import { startPassiveProxy } from "./proxy.ts";
 
 /**
  * What the ordinary client's traffic cannot show of a bug, and why (everything else of
- * `bug.expect` must be flagged). The suite finds these with requests or orchestration of its own.
+ * `bug.expect` must be flagged). The suite finds these with requests or orchestration of its own;
+ * where the app's traffic does not even meet the bug, BEYOND_THE_APP adds the requests that do.
  */
 const NOT_IN_TRAFFIC: Record<string, { checks: string[]; why: string }> = {
   "search-without-criterion-served": { checks: ["*"], why: "the app never searches without a criterion" },
@@ -68,10 +72,147 @@ const NOT_IN_TRAFFIC: Record<string, { checks: string[]; why: string }> = {
   "shenghuo-keyword-misses-newest": { checks: ["*"], why: "no keyword sequence" },
 };
 
+/** A request an app does not send, sent `times` times (raw: nothing added, nothing decoded). */
+interface Extra {
+  path: string;
+  method?: string;
+  headers?: Record<string, string>;
+  times?: number;
+  /** Another client's request sent straight to the planted server, not through the proxy. */
+  direct?: boolean;
+  /** Milliseconds to wait before each. */
+  pauseMs?: number;
+}
+
+const LONG_WORD = "京东".repeat(21);
+
+/**
+ * Where the ordinary client never meets a bug (the proxy changed none of its answers), the row
+ * sends the few requests an app does not, after the app's traffic, so that every row shows its
+ * bug took effect: the checks they make fail are given (`expect`); a bug whose check needs the
+ * suite's own orchestration (the 429 burst, an A, B, A′ sequence) is shown to take effect and to
+ * raise no false finding.
+ */
+const BEYOND_THE_APP: Record<string, { extras: Extra[]; expect: string[] }> = {
+  "search-without-criterion-served": {
+    extras: [{ path: "/api/v1/search?cate=all" }],
+    expect: ["rule:search-needs-criterion"],
+  },
+  "retry-after-missing": { extras: [{ path: "/api/v1/meta", times: 70 }], expect: ["response-headers"] },
+  "no-rate-limit": { extras: [{ path: "/api/v1/meta", times: 70 }], expect: [] },
+  "preflight-counted": {
+    extras: [
+      {
+        path: "/api/v1/feed",
+        method: "OPTIONS",
+        headers: { origin: "https://app.example", "access-control-request-method": "GET" },
+      },
+    ],
+    expect: [],
+  },
+  "forwarded-for-trusted": {
+    extras: [{ path: "/api/v1/meta", headers: { "x-forwarded-for": "203.0.113.9" } }],
+    expect: [],
+  },
+  // Refused, then knocking past the planted limiter's 4-second window: a correct one lets it in.
+  "refused-counted": {
+    extras: [
+      { path: "/api/v1/meta", times: 65 },
+      { path: "/api/v1/meta", times: 12, pauseMs: 500 },
+    ],
+    expect: [],
+  },
+  // Another client of the same server: a limiter counting every client as one counts it with the app.
+  "client-ips-hidden": {
+    extras: [{ path: "/api/v1/meta", direct: true }, { path: "/api/v1/meta" }],
+    expect: [],
+  },
+  "server-error-on-long-value": {
+    extras: [{ path: `/api/v1/search?q=${encodeURIComponent(LONG_WORD)}` }],
+    expect: ["no-server-errors"],
+  },
+  "rank-act-defaulted": {
+    extras: [{ path: "/api/v1/rank" }],
+    expect: ["invalid-inputs-rejected", "rule:rank-act-required"],
+  },
+  "feed-pages": {
+    // A, A with page added, then A again: the comparison an `ignores` rule needs passively.
+    extras: [
+      { path: "/api/v1/feed?limit=5" },
+      { path: "/api/v1/feed?limit=5&page=2" },
+      { path: "/api/v1/feed?limit=5" },
+    ],
+    expect: ["rule:feed-snapshot-no-paging"],
+  },
+  "feed-zdm-with-cate-served": {
+    extras: [{ path: "/api/v1/feed?type=zdm&cate=10" }],
+    expect: ["rule:feed-zdm-excludes-cate"],
+  },
+  "search-bounds-swapped": {
+    extras: [{ path: "/api/v1/search?mip=100&mxp=1" }],
+    expect: ["rule:search-price-bounds-ordered"],
+  },
+  "search-first-word-only": {
+    extras: [{ path: `/api/v1/search?q=${encodeURIComponent("zzzz-nothing|京东|支付|话费")}` }],
+    expect: [],
+  },
+  "search-short-page-starts-late": {
+    extras: [{ path: `/api/v1/search?q=${encodeURIComponent("京东")}&limit=5` }],
+    expect: [],
+  },
+  "compressed-unasked": {
+    extras: [{ path: "/api/v1/feed?limit=50", headers: { "accept-encoding": "identity" } }],
+    expect: ["content-encoding"],
+  },
+  "long-url-refused-by-proxy": {
+    // An invalid request too (q over 200 characters): the proxy's 414 is no documented 400.
+    extras: [{ path: `/api/v1/search?q=${"a".repeat(4200)}` }],
+    expect: ["status-code-documented", "invalid-inputs-rejected", "cors", "cache-control"],
+  },
+  "waf-blocks-pipes": {
+    extras: [{ path: `/api/v1/search?q=${encodeURIComponent("京东|支付")}` }],
+    expect: ["status-code-documented", "valid-inputs-accepted", "cors", "cache-control"],
+  },
+};
+
 /** The checks a bug must fail passively. */
 function passiveExpect(bug: PlantedBug): string[] {
+  const beyond = BEYOND_THE_APP[bug.name];
+  if (beyond) {
+    // The extra requests show the bug itself: they may fail only checks the suite fails for it.
+    const foreign = beyond.expect.filter((c) => !bug.expect.includes(c));
+    if (foreign.length > 0) throw new Error(`${bug.name}: ${foreign.join(", ")} is not a check of the bug`);
+    return beyond.expect;
+  }
   const unseen = NOT_IN_TRAFFIC[bug.name]?.checks ?? [];
   return unseen.includes("*") ? [] : bug.expect.filter((c) => !unseen.includes(c));
+}
+
+/** Sends the extras through the proxy (or, `direct`, to the planted server from another address). */
+async function sendExtras(extras: Extra[], viaProxy: string, planted: string): Promise<void> {
+  for (const extra of extras) {
+    for (let n = 0; n < (extra.times ?? 1); n++) {
+      if (extra.pauseMs) await new Promise((r) => setTimeout(r, extra.pauseMs));
+      const url = new URL(extra.path, extra.direct ? planted : viaProxy);
+      await new Promise<void>((done, fail) => {
+        const req = http.request(
+          url,
+          {
+            method: extra.method ?? "GET",
+            headers: extra.headers ?? {},
+            agent: false,
+            ...(extra.direct ? { localAddress: "127.0.0.2" } : {}),
+          },
+          (res) => {
+            res.resume();
+            res.on("end", done);
+          },
+        );
+        req.on("error", fail);
+        req.end();
+      });
+    }
+  }
 }
 
 let upstream: Target;
@@ -118,14 +259,22 @@ describe("planted bugs behind dealkit proxy, an ordinary client's traffic", () =
         judging: inlineJudging(judge),
         onObserved: (observed, traffic) => recording.observe(observed, traffic),
       });
+      let tally: Tally;
       try {
         const account = upstream.account as { uid: string; key: string };
         await ordinaryClient(proxy.url, { uid: Number(account.uid), key: account.key });
+        await sendExtras(BEYOND_THE_APP[name]?.extras ?? [], proxy.url, planted.url);
       } finally {
         await proxy.close();
+        tally = await planted.tally();
         await planted.close();
         await recording.close();
       }
+      // The bug took effect first: a row whose proxy changed no answer could not fail.
+      expect(
+        tally.differing,
+        `${name}: none of ${tally.exchanges} answers differs from the correct server's`,
+      ).toBeGreaterThan(0);
       const live = judge.report();
       const titles = JSON.stringify(live.checks.flatMap((c) => c.violations.map((v) => v.title)));
       expect(failed(live), titles).toEqual(passiveExpect(bug));
