@@ -105,8 +105,8 @@ function forward(
 }
 
 /**
- * Starts a proxy on an ephemeral loopback port; `subnet` (1-199: 200 and 201 are the planted
- * limiters' own upstream addresses) keeps its client IPs apart upstream.
+ * Starts a proxy on an ephemeral loopback port; `subnet` (1-250) keeps its client IPs (127.S.0.N)
+ * and its shadow requests' addresses (127.S.1.1 on) apart upstream.
  */
 export function startProxy(upstreamUrl: string, mutation: Mutation, subnet: number): Promise<PlantedProxy> {
   if (!Number.isInteger(subnet) || subnet < 1 || subnet > 250)
