@@ -3,15 +3,18 @@
  * every operation) talks through `dealkit proxy`, and the planted proxy (one bug each) sits between
  * it and the reference server. Every bug the client's traffic shows is flagged by exactly its
  * checks; no bug makes another check fail; the HAR recorded on the way, judged by `dealkit judge`,
- * gives the same findings.
+ * gives the same findings. Every row first shows its bug took effect: the planted proxy changed
+ * at least one answer (compared with the correct server's), so a row expecting no finding is
+ * a finding the passive judge cannot make, not a bug that never happened.
  */
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseDocument } from "../../src/spec/load.ts";
 import { SPEC_PATH } from "../../src/spec/paths.ts";
-import { startProxy } from "../planted/proxy.ts";
+import { startProxy, type Tally } from "../planted/proxy.ts";
 import { PLANTED, type PlantedBug } from "../planted/variants.ts";
 import type { RunReport } from "../runner/report.ts";
 import { startBundledServer, type Target } from "../runner/target.ts";
@@ -25,53 +28,196 @@ import { startPassiveProxy } from "./proxy.ts";
 /**
  * What the ordinary client's traffic cannot show of a bug, and why (everything else of
  * `bug.expect` must be flagged). The suite finds these with requests or orchestration of its own.
+ * A bug the app's traffic never meets is not here but in BEYOND_THE_APP.
  */
 const NOT_IN_TRAFFIC: Record<string, { checks: string[]; why: string }> = {
-  "search-without-criterion-served": { checks: ["*"], why: "the app never searches without a criterion" },
-  "retry-after-missing": { checks: ["*"], why: "no 429 in the traffic" },
-  "server-error-on-long-value": { checks: ["*"], why: "the app sends no value over 40 characters" },
-  "rank-act-defaulted": { checks: ["*"], why: "the app always sends act" },
-  "feed-pages": { checks: ["*"], why: "the app sends no page to the feed" },
-  "feed-zdm-with-cate-served": { checks: ["*"], why: "the app never combines cate with type=zdm" },
-  "search-bounds-swapped": { checks: ["*"], why: "the app's price bounds are ordered" },
-  "compressed-unasked": { checks: ["*"], why: "the app's fetch always offers gzip" },
-  "long-url-refused-by-proxy": { checks: ["*"], why: "the app sends no request line over 4 KB" },
-  "waf-blocks-pipes": { checks: ["*"], why: "the app searches one word at a time" },
   "cache-ignores-key": {
     checks: ["rate-limit", "rule:my-push-credentials"],
     why: "the app asks my/push with and without the key at different URLs; the limit needs the 429 burst",
   },
   // The limit itself needs the suite's 429 burst (not exercised: passive).
   ...Object.fromEntries(
-    [
-      "no-rate-limit",
-      "preflight-counted",
-      "forwarded-for-trusted",
-      "rss-not-limited",
-      "refused-counted",
-      "client-ips-hidden",
-      "leaky-bucket",
-      "search-costs-two",
-    ].map((n) => [n, { checks: ["rate-limit"], why: "the rate limit needs the suite's 429 burst" }]),
+    ["rss-not-limited", "leaky-bucket", "search-costs-two"].map((n) => [
+      n,
+      { checks: ["rate-limit"], why: "the rate limit needs the suite's 429 burst" },
+    ]),
   ),
   // Relations need A, B, A′ from one client: the app pages and widens, it does not do these.
   "feed-oldest-first": { checks: ["relation:feed-limit-prefix"], why: "no feed limit sequence" },
   "feed-count-over-limit": { checks: ["relation:feed-limit-prefix"], why: "no feed limit sequence" },
   "search-ignores-q": { checks: ["relation:search-block-only-removes"], why: "no block-word sequence" },
   "search-count-over-limit": { checks: ["relation:search-limit-prefix"], why: "no search limit sequence" },
-  "search-first-word-only": { checks: ["*"], why: "no OR-word sequence" },
   "search-block-drops-more": { checks: ["*"], why: "no block-word sequence" },
   "search-price-bounds-exclusive": { checks: ["*"], why: "no price-bounds sequence" },
-  "search-short-page-starts-late": { checks: ["*"], why: "no search limit sequence" },
   "rank-wide-window-misses-last-hour": { checks: ["*"], why: "no window-widening sequence" },
   "feed-short-snapshot-starts-late": { checks: ["*"], why: "no feed limit sequence" },
   "shenghuo-keyword-misses-newest": { checks: ["*"], why: "no keyword sequence" },
 };
 
+/** A request an app does not send, sent `times` times (raw: nothing added, nothing decoded). */
+interface Extra {
+  path: string;
+  method?: string;
+  headers?: Record<string, string>;
+  times?: number;
+  /** Another client's request sent straight to the planted server, not through the proxy. */
+  direct?: boolean;
+  /** Milliseconds to wait before each. */
+  pauseMs?: number;
+}
+
+const LONG_WORD = "京东".repeat(21);
+
+/**
+ * Where the ordinary client never meets a bug (`why`: the proxy changed none of its answers), the
+ * row sends the few requests an app does not, after the app's traffic, so that every row shows
+ * its bug took effect: the checks they make fail are given (`expect`); a bug whose check needs the
+ * suite's own orchestration (the 429 burst, an A, B, A′ sequence) is shown to take effect and to
+ * raise no false finding.
+ */
+const BEYOND_THE_APP: Record<string, { why: string; extras: Extra[]; expect: string[] }> = {
+  "search-without-criterion-served": {
+    why: "the app never searches without a criterion",
+    extras: [{ path: "/api/v1/search?cate=all" }],
+    expect: ["rule:search-needs-criterion"],
+  },
+  "retry-after-missing": {
+    why: "no 429 in the app's traffic",
+    extras: [{ path: "/api/v1/meta", times: 70 }],
+    expect: ["response-headers"],
+  },
+  "no-rate-limit": {
+    why: "the app stays under the limit; the limit needs the suite's 429 burst",
+    extras: [{ path: "/api/v1/meta", times: 70 }],
+    expect: [],
+  },
+  "preflight-counted": {
+    why: "the app (no browser) sends no preflight; the limit needs the suite's 429 burst",
+    extras: [
+      {
+        path: "/api/v1/feed",
+        method: "OPTIONS",
+        headers: { origin: "https://app.example", "access-control-request-method": "GET" },
+      },
+    ],
+    expect: [],
+  },
+  "forwarded-for-trusted": {
+    why: "the app sends no X-Forwarded-For; the limit needs the suite's 429 burst",
+    extras: [{ path: "/api/v1/meta", headers: { "x-forwarded-for": "203.0.113.9" } }],
+    expect: [],
+  },
+  // Refused, then knocking past the planted limiter's 4-second window: a correct one lets it in.
+  "refused-counted": {
+    why: "the app is never refused; the limit needs the suite's 429 burst",
+    extras: [
+      { path: "/api/v1/meta", times: 65 },
+      { path: "/api/v1/meta", times: 12, pauseMs: 500 },
+    ],
+    expect: [],
+  },
+  // Another client of the same server: a limiter counting every client as one counts it with the app.
+  "client-ips-hidden": {
+    why: "the app is one client; the limit needs the suite's 429 burst",
+    extras: [{ path: "/api/v1/meta", direct: true }, { path: "/api/v1/meta" }],
+    expect: [],
+  },
+  "server-error-on-long-value": {
+    why: "the app sends no value over 40 characters",
+    extras: [{ path: `/api/v1/search?q=${encodeURIComponent(LONG_WORD)}` }],
+    expect: ["no-server-errors"],
+  },
+  "rank-act-defaulted": {
+    why: "the app always sends act",
+    extras: [{ path: "/api/v1/rank" }],
+    expect: ["invalid-inputs-rejected", "rule:rank-act-required"],
+  },
+  "feed-pages": {
+    why: "the app sends no page to the feed",
+    // A, A with page added, then A again: the comparison an `ignores` rule needs passively.
+    extras: [
+      { path: "/api/v1/feed?limit=5" },
+      { path: "/api/v1/feed?limit=5&page=2" },
+      { path: "/api/v1/feed?limit=5" },
+    ],
+    expect: ["rule:feed-snapshot-no-paging"],
+  },
+  "feed-zdm-with-cate-served": {
+    why: "the app never combines cate with type=zdm",
+    extras: [{ path: "/api/v1/feed?type=zdm&cate=10" }],
+    expect: ["rule:feed-zdm-excludes-cate"],
+  },
+  "search-bounds-swapped": {
+    why: "the app's price bounds are ordered",
+    extras: [{ path: "/api/v1/search?mip=100&mxp=1" }],
+    expect: ["rule:search-price-bounds-ordered"],
+  },
+  "search-first-word-only": {
+    why: "the app searches one word at a time; the relation needs an OR-word sequence",
+    extras: [{ path: `/api/v1/search?q=${encodeURIComponent("zzzz-nothing|京东|支付|话费")}` }],
+    expect: [],
+  },
+  "search-short-page-starts-late": {
+    why: "the app sends no search limit; the relation needs a limit sequence",
+    extras: [{ path: `/api/v1/search?q=${encodeURIComponent("京东")}&limit=5` }],
+    expect: [],
+  },
+  "compressed-unasked": {
+    why: "the app's fetch always offers gzip",
+    extras: [{ path: "/api/v1/feed?limit=50", headers: { "accept-encoding": "identity" } }],
+    expect: ["content-encoding"],
+  },
+  "long-url-refused-by-proxy": {
+    why: "the app sends no request line over 4 KB",
+    // An invalid request too (q over 200 characters): the proxy's 414 is no documented 400.
+    extras: [{ path: `/api/v1/search?q=${"a".repeat(4200)}` }],
+    expect: ["status-code-documented", "invalid-inputs-rejected", "cors", "cache-control"],
+  },
+  "waf-blocks-pipes": {
+    why: "the app searches one word at a time",
+    extras: [{ path: `/api/v1/search?q=${encodeURIComponent("京东|支付")}` }],
+    expect: ["status-code-documented", "valid-inputs-accepted", "cors", "cache-control"],
+  },
+};
+
 /** The checks a bug must fail passively. */
 function passiveExpect(bug: PlantedBug): string[] {
+  const beyond = BEYOND_THE_APP[bug.name];
+  if (beyond) {
+    // The extra requests show the bug itself: they may fail only checks the suite fails for it.
+    const foreign = beyond.expect.filter((c) => !bug.expect.includes(c));
+    if (foreign.length > 0) throw new Error(`${bug.name}: ${foreign.join(", ")} is not a check of the bug`);
+    return beyond.expect;
+  }
   const unseen = NOT_IN_TRAFFIC[bug.name]?.checks ?? [];
   return unseen.includes("*") ? [] : bug.expect.filter((c) => !unseen.includes(c));
+}
+
+/** Sends the extras through the proxy (or, `direct`, to the planted server from another address). */
+async function sendExtras(extras: Extra[], viaProxy: string, planted: string): Promise<void> {
+  for (const extra of extras) {
+    for (let n = 0; n < (extra.times ?? 1); n++) {
+      if (extra.pauseMs) await new Promise((r) => setTimeout(r, extra.pauseMs));
+      const url = new URL(extra.path, extra.direct ? planted : viaProxy);
+      await new Promise<void>((done, fail) => {
+        const req = http.request(
+          url,
+          {
+            method: extra.method ?? "GET",
+            headers: extra.headers ?? {},
+            agent: false,
+            ...(extra.direct ? { localAddress: "127.0.0.2" } : {}),
+          },
+          (res) => {
+            res.resume();
+            res.on("end", done);
+          },
+        );
+        req.on("error", fail);
+        req.end();
+      });
+    }
+  }
 }
 
 let upstream: Target;
@@ -118,14 +264,22 @@ describe("planted bugs behind dealkit proxy, an ordinary client's traffic", () =
         judging: inlineJudging(judge),
         onObserved: (observed, traffic) => recording.observe(observed, traffic),
       });
+      let tally: Tally;
       try {
         const account = upstream.account as { uid: string; key: string };
         await ordinaryClient(proxy.url, { uid: Number(account.uid), key: account.key });
+        await sendExtras(BEYOND_THE_APP[name]?.extras ?? [], proxy.url, planted.url);
       } finally {
         await proxy.close();
+        tally = await planted.tally();
         await planted.close();
         await recording.close();
       }
+      // The bug took effect first: a row whose proxy changed no answer could not fail.
+      expect(
+        tally.differing,
+        `${name}: none of ${tally.exchanges} answers differs from the correct server's`,
+      ).toBeGreaterThan(0);
       const live = judge.report();
       const titles = JSON.stringify(live.checks.flatMap((c) => c.violations.map((v) => v.title)));
       expect(failed(live), titles).toEqual(passiveExpect(bug));

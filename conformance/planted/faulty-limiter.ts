@@ -121,7 +121,14 @@ export function faultyLimiter(fault: LimiterFault, windowSeconds: number): Mutat
     if (fault !== "search-costs-two-unseen") return headers;
     return headers["Retry-After"] ? { "Retry-After": headers["Retry-After"] } : {};
   };
+  // A correct limiter of the same limit and window beside it (every request but a preflight
+  // counted once, per client address): the requests it decides otherwise show the fault took effect.
+  const correct = ready.then(
+    ({ spec }) => new RateLimiter(new MemoryStore(), { limit: spec.rateLimit.limit, windowSeconds }),
+  );
+  const deviations = new WeakSet<ProxiedRequest>();
   return {
+    deviated: (req) => deviations.has(req),
     response(req, res) {
       const decision = served.get(req);
       if (!decision) return res;
@@ -140,34 +147,43 @@ export function faultyLimiter(fault: LimiterFault, windowSeconds: number): Mutat
     },
     async admit(req) {
       const { spec, limiter } = await ready;
-      const forged = req.headers["x-forwarded-for"];
-      // Behind a proxy that hides client IPs, every client is one to the limiter.
-      const key =
-        fault === "counts-clients-together"
-          ? "everyone"
-          : fault === "trusts-forwarded-for" && typeof forged === "string"
-            ? forged
-            : req.client;
-      if (req.method === "OPTIONS" && fault !== "counts-preflight") return undefined;
-      if (fault === "skips-rss" && req.pathname === "/rss.php") return undefined;
-      // One endpoint's requests take two units: the first is counted quietly.
-      if (costsTwo && req.pathname === "/api/v1/search")
-        await limiter.hit(key, Date.now());
-      const decision = await limiter.hit(key, Date.now());
-      if (decision.allowed) {
-        served.set(req, decision);
-        return undefined;
-      }
+      const now = Date.now();
+      const right = req.method === "OPTIONS" ? undefined : await (await correct).hit(req.client, now);
+      const decided = await decide(req, now);
+      // Served or refused otherwise, or another count stated: what a client sees differs.
+      if ((decided?.allowed ?? true) !== (right?.allowed ?? true) || decided?.remaining !== right?.remaining)
+        deviations.add(req);
+      if (!decided || decided.allowed) return undefined;
       return {
         status: spec.rateLimit.status,
         headers: {
           "content-type": PROBLEM_JSON,
           ...corsHeaders(spec.cors),
-          ...countHeaders(decision),
+          ...countHeaders(decided),
           "cache-control": cacheControl(spec, spec.match(req.pathname)?.operation, spec.rateLimit.status),
         },
-        body: JSON.stringify(rateLimited(spec, Math.max(1, decision.resetSeconds), limiter.policy)),
+        body: JSON.stringify(rateLimited(spec, Math.max(1, decided.resetSeconds), limiter.policy)),
       };
     },
   };
+
+  /** The faulty limiter's decision, or undefined when it does not count the request. */
+  async function decide(req: ProxiedRequest, now: number): Promise<Decision | undefined> {
+    const { limiter } = await ready;
+    const forged = req.headers["x-forwarded-for"];
+    // Behind a proxy that hides client IPs, every client is one to the limiter.
+    const key =
+      fault === "counts-clients-together"
+        ? "everyone"
+        : fault === "trusts-forwarded-for" && typeof forged === "string"
+          ? forged
+          : req.client;
+    if (req.method === "OPTIONS" && fault !== "counts-preflight") return undefined;
+    if (fault === "skips-rss" && req.pathname === "/rss.php") return undefined;
+    // One endpoint's requests take two units: the first is counted quietly.
+    if (costsTwo && req.pathname === "/api/v1/search") await limiter.hit(key, now);
+    const decision = await limiter.hit(key, now);
+    if (decision.allowed) served.set(req, decision);
+    return decision;
+  }
 }

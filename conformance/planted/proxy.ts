@@ -4,9 +4,14 @@
  * shown to catch it with the intended check. The upstream connection leaves from an address
  * derived from the client's (127.0.0.N → 127.S.0.N), so per-IP rate limiting still sees
  * distinct clients, and each proxy instance (S) has client IPs of its own upstream.
+ *
+ * The proxy also tells whether its bug took effect: it counts the exchanges whose answer differs
+ * from the correct server's answer to the same request (see `differs` below), so a planted test
+ * can tell "the suite found nothing" from "there was nothing to find".
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { isDeepStrictEqual } from "node:util";
 
 export interface ProxiedRequest {
   method: string;
@@ -36,11 +41,32 @@ export interface Mutation {
   upstreamAddress?(client: string, counter: number): string;
   /** Takes the answer over at the socket level (a hang, a reset, a trickle); true when it did. */
   sabotage?(req: ProxiedRequest, res: http.ServerResponse): boolean;
+  /**
+   * Whether the answer sent differs from what a correct component in the same place would have
+   * sent, for mutations the proxy cannot judge by comparing with the upstream's answer: a planted
+   * limiter compares its decision with a correct limiter's, a compressing proxy its bytes with a
+   * correct compressing proxy's. `upstream` is undefined when the mutation answered in its place.
+   */
+  deviated?(req: ProxiedRequest, upstream: ProxiedResponse | undefined, sent: ProxiedResponse): boolean;
 }
 
 export interface Proxy {
   url: string;
   close(): Promise<void>;
+}
+
+/** What a planted proxy passed on, and how much of it its bug changed. */
+export interface Tally {
+  exchanges: number;
+  /** Exchanges whose answer differs from the correct server's answer to the same request. */
+  differing: number;
+  /** The paths of those exchanges, sorted. */
+  paths: string[];
+}
+
+export interface PlantedProxy extends Proxy {
+  /** The tally, once every comparison still under way (a shadow request) has ended. */
+  tally(): Promise<Tally>;
 }
 
 function forward(
@@ -78,10 +104,30 @@ function forward(
   });
 }
 
-/** Starts a proxy on an ephemeral loopback port; `subnet` (1-250) keeps its client IPs apart upstream. */
-export function startProxy(upstreamUrl: string, mutation: Mutation, subnet: number): Promise<Proxy> {
+/**
+ * Starts a proxy on an ephemeral loopback port; `subnet` (1-250) keeps its client IPs (127.S.0.N)
+ * and its shadow requests' addresses (127.S.1.1 on) apart upstream.
+ */
+export function startProxy(upstreamUrl: string, mutation: Mutation, subnet: number): Promise<PlantedProxy> {
+  if (!Number.isInteger(subnet) || subnet < 1 || subnet > 250)
+    throw new Error(`subnet ${subnet} is not 1-250`);
   const upstream = new URL(upstreamUrl);
   let counter = 0;
+  const tally = { exchanges: 0, differing: 0, paths: new Set<string>() };
+  const comparisons = new Set<Promise<void>>();
+  // Shadow requests leave from addresses of the proxy's own that nothing else uses (127.S.1.1 on),
+  // so they never count against a client's window in the mutated world.
+  let shadows = 0;
+  const shadowAddress = () => {
+    const k = shadows++;
+    return `127.${subnet}.${1 + (Math.floor(k / 250) % 250)}.${(k % 250) + 1}`;
+  };
+  const count = (received: ProxiedRequest, differing: boolean) => {
+    tally.exchanges++;
+    if (!differing) return;
+    tally.differing++;
+    tally.paths.add(received.pathname);
+  };
   const server = http.createServer(async (incoming, outgoing) => {
     try {
       const url = new URL(incoming.url ?? "/", "http://proxy");
@@ -93,26 +139,106 @@ export function startProxy(upstreamUrl: string, mutation: Mutation, subnet: numb
         query: url.searchParams,
         headers: incoming.headers,
       };
-      if (mutation.sabotage?.(received, outgoing)) return;
+      const asked = `${received.method} ${received.pathname}?${received.query.toString()}`;
+      if (mutation.sabotage?.(received, outgoing)) {
+        // Taken over at the socket: no correct server hangs, resets or trickles.
+        count(received, true);
+        return;
+      }
       const req =
         (await mutation.admit?.(received)) ?? (mutation.request ? mutation.request(received) : received);
+      const transparent = `127.${subnet}.0.${client.split(".").at(-1) ?? "1"}`;
       let res: ProxiedResponse;
+      let upstreamRes: ProxiedResponse | undefined;
+      let local: string | undefined;
       if ("status" in req) {
         res = req;
       } else {
-        const host = client.split(".").at(-1) ?? "1";
-        const local = mutation.upstreamAddress?.(client, counter++) ?? `127.${subnet}.0.${host}`;
-        res = await forward(upstream, req, req.method, local);
-        res = mutation.response ? mutation.response(req, res) : res;
+        local = mutation.upstreamAddress?.(client, counter++) ?? transparent;
+        upstreamRes = await forward(upstream, req, req.method, local);
+        res = mutation.response ? mutation.response(req, upstreamRes) : upstreamRes;
       }
       outgoing.writeHead(res.status, res.headers);
       outgoing.end(res.bytes ?? res.body);
+      const sent = res;
+      const judged = differs({
+        mutation,
+        received,
+        rewritten: "status" in req || `${req.method} ${req.pathname}?${req.query.toString()}` !== asked,
+        upstreamRes,
+        sent,
+        // A request sent from another address than the transparent one: its correct answer is the
+        // one the transparent address gets (which nothing else uses then, so its window is the client's).
+        shadowFrom: local !== undefined && local !== transparent ? transparent : shadowAddress(),
+        shadowIsMirror: local !== undefined && local !== transparent,
+        forwardShadow: (from) => forward(upstream, received, received.method, from),
+      })
+        .then((d) => count(received, d))
+        .catch(() => count(received, false))
+        .finally(() => comparisons.delete(judged));
+      comparisons.add(judged);
     } catch (err) {
       outgoing.writeHead(502, { "content-type": "text/plain" });
       outgoing.end(`proxy: ${(err as Error).message}`);
     }
   });
-  return listenOnLoopback(server);
+  return listenOnLoopback(server).then((proxy) => ({
+    ...proxy,
+    async tally() {
+      while (comparisons.size > 0) await Promise.allSettled([...comparisons]);
+      return { exchanges: tally.exchanges, differing: tally.differing, paths: [...tally.paths].sort() };
+    },
+  }));
+}
+
+/**
+ * Whether the answer sent differs from the correct server's answer to the same request:
+ * - the mutation says so itself when it knows better (`deviated`);
+ * - the request was rewritten, answered in the upstream's place or sent from another address:
+ *   the request as received is sent upstream once more (a shadow) and the answers compared
+ *   (status, Content-Type, Content-Encoding, body); a rewritten request the upstream refused
+ *   with its rate limit is counted the same as the original would be, so it is not compared;
+ * - otherwise the upstream's answer is the correct one: compared with what was sent, headers
+ *   included.
+ */
+async function differs(e: {
+  mutation: Mutation;
+  received: ProxiedRequest;
+  rewritten: boolean;
+  upstreamRes: ProxiedResponse | undefined;
+  sent: ProxiedResponse;
+  shadowFrom: string;
+  shadowIsMirror: boolean;
+  forwardShadow(from: string): Promise<ProxiedResponse>;
+}): Promise<boolean> {
+  if (e.mutation.deviated) return e.mutation.deviated(e.received, e.upstreamRes, e.sent);
+  if (!e.rewritten && !e.shadowIsMirror)
+    return e.upstreamRes !== undefined && !sameAnswer(e.upstreamRes, e.sent, true);
+  if (!e.shadowIsMirror && e.upstreamRes?.status === 429 && e.sent.status === 429) return false;
+  const correct = await e.forwardShadow(e.shadowFrom);
+  return !sameAnswer(correct, e.sent, false);
+}
+
+/** Two answers alike: status, body (as JSON when both are) and the headers (all, or those of the content). */
+function sameAnswer(a: ProxiedResponse, b: ProxiedResponse, allHeaders: boolean): boolean {
+  if (a.status !== b.status) return false;
+  const names = allHeaders
+    ? [...new Set([...Object.keys(a.headers), ...Object.keys(b.headers)].map((k) => k.toLowerCase()))]
+    : ["content-type", "content-encoding"];
+  const header = (r: ProxiedResponse, name: string) =>
+    Object.entries(r.headers).find(([k]) => k.toLowerCase() === name)?.[1];
+  if (names.some((n) => header(a, n) !== header(b, n))) return false;
+  if (a.bytes || b.bytes) return !!a.bytes && !!b.bytes && a.bytes.equals(b.bytes);
+  if (a.body === b.body) return true;
+  const json = (text: string) => {
+    try {
+      return { value: JSON.parse(text) as unknown };
+    } catch {
+      return undefined;
+    }
+  };
+  const [x, y] = [json(a.body), json(b.body)];
+  return x !== undefined && y !== undefined && isDeepStrictEqual(x.value, y.value);
 }
 
 /** Listens on an ephemeral loopback port; closing drops every connection (hanging ones too). */

@@ -22,19 +22,32 @@ function compressing(
     headers: Record<string, string>,
   ) => { bytes: Buffer; headers: Record<string, string> },
 ): Mutation {
+  const encoded = (req: ProxiedRequest, res: ProxiedResponse, right: boolean): ProxiedResponse => {
+    const body = Buffer.from(res.body);
+    if (body.length < COMPRESS_FROM || !(right ? offersGzip(req) : when(req))) return res;
+    const { bytes, headers } = (right ? correctly : encode)(body, {
+      ...res.headers,
+      "content-encoding": "gzip",
+      vary: "Accept-Encoding",
+    });
+    return { ...res, headers, bytes };
+  };
   return {
-    response(req, res) {
-      const body = Buffer.from(res.body);
-      if (body.length < COMPRESS_FROM || !when(req)) return res;
-      const { bytes, headers } = encode(body, {
-        ...res.headers,
-        "content-encoding": "gzip",
-        vary: "Accept-Encoding",
-      });
-      return { ...res, headers, bytes };
+    response: (req, res) => encoded(req, res, false),
+    // A correct compressing proxy in the same place: gzip once, with Vary, for clients that offer it.
+    deviated(req, upstream, sent) {
+      if (!upstream) return false;
+      const right = encoded(req, upstream, true);
+      const header = (r: ProxiedResponse) => JSON.stringify(Object.entries(r.headers).sort());
+      const bytes = (r: ProxiedResponse) => r.bytes ?? Buffer.from(r.body);
+      return (
+        right.status !== sent.status || header(right) !== header(sent) || !bytes(right).equals(bytes(sent))
+      );
     },
   };
 }
+
+const correctly = (body: Buffer, headers: Record<string, string>) => ({ bytes: gzipSync(body), headers });
 
 /** Compressed for clients that offered gzip, without Vary: a cache may give it to one that did not. */
 export const compressedWithoutVary = compressing(offersGzip, (body, headers) => {
