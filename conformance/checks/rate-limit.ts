@@ -191,9 +191,12 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
   }
   if (servedOver.length > uncertain && !uncountedOps) {
     const e = servedOver.at(-1) as Exchange;
+    // Refused at last and served again seconds later: a bucket that drained while the window
+    // filled (how many it let over depends on how fast the client was); the shape is the finding.
+    const refilled = firstRefusal >= 0 && burst.refill.some((x) => answered(x) && !limited(x));
     fail(
       e,
-      "not-enforced",
+      refilled ? "refills-early" : "not-enforced",
       `${measured}: ${servedOver.length} served over the limit; ${limiterShape(burst, policy.status)}`,
       { ...inWindow, limit: burst.limit, windowSeconds: burst.windowSeconds, overLimit: servedOver.length },
       `at most ${burst.limit} within any ${burst.windowSeconds} s, then ${policy.status}`,
