@@ -63,7 +63,12 @@ function plan(ctx: PlanContext, op: Operation, relation: Relation): PlannedGroup
       pageSize(ctx.spec, op, y.query) - pageSize(ctx.spec, op, x.query),
   );
   const groups: PlannedGroup[] = [];
+  // Fallbacks try other kinds of request (other parameters given), not the same kind again: a
+  // total that pages evenly, an empty category, stays so whatever the values.
+  const shapes = new Set<string>();
+  const shape = (r: RequestCase) => JSON.stringify([r.pathname, r.query.map(([k]) => k).sort()]);
   for (const base of bases) {
+    if (shapes.has(shape(base))) continue;
     const parsed = parseRequest(
       ctx.spec,
       op,
@@ -73,6 +78,7 @@ function plan(ctx: PlanContext, op: Operation, relation: Relation): PlannedGroup
     if (!conditionHolds(ctx.spec, op, relation.when, parsed, base.credentials)) continue;
     const second = varyRequest(ctx.spec, op, relation, base, ctx.vocabulary);
     if (!second) continue;
+    shapes.add(shape(base));
     const first = { ...base, label: `relation:${relation.id} first` };
     const fromFirst = Object.keys(second.fromFirst).length > 0;
     groups.push({

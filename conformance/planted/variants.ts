@@ -14,6 +14,7 @@ import {
   longUrlRefusedByProxy,
   wafBlocksPipes,
 } from "./stack.ts";
+import { TOO_LITTLE } from "./too-little.ts";
 
 export interface PlantedBug {
   name: string;
@@ -915,4 +916,5 @@ export const PLANTED: PlantedBug[] = [
     mutation: pageIgnored("/api/v1/shenghuo"),
     expect: ["relation:shenghuo-pages-disjoint"],
   },
+  ...TOO_LITTLE,
 ];

@@ -208,8 +208,9 @@ export function judgeRelation(
       [b, bItems],
     ] as const) {
       const want = Math.max(0, Math.min(size, ta - (pageOf(x) - 1) * size));
-      // A page holding something is arithmetic judged; a page past the end shows nothing of it.
-      informative ||= want > 0;
+      // Only a page the total leaves part-filled shows the arithmetic: a full page is what the
+      // count rule already judges, a page past the end holds nothing to count.
+      informative ||= want > 0 && want < size;
       if (items.length !== want)
         fail(`page ${pageOf(x)} must hold ${want} items (meta.total ${ta}, page size ${size})`, {
           received: items.length,
