@@ -86,7 +86,9 @@ function plan(ctx: PlanContext, op: Operation, relation: Relation): PlannedGroup
       kind: "compare",
       requests: [first, second.request],
       label: relation.id,
-      ...(fromFirst ? { fromFirst: { at: itemsAt(relation, op.operationId), params: second.fromFirst } } : {}),
+      ...(fromFirst
+        ? { fromFirst: { at: itemsAt(relation, op.operationId), params: second.fromFirst } }
+        : {}),
       // The next bases: sent only if the first gave the relation nothing to judge.
       ...(groups.length > 0 ? { fallback: true } : {}),
     });
@@ -101,7 +103,12 @@ const FIRST_REQUESTS = 3;
 function ruleExchange(spec: Spec, op: Operation, e: Exchange): RuleExchange {
   return {
     operation: op,
-    request: parseRequest(spec, op, new URLSearchParams(e.request.query), spec.match(e.request.pathname)?.pathParams),
+    request: parseRequest(
+      spec,
+      op,
+      new URLSearchParams(e.request.query),
+      spec.match(e.request.pathname)?.pathParams,
+    ),
     ...(e.request.credentials ? { credentials: e.request.credentials } : {}),
     status: e.status,
     ...(e.mediaType ? { mediaType: e.mediaType } : {}),

@@ -5,8 +5,8 @@
  */
 import { conditionHolds } from "../../src/rules/evaluate.ts";
 import { get } from "../../src/rules/pointer.ts";
-import type { Relation, Variation } from "../../src/rules/types.ts";
 import { itemFields, pageSizeOf } from "../../src/rules/relations.ts";
+import type { Relation, Variation } from "../../src/rules/types.ts";
 import { narrowestWindow, windowRange } from "../../src/rules/windows.ts";
 import { splitWords } from "../../src/rules/words.ts";
 import type { ParsedRequest } from "../../src/spec/request.ts";

@@ -13,7 +13,10 @@ type Rec = Record<string, unknown>;
 type Body = { data?: Rec[]; meta?: Rec; cates?: unknown };
 
 const parse = (res: ProxiedResponse) => JSON.parse(res.body) as unknown;
-const withBody = (res: ProxiedResponse, body: unknown): ProxiedResponse => ({ ...res, body: JSON.stringify(body) });
+const withBody = (res: ProxiedResponse, body: unknown): ProxiedResponse => ({
+  ...res,
+  body: JSON.stringify(body),
+});
 
 /** A valid positive integer parameter, or its default when absent (invalid: undefined). */
 function intParam(req: ProxiedRequest, name: string, fallback: number, max: number): number | undefined {
@@ -56,7 +59,10 @@ function shortWindow(act: string, now: number): boolean {
 const LEGACY = /^\/plus\/json\/rank\/([a-z]+)\.json$/;
 
 /** The act of a rank answer (API or legacy file) and its entries, to edit alike in both. */
-function rankEntries(req: ProxiedRequest, res: ProxiedResponse): { act: string; body: unknown; list: Rec[] } | undefined {
+function rankEntries(
+  req: ProxiedRequest,
+  res: ProxiedResponse,
+): { act: string; body: unknown; list: Rec[] } | undefined {
   if (res.status !== 200) return undefined;
   const legacy = LEGACY.exec(req.pathname)?.[1];
   const act = legacy ?? (req.pathname === "/api/v1/rank" ? req.query.get("act") : null);

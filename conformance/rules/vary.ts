@@ -28,7 +28,9 @@ function matchedFields(op: Operation, relation: Relation, param: string): string
   const filters = [relation.expect.superset, relation.expect.subset].flatMap((f) =>
     f && f !== true && f.matches?.param === param ? [f.matches.fields] : [],
   );
-  const rules = op.rules.flatMap((r) => (r.then.each?.matches?.param === param ? [r.then.each.matches.fields] : []));
+  const rules = op.rules.flatMap((r) =>
+    r.then.each?.matches?.param === param ? [r.then.each.matches.fields] : [],
+  );
   return [...new Set([...filters, ...rules].flat())];
 }
 
@@ -37,7 +39,13 @@ function matchedFields(op: Operation, relation: Relation, param: string): string
  * shows), none a word list of the request holds already (a block word equal to q would block
  * everything). Without words per field: activity words where records have names, else title words.
  */
-function newWords(op: Operation, relation: Relation, param: string, taken: string[], vocab: Vocabulary): string[] {
+function newWords(
+  op: Operation,
+  relation: Relation,
+  param: string,
+  taken: string[],
+  vocab: Vocabulary,
+): string[] {
   const fields = matchedFields(op, relation, param);
   const chosen: string[] = [];
   for (const field of fields) {
@@ -45,7 +53,9 @@ function newWords(op: Operation, relation: Relation, param: string, taken: strin
     if (word) chosen.push(word);
   }
   if (chosen.length > 0) return chosen;
-  const fallback = (fields.includes("name") ? vocab.activityWords : vocab.words).find((w) => !taken.includes(w));
+  const fallback = (fields.includes("name") ? vocab.activityWords : vocab.words).find(
+    (w) => !taken.includes(w),
+  );
   return fallback ? [fallback] : [];
 }
 
@@ -60,7 +70,14 @@ function widerWindow(spec: Spec, act: string, now: number): string | undefined {
 
 /** The page size of a request: the least cap its operation's count rules allow. */
 function pageSize(spec: Spec, op: Operation, parsed: ParsedRequest): number | undefined {
-  return pageSizeOf(spec, { operation: op, request: parsed, status: 200, body: undefined, sentAt: 0, receivedAt: 0 });
+  return pageSizeOf(spec, {
+    operation: op,
+    request: parsed,
+    status: 200,
+    body: undefined,
+    sentAt: 0,
+    receivedAt: 0,
+  });
 }
 
 type Value = { value: string } | { fromFirst: FromFirst } | "removed" | "impossible";
@@ -92,7 +109,8 @@ function varied(
   }
   if ("set" in v) return { value: String(v.set) };
   if ("add" in v) return typeof effective === "number" ? { value: String(effective + v.add) } : "impossible";
-  if ("max" in v) return param?.schema.maximum !== undefined ? { value: String(param.schema.maximum) } : "impossible";
+  if ("max" in v)
+    return param?.schema.maximum !== undefined ? { value: String(param.schema.maximum) } : "impossible";
   if ("widerWindow" in v) {
     const wider = typeof effective === "string" ? widerWindow(spec, effective, Date.now() / 1000) : undefined;
     return wider ? { value: wider } : "impossible";
@@ -125,7 +143,12 @@ export function varyRequest(
   base: RequestCase,
   vocab: Vocabulary,
 ): Varied | undefined {
-  const parsed = parseRequest(spec, op, new URLSearchParams(base.query), spec.match(base.pathname)?.pathParams);
+  const parsed = parseRequest(
+    spec,
+    op,
+    new URLSearchParams(base.query),
+    spec.match(base.pathname)?.pathParams,
+  );
   const target = relation.to ? spec.operation(relation.to.operation) : op;
   // Across operations: what both declare, as the first request gave it.
   const values = new Map<string, string>(
