@@ -109,6 +109,7 @@ export function isRelationPair(
   a: Exchange,
   b: Exchange,
 ): boolean {
+  if (relation.to) return false;
   if (a.operation !== op || b.operation !== op || a.request.pathname !== b.request.pathname) return false;
   if (!a.parsed || !b.parsed || a.parsed.errors.length > 0 || b.parsed.errors.length > 0) return false;
   if (a.request.credentials !== b.request.credentials) return false;
