@@ -63,8 +63,8 @@ function plan(ctx: PlanContext, op: Operation, relation: Relation): PlannedGroup
       pageSize(ctx.spec, op, y.query) - pageSize(ctx.spec, op, x.query),
   );
   const groups: PlannedGroup[] = [];
-  // Fallbacks try other kinds of request (other parameters given), not the same kind again: a
-  // total that pages evenly, an empty category, stays so whatever the values.
+  // Fallbacks try another kind of request (other parameters given), not the same kind with other
+  // values: what left the first nothing to judge (a total that pages evenly) holds for its kind.
   const shapes = new Set<string>();
   const shape = (r: RequestCase) => JSON.stringify([r.pathname, r.query.map(([k]) => k).sort()]);
   for (const base of bases) {

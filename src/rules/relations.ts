@@ -201,8 +201,8 @@ export function judgeRelation(
         documented: `${expect.total} ${ta}`,
       });
   }
-  const size = pageSizeOf(spec, a);
-  if (expect.pageCounts && typeof ta === "number" && size !== undefined) {
+  const size = expect.pageCounts ? pageSizeOf(spec, a) : undefined;
+  if (typeof ta === "number" && size !== undefined) {
     for (const [x, items] of [
       [a, aItems],
       [b, bItems],
