@@ -120,16 +120,20 @@ export interface PlanContext extends CheckContext {
  * "compare" group the first request is the control: it is sent again last (A, B..., A′), and an
  * answer to A′ that differs from A means the data moved meanwhile.
  */
+/** How a parameter of a later request is taken from the first answer (see PlannedGroup.fromFirst). */
+export type FromFirst = string | { windowOf: string } | { lastPage: { size: number } };
+
 export interface PlannedGroup {
   check: string;
   kind: "compare" | "set";
   requests: RequestCase[];
   label: string;
   /**
-   * Parameters of the later requests taken from the first answer: from the first item at `at`
-   * that carries every named field (param → field). Without such an item they are not sent.
+   * Parameters of the later requests taken from the first answer (param → how): a field of the
+   * first item at `at` that carries every named field, or the narrowest rank window holding a
+   * time field of that item, or the last page of its `meta.total`. Without them they are not sent.
    */
-  fromFirst?: { at: string; params: Record<string, string> };
+  fromFirst?: { at: string; params: Record<string, FromFirst> };
   /** Sent only when the check has no evidence once the plan's own groups are judged. */
   fallback?: boolean;
   /**

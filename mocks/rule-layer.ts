@@ -17,6 +17,7 @@ import { type ParsedRequest, parseRequest, queryLengthError } from "../src/spec/
 import type { Spec } from "../src/spec/spec.ts";
 import type { Operation } from "../src/spec/types.ts";
 import { credentialsValid, DEFAULT_DEMO_ACCOUNT, type DemoAccount } from "./auth.ts";
+import { asFirstAnswer, equalSource, withOwedItems } from "./cross-answers.ts";
 import type { ShapeContext } from "./enforce.ts";
 import { pickExample } from "./examples.ts";
 import { shapeAnswer } from "./shape.ts";
@@ -117,6 +118,14 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
     if (parsed.errors.length > 0) return problemAnswer(invalidParameters(spec, parsed.errors));
 
     const ctx: ShapeContext = { spec, operation, request: parsed, now: Math.floor(now() / 1000) };
+    // An answer that must equal another operation's (the legacy rank file) is that answer.
+    const source = equalSource(spec, operation, parsed);
+    if (source) {
+      const b = await serve(req, new URL(source.path, url), source.operation, {});
+      if (b.status !== 200) return b;
+      const body = shapeAnswer(ctx, asFirstAnswer(source.relation, JSON.parse(b.body)));
+      return { ...b, body: JSON.stringify(body) };
+    }
     // The caller's own choice of example (or of dynamic bodies) wins over the layer's.
     const asked = header(req, "prefer");
     const example = options.dynamic || /example=|dynamic=/.test(asked ?? "") ? undefined : pickExample(ctx);
@@ -130,7 +139,8 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
       return upstreamAnswer;
     }
     if (!upstreamAnswer.headers["content-type"]?.includes("json")) return upstreamAnswer;
-    const body = shapeAnswer(ctx, JSON.parse(upstreamAnswer.body));
+    const answered = withOwedItems(spec, operation, parsed, ctx.now, JSON.parse(upstreamAnswer.body));
+    const body = shapeAnswer(ctx, answered);
     return { ...upstreamAnswer, body: JSON.stringify(body) };
   }
 

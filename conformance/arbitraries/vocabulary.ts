@@ -16,6 +16,12 @@ export interface Vocabulary {
   tags: string[];
   /** Alert category ids seen in the data, the busiest first. */
   categories: string[];
+  /**
+   * Words of each text field of the records (alerts and activities), keyed by field name: those
+   * that occur in that field and in no other field of the same record first. A word only the
+   * description holds is what tells an implementation matching the name alone apart.
+   */
+  fieldWords: Record<string, string[]>;
 }
 
 export const FALLBACK_VOCABULARY: Vocabulary = {
@@ -25,6 +31,7 @@ export const FALLBACK_VOCABULARY: Vocabulary = {
   activityWords: ["外卖", "红包"],
   tags: ["京东", "红包"],
   categories: [],
+  fieldWords: {},
 };
 
 type Rec = Record<string, unknown>;
@@ -50,6 +57,28 @@ function byFrequency<T>(values: T[]): T[] {
   const counts = new Map<T, number>();
   for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
   return [...counts.keys()].sort((a, b) => (counts.get(b) ?? 0) - (counts.get(a) ?? 0));
+}
+
+/** Per text field, its candidate words ranked by how many records hold them there and nowhere else. */
+function wordsByField(records: Rec[], max: number): Record<string, string[]> {
+  const spread = new Map<string, Map<string, number>>();
+  for (const r of records) {
+    const texts = Object.entries(r).filter((e): e is [string, string] => typeof e[1] === "string");
+    for (const [field, value] of texts) {
+      const counts = spread.get(field) ?? new Map<string, number>();
+      spread.set(field, counts);
+      for (const w of wordsOf(value)) {
+        const elsewhere = texts.some(([f, v]) => f !== field && v.includes(w));
+        counts.set(w, (counts.get(w) ?? 0) + (elsewhere ? 0 : 1));
+      }
+    }
+  }
+  return Object.fromEntries(
+    [...spread].map(([field, counts]) => [
+      field,
+      [...counts.keys()].sort((a, b) => (counts.get(b) ?? 0) - (counts.get(a) ?? 0)).slice(0, max),
+    ]),
+  );
 }
 
 export function vocabularyFrom(alerts: unknown[], activities: unknown[], cates: unknown[]): Vocabulary {
@@ -82,5 +111,6 @@ export function vocabularyFrom(alerts: unknown[], activities: unknown[], cates: 
     activityWords: activityWords.length > 0 ? activityWords : FALLBACK_VOCABULARY.activityWords,
     tags: tags.length > 0 ? (tags as string[]) : FALLBACK_VOCABULARY.tags,
     categories,
+    fieldWords: wordsByField([...records, ...acts], 8),
   };
 }

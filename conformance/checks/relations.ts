@@ -8,7 +8,7 @@
  */
 import { conditionHolds, type RuleExchange } from "../../src/rules/evaluate.ts";
 import { get } from "../../src/rules/pointer.ts";
-import { judgeRelation } from "../../src/rules/relations.ts";
+import { itemsAt, judgeRelation } from "../../src/rules/relations.ts";
 import type { Relation } from "../../src/rules/types.ts";
 import { parseRequest } from "../../src/spec/request.ts";
 import type { Spec } from "../../src/spec/spec.ts";
@@ -63,19 +63,32 @@ function plan(ctx: PlanContext, op: Operation, relation: Relation): PlannedGroup
       pageSize(ctx.spec, op, y.query) - pageSize(ctx.spec, op, x.query),
   );
   const groups: PlannedGroup[] = [];
+  // Fallbacks try another kind of request (other parameters given), not the same kind with other
+  // values: what left the first nothing to judge (a total that pages evenly) holds for its kind.
+  const shapes = new Set<string>();
+  const shape = (r: RequestCase) => JSON.stringify([r.pathname, r.query.map(([k]) => k).sort()]);
   for (const base of bases) {
-    const parsed = parseRequest(ctx.spec, op, new URLSearchParams(base.query));
+    if (shapes.has(shape(base))) continue;
+    const parsed = parseRequest(
+      ctx.spec,
+      op,
+      new URLSearchParams(base.query),
+      ctx.spec.match(base.pathname)?.pathParams,
+    );
     if (!conditionHolds(ctx.spec, op, relation.when, parsed, base.credentials)) continue;
     const second = varyRequest(ctx.spec, op, relation, base, ctx.vocabulary);
     if (!second) continue;
+    shapes.add(shape(base));
     const first = { ...base, label: `relation:${relation.id} first` };
-    const fromItem = Object.keys(second.fromItem).length > 0;
+    const fromFirst = Object.keys(second.fromFirst).length > 0;
     groups.push({
       check: `relation:${relation.id}`,
       kind: "compare",
       requests: [first, second.request],
       label: relation.id,
-      ...(fromItem ? { fromFirst: { at: relation.at ?? "/data", params: second.fromItem } } : {}),
+      ...(fromFirst
+        ? { fromFirst: { at: itemsAt(relation, op.operationId), params: second.fromFirst } }
+        : {}),
       // The next bases: sent only if the first gave the relation nothing to judge.
       ...(groups.length > 0 ? { fallback: true } : {}),
     });
@@ -90,7 +103,12 @@ const FIRST_REQUESTS = 3;
 function ruleExchange(spec: Spec, op: Operation, e: Exchange): RuleExchange {
   return {
     operation: op,
-    request: parseRequest(spec, op, new URLSearchParams(e.request.query)),
+    request: parseRequest(
+      spec,
+      op,
+      new URLSearchParams(e.request.query),
+      spec.match(e.request.pathname)?.pathParams,
+    ),
     ...(e.request.credentials ? { credentials: e.request.credentials } : {}),
     status: e.status,
     ...(e.mediaType ? { mediaType: e.mediaType } : {}),
@@ -113,14 +131,14 @@ function judge(ctx: CheckContext, op: Operation, relation: Relation, group: Sent
   if (!served(again)) return none("the first request, sent again, got no answer to compare");
   if (fingerprint(relation, again) !== fingerprint(relation, a))
     return { ...none("data changed: the first request, sent again, got other items"), moved: true };
-  if (!b) return none("no item of the first answer carries what the second request takes from it");
+  if (!b) return none("the first answer does not hold what the second request takes from it");
   // A refused or failed second request is another check's finding (valid-inputs-accepted, answers-complete...).
   if (!served(b)) return none(`the second request was answered ${answered(b)}`);
   const verdict = judgeRelation(
     ctx.spec,
     relation,
     ruleExchange(ctx.spec, op, a),
-    ruleExchange(ctx.spec, op, b),
+    ruleExchange(ctx.spec, relation.to ? ctx.spec.operation(relation.to.operation) : op, b),
   );
   return {
     informative: verdict.informative,

@@ -27,6 +27,12 @@ export function applicability(spec: Spec, check: Check): Applicability {
     const vary = Object.entries(relation.relation.vary)
       .map(([p, v]) => `${p} ${Object.keys(v)[0]}`)
       .join(", ");
+    const to = relation.relation.to?.operation;
+    if (to)
+      return {
+        use: "client sequences",
+        how: `not paired from traffic: B is on another operation (${to}); judged on the suite's own A, B, A′ only`,
+      };
     return {
       use: "client sequences",
       how: `one client's A, then B = A varied (${vary}), then A again: the data did not move in between`,
@@ -101,6 +107,9 @@ export function passiveReason(
     return `passive: fewer than two 401 answers of ${rule.operation.operationId} seen`;
   if (check.name === "credentials-not-cached" && evidence.informative === 0)
     return "passive: no personal stream's URL was asked without its key after its owner was served";
+  const crossing = spec.relations().find(({ relation: r }) => check.name === `relation:${r.id}`)?.relation.to;
+  if (crossing && evidence.informative === 0)
+    return `passive: its second request is on another operation (${crossing.operation}); traffic is paired within one operation`;
   if (use === "client sequences" && evidence.informative === 0)
     return check.name.startsWith("relation:")
       ? "passive: no client sent a first request, its variant and the first again back to back"

@@ -5,8 +5,9 @@
  */
 import { conditionHolds } from "../../src/rules/evaluate.ts";
 import { get } from "../../src/rules/pointer.ts";
+import { itemFields, pageSizeOf } from "../../src/rules/relations.ts";
 import type { Relation, Variation } from "../../src/rules/types.ts";
-import { windowRange } from "../../src/rules/windows.ts";
+import { narrowestWindow, windowRange } from "../../src/rules/windows.ts";
 import { splitWords } from "../../src/rules/words.ts";
 import type { ParsedRequest } from "../../src/spec/request.ts";
 import type { Spec } from "../../src/spec/spec.ts";
@@ -31,9 +32,9 @@ function requestKey(e: Exchange): string {
 /** The two requests ask the same thing. */
 export const sameRequest = (a: Exchange, b: Exchange): boolean => requestKey(a) === requestKey(b);
 
-/** The first item of A carrying every field a `fromItem` variation takes (the one the suite makes B from). */
+/** The first item of A carrying every field a variation takes from it (the one the suite makes B from). */
 function sourceItem(relation: Relation, a: Exchange): Record<string, unknown> | undefined {
-  const fields = Object.values(relation.vary).flatMap((v) => ("fromItem" in v ? [v.fromItem] : []));
+  const fields = itemFields(relation);
   const items = get(a.body, relation.at ?? "/data");
   if (!Array.isArray(items)) return undefined;
   return items.find(
@@ -51,9 +52,10 @@ function follows(
   a: ParsedRequest,
   b: ParsedRequest,
   item: Record<string, unknown> | undefined,
-  /** When A was sent (Unix seconds): calendar-day windows nest or not depending on the hour. */
-  at: number,
+  /** A's exchange: its answer (last page) and when it was sent (calendar-day windows nest or not depending on the hour). */
+  first: Exchange,
 ): boolean {
+  const at = first.sentAt;
   const before = a.values[name];
   const after = b.values[name];
   if ("addWord" in v) {
@@ -79,10 +81,27 @@ function follows(
     return wider.from <= own.from && wider.to >= own.to;
   }
   if ("remove" in v) return a.raw[name] !== undefined && b.raw[name] === undefined;
+  if ("last" in v) {
+    const total = get(first.body, "/meta/total");
+    const { status, body, sentAt, receivedAt } = first;
+    const size = pageSizeOf(spec, { operation: op, request: a, status, body, sentAt, receivedAt });
+    return typeof total === "number" && size !== undefined && after === Math.max(1, Math.ceil(total / size));
+  }
+  if ("windowOf" in v) {
+    const t = item?.[v.windowOf];
+    return (
+      typeof t === "number" &&
+      [first.sentAt, first.receivedAt].some((now) => after === narrowestWindow(spec.rankWindows, t, now))
+    );
+  }
   return item !== undefined && b.raw[name] === String(item[v.fromItem]);
 }
 
-/** B is A varied as the relation says (A satisfying its `when`), every other parameter the same. */
+/**
+ * B is A varied as the relation says (A satisfying its `when`), every other parameter the same.
+ * Both on the relation's own operation: a relation crossing to another (`to`) is not paired from
+ * traffic (answers are kept per operation), only judged on the suite's own requests.
+ */
 export function isRelationPair(
   spec: Spec,
   op: Operation,
@@ -90,6 +109,7 @@ export function isRelationPair(
   a: Exchange,
   b: Exchange,
 ): boolean {
+  if (relation.to) return false;
   if (a.operation !== op || b.operation !== op || a.request.pathname !== b.request.pathname) return false;
   if (!a.parsed || !b.parsed || a.parsed.errors.length > 0 || b.parsed.errors.length > 0) return false;
   if (a.request.credentials !== b.request.credentials) return false;
@@ -98,7 +118,7 @@ export function isRelationPair(
   for (const p of op.parameters) {
     const v = relation.vary[p.name];
     if (v) {
-      if (!follows(spec, op, p.name, v, a.parsed, b.parsed, item, a.sentAt)) return false;
+      if (!follows(spec, op, p.name, v, a.parsed, b.parsed, item, a)) return false;
     } else if (!same(a.parsed.values[p.name], b.parsed.values[p.name])) return false;
   }
   return true;

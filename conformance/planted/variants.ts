@@ -3,6 +3,7 @@
  * (exactly these). Where the spec states a rule twice (a required field that a rule also
  * demands), both checks are expected.
  */
+import { localMidnight } from "../../src/rules/windows.ts";
 import { faultyLimiter } from "./faulty-limiter.ts";
 import type { Mutation, ProxiedRequest, ProxiedResponse } from "./proxy.ts";
 import {
@@ -14,6 +15,7 @@ import {
   longUrlRefusedByProxy,
   wafBlocksPipes,
 } from "./stack.ts";
+import { TOO_LITTLE } from "./too-little.ts";
 
 export interface PlantedBug {
   name: string;
@@ -466,7 +468,8 @@ export const PLANTED: PlantedBug[] = [
     mutation: onJson("/api/v1/rank", (b) => {
       for (const e of items(b)) if (typeof e.shijianchuo === "number") e.shijianchuo -= 400 * 86400;
     }),
-    expect: ["rule:rank-entries-in-window"],
+    // The legacy file (untouched) is then another rank than the API's for the same act.
+    expect: ["rule:rank-entries-in-window", "relation:legacy-rank-equals-rank"],
   },
   {
     name: "rank-content-missing-at-large-limit",
@@ -483,7 +486,11 @@ export const PLANTED: PlantedBug[] = [
       const limit = limitOf(req, "limit", 20);
       if (limit < 300) padPast(items(b), limit);
     }),
-    expect: ["rule:rank-count-within-limit", "relation:rank-limit-prefix"],
+    expect: [
+      "rule:rank-count-within-limit",
+      "relation:rank-limit-prefix",
+      "relation:legacy-rank-equals-rank",
+    ],
   },
   {
     name: "rank-order-reversed",
@@ -491,7 +498,7 @@ export const PLANTED: PlantedBug[] = [
     mutation: onJson("/api/v1/rank", (b) => {
       items(b).reverse();
     }),
-    expect: ["rule:rank-order", "relation:rank-limit-prefix"],
+    expect: ["rule:rank-order", "relation:rank-limit-prefix", "relation:legacy-rank-equals-rank"],
   },
   {
     name: "rank-price-on-unpriced",
@@ -621,6 +628,7 @@ export const PLANTED: PlantedBug[] = [
     expect: [
       "rule:search-count-within-limit",
       "relation:search-pages-disjoint",
+      "relation:search-last-page-count",
       "relation:search-limit-prefix",
     ],
   },
@@ -639,7 +647,11 @@ export const PLANTED: PlantedBug[] = [
       const size = limitOf(req, "pageSize", 20);
       if (size < 100) padPast(items(b), size);
     }),
-    expect: ["rule:shenghuo-count-within-page-size", "relation:shenghuo-pages-disjoint"],
+    expect: [
+      "rule:shenghuo-count-within-page-size",
+      "relation:shenghuo-pages-disjoint",
+      "relation:shenghuo-last-page-count",
+    ],
   },
   {
     name: "shenghuo-ignores-q",
@@ -776,7 +788,7 @@ export const PLANTED: PlantedBug[] = [
         return { ...res, body: JSON.stringify(list) };
       },
     },
-    expect: ["response-schema", "rule:legacy-rank-count"],
+    expect: ["response-schema", "rule:legacy-rank-count", "relation:legacy-rank-equals-rank"],
   },
   // Too little: each answer valid alone, the lie shows only against a second answer (x-relations).
   {
@@ -812,7 +824,7 @@ export const PLANTED: PlantedBug[] = [
     name: "search-page-ignored",
     breaks: "search ignores page: page 2 repeats page 1",
     mutation: pageIgnored("/api/v1/search"),
-    expect: ["relation:search-pages-disjoint"],
+    expect: ["relation:search-pages-disjoint", "relation:search-last-page-count"],
   },
   {
     name: "search-short-page-starts-late",
@@ -831,8 +843,11 @@ export const PLANTED: PlantedBug[] = [
     name: "rank-wide-window-misses-last-hour",
     breaks: "ranks of windows longer than an hour leave out the last hour's entries",
     mutation: onJson("/api/v1/rank", (b, req) => {
-      if (req.query.get("act") === "yixiaoshi") return;
       const hourAgo = Date.now() / 1000 - 3600;
+      // Today is a window longer than an hour only from 01:00 on.
+      const today = localMidnight(hourAgo + 3600, "Asia/Shanghai", 0);
+      if (req.query.get("act") === "yixiaoshi" || (req.query.get("act") === "jintian" && today > hourAgo))
+        return;
       b.data = items(b).filter((e) => (e.shijianchuo as number) < hourAgo);
     }),
     expect: ["relation:rank-windows-nest"],
@@ -858,7 +873,8 @@ export const PLANTED: PlantedBug[] = [
     mutation: onJson("/api/v1/shenghuo", (b, req) => {
       if (validWords(req.query.get("q"))) shrink(b, 0);
     }),
-    expect: ["relation:shenghuo-keyword-complete"],
+    // Page 1 of a keyword then holds one fewer than its total leaves.
+    expect: ["relation:shenghuo-keyword-complete", "relation:shenghuo-last-page-count"],
   },
   // The stack in front of a correct API (planted/stack.ts).
   {
@@ -926,6 +942,7 @@ export const PLANTED: PlantedBug[] = [
     name: "shenghuo-page-ignored",
     breaks: "shenghuo ignores page: page 2 repeats page 1",
     mutation: pageIgnored("/api/v1/shenghuo"),
-    expect: ["relation:shenghuo-pages-disjoint"],
+    expect: ["relation:shenghuo-pages-disjoint", "relation:shenghuo-last-page-count"],
   },
+  ...TOO_LITTLE,
 ];

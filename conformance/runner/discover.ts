@@ -87,8 +87,10 @@ export async function discover(send: (r: RequestCase) => Promise<Exchange>): Pro
     }
   }
   const [meta, feed, rank, shenghuo] = exchanges;
+  // The rank first: words equally widespread are taken from the most discussed alerts first (a
+  // feed's newest alert is often in the rank as well, and then ties with the older ones).
   const vocabulary = vocabularyFrom(
-    [...arrayAt(feed, "data"), ...arrayAt(rank, "data")],
+    [...arrayAt(rank, "data"), ...arrayAt(feed, "data")],
     arrayAt(shenghuo, "data"),
     arrayAt(shenghuo, "cates"),
   );

@@ -5,8 +5,8 @@
  * address with its control repeated last; when the control moved (live data) it is sent once
  * more, and a second move is "inconclusive", never a failure.
  */
-import { get } from "../../src/rules/pointer.ts";
 import type { Slot } from "../http/pacer.ts";
+import { fillFromFirst } from "../rules/vary.ts";
 import type { Check, CheckContext, Exchange, PlannedGroup, RequestCase, Verdict } from "../types.ts";
 import type { RateDiagnosis } from "./diagnosis.ts";
 import { releaseBody } from "./exchange.ts";
@@ -14,27 +14,6 @@ import type { Judge, JudgedFinding } from "./judge.ts";
 import type { PlanStep } from "./plan.ts";
 import type { RunEnd } from "./stop.ts";
 import { NotSent, type SendOptions, type Transport } from "./transport.ts";
-
-/** A later request of a group with the parameters it takes from the first answer (undefined: no item to take them from). */
-function fillFromFirst(
-  group: PlannedGroup,
-  request: RequestCase,
-  first: Exchange | undefined,
-): RequestCase | undefined {
-  if (!group.fromFirst) return request;
-  const data = get(first?.body, group.fromFirst.at);
-  const fields = Object.values(group.fromFirst.params);
-  const item = (Array.isArray(data) ? data : []).find(
-    (i) =>
-      i !== null && typeof i === "object" && fields.every((f) => (i as Record<string, unknown>)[f] != null),
-  ) as Record<string, unknown> | undefined;
-  if (!item) return undefined;
-  const filled = request.query.map(([k, v]): [string, string] => {
-    const field = group.fromFirst?.params[k];
-    return [k, field ? String(item[field]) : v];
-  });
-  return { ...request, query: filled };
-}
 
 export type Item = { kind: "step"; step: PlanStep } | { kind: "group"; group: PlannedGroup };
 
@@ -149,7 +128,9 @@ export class Sender {
       record = { group, exchanges: [] };
       for (const [i, planned] of requests.entries()) {
         const request =
-          i === 0 || i === requests.length - 1 ? planned : fillFromFirst(group, planned, record.exchanges[0]);
+          i === 0 || i === requests.length - 1 || !group.fromFirst
+            ? planned
+            : fillFromFirst(this.ctx.spec, group.fromFirst, planned, record.exchanges[0]);
         if (!request) continue;
         const why = this.blocked(request.operationId);
         if (why) {

@@ -252,14 +252,18 @@ export function judgedItems(
   );
 }
 
-/** True when an item passes a relation's item filter, read with this exchange's request. */
+/**
+ * True when an item passes a relation's item filter, read with this exchange's request. The
+ * filter chooses what an answer owes, so a time is read strictly: inside the window however the
+ * clocks differ (a negative tolerance), never owed for being near its edge.
+ */
 export function itemPasses(
   spec: Spec,
   filter: ItemFilter,
   exchange: RuleExchange,
   item: Record<string, unknown>,
 ): boolean {
-  const ctx: PredicateContext = { ...contextOf(spec, exchange), toleranceSeconds: 5 };
+  const ctx: PredicateContext = { ...contextOf(spec, exchange), toleranceSeconds: -5 };
   if (filter.where && !Object.entries(filter.where).every(([f, p]) => predicateHolds(ctx, item[f], p)))
     return false;
   return !filter.matches || matchesHold(ctx, item, filter.matches);
@@ -398,10 +402,13 @@ function inWindow(ctx: PredicateContext, value: unknown, param: string): boolean
   if (typeof act !== "string" || !exchange) return true;
   if (typeof value !== "number") return false;
   const tol = ctx.toleranceSeconds;
-  return [exchange.sentAt, exchange.receivedAt].some((now) => {
+  const inside = (now: number) => {
     const { from, to } = windowRange(ctx.spec.rankWindows, act, now);
     return value >= from - tol && value <= to + tol;
-  });
+  };
+  // Lenient (tolerance >= 0): inside at some instant the answer may have been computed; strict: at every one.
+  const instants = [exchange.sentAt, exchange.receivedAt];
+  return tol >= 0 ? instants.some(inside) : instants.every(inside);
 }
 
 function describePredicate(ctx: PredicateContext, p: Predicate): string {

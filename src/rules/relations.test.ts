@@ -4,11 +4,12 @@ import { parseRequest } from "../spec/request.ts";
 import type { RuleExchange } from "./evaluate.ts";
 import { judgeRelation } from "./relations.ts";
 import type { Relation } from "./types.ts";
+import { narrowestWindow } from "./windows.ts";
 
 const spec = await loadSpec();
 const search = spec.operation("searchAlerts");
 const relation = (id: string): Relation => {
-  const found = search.relations.find((r) => r.id === id);
+  const found = spec.relations().find((r) => r.relation.id === id)?.relation;
   if (!found) throw new Error(`no relation ${id}`);
   return found;
 };
@@ -224,5 +225,140 @@ describe("judgeRelation", () => {
         ]),
       ).failed,
     ).toEqual(["the first answer is not the start of the second"]);
+  });
+
+  it("last page: (page - 1) x page size + count = total, the page size the default when not given", () => {
+    const first = answer(
+      "q=a&limit=2",
+      [
+        [1, 50],
+        [2, 40],
+      ],
+      5,
+    );
+    expect(run("search-last-page-count", first, answer("q=a&limit=2&page=3", [[5, 10]], 5))).toEqual({
+      failed: [],
+      informative: true,
+    });
+    expect(run("search-last-page-count", first, answer("q=a&limit=2&page=3", [], 5)).failed).toEqual([
+      "page 3 must hold 1 items (meta.total 5, page size 2)",
+    ]);
+    // No limit given: the page size is the count rule's cap, limit's default (20).
+    const twenty = Array.from({ length: 20 }, (_, i): [number, number] => [i + 1, 100 - i]);
+    const five = Array.from({ length: 5 }, (_, i): [number, number] => [i + 21, 50 - i]);
+    const byDefault = answer("q=a", twenty, 25);
+    expect(run("search-last-page-count", byDefault, answer("q=a&page=2", five, 25)).failed).toEqual([]);
+    expect(run("search-last-page-count", byDefault, answer("q=a&page=2", five.slice(1), 25)).failed).toEqual([
+      "page 2 must hold 5 items (meta.total 25, page size 20)",
+    ]);
+    // Only full pages: nothing the count rule does not already judge.
+    const full = answer("q=a&limit=2&page=2", [
+      [3, 30],
+      [4, 20],
+    ]);
+    expect(
+      run(
+        "search-last-page-count",
+        answer(
+          "q=a&limit=2",
+          [
+            [1, 50],
+            [2, 40],
+          ],
+          4,
+        ),
+        { ...full, body: { ...(full.body as object), meta: { total: 4 } } },
+      ),
+    ).toEqual({
+      failed: [],
+      informative: false,
+    });
+  });
+});
+
+/** Relations whose second request is on another operation (`to`), its items at their own pointer. */
+describe("judgeRelation across operations", () => {
+  const now = 1_800_000_000;
+  const exchange = (
+    operationId: string,
+    query: string,
+    body: unknown,
+    path: Record<string, string> = {},
+  ): RuleExchange => {
+    const operation = spec.operation(operationId);
+    return {
+      operation,
+      request: parseRequest(spec, operation, new URLSearchParams(query), path),
+      status: 200,
+      mediaType: "application/json",
+      body,
+      sentAt: now,
+      receivedAt: now,
+    };
+  };
+  const alert = (id: number, secondsAgo: number, comments = 1) => ({
+    id,
+    shijianchuo: now - secondsAgo,
+    comments,
+  });
+
+  it("window completeness: a feed item inside the window is in its rank when the rank is not full", () => {
+    const feed = exchange("getFeed", "", { data: [alert(1, 100), alert(2, 3598), alert(3, 7200)] });
+    const rank = (items: unknown[]) => exchange("getRank", "act=yixiaoshi&limit=300", { data: items });
+    expect(run("feed-items-in-window-rank", feed, rank([alert(1, 100)]))).toEqual({
+      failed: [],
+      informative: true,
+    });
+    // Empty: item 1 is owed. Item 2 is 2 s from the window's edge (not surely inside), item 3 outside.
+    expect(run("feed-items-in-window-rank", feed, rank([]))).toEqual({
+      failed: ["items of the first answer are missing from the second"],
+      informative: true,
+    });
+  });
+
+  it("window completeness: a full rank owes only the items ranking before its last entry", () => {
+    const feed = exchange("getFeed", "", { data: [alert(1, 100, 0), alert(2, 200, 5)] });
+    const full = exchange("getRank", "act=yixiaoshi&limit=2", { data: [alert(8, 60, 6), alert(9, 50, 3)] });
+    // Item 2 (5 comments) ranks before the last entry (3), item 1 (0) after it.
+    expect(run("feed-items-in-window-rank", feed, full).failed).toEqual([
+      "items of the first answer are missing from the second",
+    ]);
+    const fullOk = exchange("getRank", "act=yixiaoshi&limit=2", {
+      data: [alert(2, 200, 5), alert(9, 50, 3)],
+    });
+    expect(run("feed-items-in-window-rank", feed, fullOk)).toEqual({ failed: [], informative: true });
+  });
+
+  it("equal: the legacy file (a bare array) holds the rank's entries in its order, ties either way", () => {
+    const legacy = (items: unknown[]) => exchange("getLegacyRankFile", "", items, { act: "jintian" });
+    const rank = exchange("getRank", "act=jintian&limit=50", {
+      data: [alert(1, 10, 5), alert(2, 20, 3), alert(3, 20, 3)],
+    });
+    expect(
+      run("legacy-rank-equals-rank", legacy([alert(1, 10, 5), alert(3, 20, 3), alert(2, 20, 3)]), rank),
+    ).toEqual({
+      failed: [],
+      informative: true,
+    });
+    for (const other of [
+      [alert(1, 10, 5), alert(2, 20, 3)],
+      [alert(1, 10, 5), alert(2, 20, 3), alert(4, 30, 3)],
+      [],
+    ])
+      expect(run("legacy-rank-equals-rank", legacy(other), rank).failed).toEqual([
+        "the two answers do not hold the same items in the same order",
+      ]);
+  });
+
+  it("windowOf: the narrowest window holding a time, today while it is younger than an hour", () => {
+    const windows = spec.rankWindows;
+    // 12:00 in Asia/Shanghai (UTC+8): a minute ago is the last hour's, four hours ago the last six's.
+    const noon = Date.UTC(2026, 10, 26, 4) / 1000;
+    expect(narrowestWindow(windows, noon - 60, noon)).toBe("yixiaoshi");
+    expect(narrowestWindow(windows, noon - 4 * 3600, noon)).toBe("liuxiaoshi");
+    // 00:30: today is half an hour long, narrower than the last hour.
+    const halfPast = Date.UTC(2026, 10, 25, 16, 30) / 1000;
+    expect(narrowestWindow(windows, halfPast - 60, halfPast)).toBe("jintian");
+    expect(narrowestWindow(windows, noon + 60, noon)).toBeUndefined();
   });
 });

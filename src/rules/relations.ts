@@ -22,18 +22,30 @@ export interface RelationVerdict {
   informative: boolean;
 }
 
+/** Where an answer's items are: the second operation's pointer when the relation crosses to it. */
+export function itemsAt(relation: Relation, operationId: string): string {
+  const other = relation.to && operationId === relation.to.operation ? relation.to.at : undefined;
+  return other ?? relation.at ?? "/data";
+}
+
 const itemsOf = (relation: Relation, x: RuleExchange): Item[] => {
-  const v = get(x.body, relation.at ?? "/data");
+  const v = get(x.body, itemsAt(relation, x.operation.operationId));
   return Array.isArray(v) ? v.filter((i): i is Item => i !== null && typeof i === "object") : [];
 };
 
-/** True when an answer is a full page: as many items as a count rule of its operation allows. */
-function full(spec: Spec, x: RuleExchange, count: number): boolean {
+/** The page size of an answer: the least cap of its operation's count rules (undefined: none). */
+export function pageSizeOf(spec: Spec, x: RuleExchange): number | undefined {
   const caps = x.operation.rules
     .filter((r) => r.then.count && conditionHolds(spec, x.operation, r.when, x.request, x.credentials))
     .map((r) => countCap(spec, r.then, x))
     .filter((c): c is number => c !== undefined);
-  return caps.length === 0 || count >= Math.min(...caps);
+  return caps.length > 0 ? Math.min(...caps) : undefined;
+}
+
+/** True when an answer is a full page: as many items as a count rule of its operation allows. */
+function full(spec: Spec, x: RuleExchange, count: number): boolean {
+  const size = pageSizeOf(spec, x);
+  return size === undefined || count >= size;
 }
 
 /** -1, 0 or 1: the order of two items by the relation's order fields. */
@@ -97,9 +109,15 @@ const keysOf = (relation: Relation, items: Item[]) => items.map((i) => String(i[
 const totalOf = (x: RuleExchange) => get(x.body, "/meta/total");
 const pageOf = (x: RuleExchange) => Number(x.request.values.page ?? 1);
 
-/** The first item of A that carries every field a `fromItem` variation takes (B was made from it). */
+/** The fields of A's item that `fromItem` and `windowOf` variations take. */
+export const itemFields = (relation: Relation): string[] =>
+  Object.values(relation.vary).flatMap((v) =>
+    "fromItem" in v ? [v.fromItem] : "windowOf" in v ? [v.windowOf] : [],
+  );
+
+/** The first item of A that carries every field a variation takes from it (B was made from it). */
 export function sourceItem(relation: Relation, a: RuleExchange): Item | undefined {
-  const fields = Object.values(relation.vary).flatMap((v) => ("fromItem" in v ? [v.fromItem] : []));
+  const fields = itemFields(relation);
   return itemsOf(relation, a).find((i) => fields.every((f) => i[f] !== undefined && i[f] !== null));
 }
 
@@ -149,6 +167,14 @@ export function judgeRelation(
       });
     }
   }
+  if (expect.equal) {
+    informative ||= aItems.length > 0 || bItems.length > 0;
+    if (!isPrefix(relation, aItems, bItems) || !isPrefix(relation, bItems, aItems))
+      fail("the two answers do not hold the same items in the same order", {
+        received: keysOf(relation, bItems).slice(0, 10),
+        documented: keysOf(relation, aItems).slice(0, 10),
+      });
+  }
   if (expect.disjoint) {
     informative ||= aItems.length > 0 && bItems.length > 0;
     const both = [...bKeys].filter((k) => aKeys.has(k));
@@ -175,14 +201,17 @@ export function judgeRelation(
         documented: `${expect.total} ${ta}`,
       });
   }
-  if (expect.pageCounts && typeof ta === "number") {
-    const size = Number(a.request.values.limit ?? a.request.values.pageSize);
+  const size = expect.pageCounts ? pageSizeOf(spec, a) : undefined;
+  if (typeof ta === "number" && size !== undefined) {
     for (const [x, items] of [
       [a, aItems],
       [b, bItems],
     ] as const) {
       const want = Math.max(0, Math.min(size, ta - (pageOf(x) - 1) * size));
-      if (Number.isFinite(want) && items.length !== want)
+      // Only a page the total leaves part-filled shows the arithmetic: a full page is what the
+      // count rule already judges, a page past the end holds nothing to count.
+      informative ||= want > 0 && want < size;
+      if (items.length !== want)
         fail(`page ${pageOf(x)} must hold ${want} items (meta.total ${ta}, page size ${size})`, {
           received: items.length,
           documented: want,

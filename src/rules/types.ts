@@ -127,7 +127,11 @@ export type Variation =
   | { max: true }
   | { widerWindow: true }
   | { fromItem: string }
-  | { remove: true };
+  | { remove: true }
+  /** The last page: A's meta.total over A's page size (known once A's answer is in). */
+  | { last: true }
+  /** The narrowest rank window holding this time field of A's first item carrying it (known once A's answer is in). */
+  | { windowOf: string };
 
 /** Which items take part in a subset or superset: read with the second request's parameters. */
 export interface ItemFilter {
@@ -143,6 +147,8 @@ export interface RelationExpectation {
   total?: "gte" | "lte" | "eq";
   pageCounts?: true;
   containsItem?: true;
+  /** B holds A's items, in A's order (items tying in `order` either way). */
+  equal?: true;
 }
 
 /**
@@ -154,6 +160,12 @@ export interface Relation {
   summary: string;
   source: string;
   when?: Condition;
+  /**
+   * The second request on another operation (default: the relation's own): B carries A's
+   * parameters that operation declares too (path or query), with `vary` applied; its items are
+   * at `at` (default: the relation's `at`).
+   */
+  to?: { operation: string; at?: string };
   vary: Record<string, Variation>;
   /** JSON pointer of the items (default /data). */
   at?: string;

@@ -41,3 +41,11 @@ export function windowRange(windows: RankWindows, act: string, now: number): Tim
   const from = localMidnight(now, windows.timezone, w.days_ago);
   return { from, to: w.days_ago === 0 ? now : from + DAY - 1 };
 }
+
+/** The narrowest rank window (x-rank-windows) holding the time `t` at instant `now` (undefined: none). */
+export function narrowestWindow(windows: RankWindows, t: number, now: number): string | undefined {
+  const holding = Object.keys(windows.windows)
+    .map((act) => ({ act, ...windowRange(windows, act, now) }))
+    .filter((w) => w.from <= t && t <= w.to);
+  return holding.sort((x, y) => x.to - x.from - (y.to - y.from))[0]?.act;
+}
