@@ -381,25 +381,56 @@ describe("large bodies", () => {
     "%s: a client that stops reading holds the upstream back (backpressure, no buffering in the proxy)",
     async (_m, errors) => {
       let written = 0;
-      let stalled = false;
-      const big = await stub(async (_req, res) => {
+      let ended = false;
+      /** Writes the upstream had to wait for (write() said its buffers were full), and drains since. */
+      let stalls = 0;
+      let drains = 0;
+      const waiting = new Set<() => void>();
+      const wake = () => {
+        for (const w of waiting) w();
+      };
+      const big = await stub(async (req, res) => {
+        // A marker: answered at once, to prove the proxy has been round its event loop.
+        if (req.url === "/marker") return void res.end("{}");
         res.writeHead(200, { "content-type": "application/json" });
         for (let i = 0; i < 1600 && !res.destroyed; i++) {
           written += chunk.length;
           if (!res.write(chunk)) {
-            stalled = true;
+            stalls++;
+            wake();
             await new Promise((r) => res.once("drain", r));
+            drains++;
           }
         }
         res.end();
+        ended = true;
+        wake();
       });
       const { proxy } = await through(big.url, { errors, cap: MB });
       const req = http.get(`${proxy.url}/api/v1/rank?act=jintian`, { agent: false }, (res) => res.pause());
+      const stalledOrEnded = () =>
+        new Promise<void>((resolve) => {
+          const check = () => {
+            if (!ended && stalls === drains) return;
+            waiting.delete(check);
+            resolve();
+          };
+          waiting.add(check);
+          check();
+        });
       try {
-        await new Promise((r) => setTimeout(r, 500));
+        // Waits for the steady state, not for a guessed time: the upstream is stalled and stays
+        // so while a marker request makes the round trip through the proxy and its upstream. A
+        // proxy that buffered would keep reading, each read a drain, until all 100 MB were written.
+        for (;;) {
+          await stalledOrEnded();
+          const before = drains;
+          await get(`${proxy.url}/marker`);
+          if (ended || drains === before) break;
+        }
         // Of a 100 MB body, what the kernel's socket buffers on two hops hold (about 10 MB on
         // loopback) and the cap held for judging: the proxy reads no faster than the client.
-        expect(stalled).toBe(true);
+        expect(ended).toBe(false);
         expect(written).toBeLessThan(32 * MB);
       } finally {
         req.destroy();
@@ -494,21 +525,25 @@ describe("request framing", () => {
       const port = new URL(proxy.url).port;
       const smuggled = "GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n";
       const chunk = `${smuggled.length.toString(16)}\r\n${smuggled}\r\n0\r\n\r\n`;
+      // A marker request follows on the same connection. Requests on one connection are answered
+      // in order, and an answer comes after its upstream request: once the marker's answer is
+      // here, a smuggled request would have reached the upstream. No waiting for a guessed time.
+      const marker = "GET /marker HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
       const reply = await new Promise<string>((resolve, reject) => {
         const socket = connect(Number(port), "127.0.0.1");
         let text = "";
         socket.on("data", (c: Buffer) => {
           text += c.toString();
-          if (text.includes("\r\n\r\n{}")) socket.end();
         });
         socket.on("close", () => resolve(text));
         socket.on("error", reject);
-        socket.write(`GET /api/v1/meta HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n${chunk}`);
+        socket.write(
+          `GET /api/v1/meta HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n${chunk}${marker}`,
+        );
       });
-      expect(reply).toMatch(/^HTTP\/1\.1 200/);
-      // Give a smuggled request time to arrive, were there one.
-      await new Promise((r) => setTimeout(r, 200));
-      expect(seen).toEqual([`GET /api/v1/meta ${smuggled.length}`]);
+      // Two answers ("{}" each, no line break before the second status line), no third.
+      expect(reply.match(/HTTP\/1\.1 \d{3}/g)).toEqual(["HTTP/1.1 200", "HTTP/1.1 200"]);
+      expect(seen).toEqual([`GET /api/v1/meta ${smuggled.length}`, "GET /marker 0"]);
     } finally {
       await proxy.close();
       await upstream.close();
