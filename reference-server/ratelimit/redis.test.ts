@@ -29,7 +29,7 @@ describe.runIf(runs)("rate limit shared through Redis", () => {
   let stderr: MockInstance;
 
   beforeAll(async () => {
-    // A switch to memory is logged on stderr: none may happen here (checked after each test).
+    // A switch to memory is logged on stderr: none may happen here (checked once all have run).
     stderr = vi.spyOn(console, "error");
     redis = await startRedis();
     const options = { size: 200, redisUrl: redis.url, redisTimeoutMs: PATIENT_TIMEOUT_MS, now: () => now };
