@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The CLI entry. The published package runs the compiled JavaScript in dist/; a checkout (where
-// src/ is present) runs the TypeScript sources through tsx, so an edit needs no build step.
+// cli/ holds TypeScript) runs the sources through tsx, so an edit needs no build step.
 import { existsSync } from "node:fs";
 import module from "node:module";
 
@@ -24,8 +24,8 @@ if (process.argv[2] === "--version" || process.argv[2] === "-V") {
 // V8's compiled code cached on disk (Node 22.1+): --help starts in a third of the time.
 module.enableCompileCache?.();
 
-const source = new URL("../src/cli/main.ts", import.meta.url);
-let entry = new URL("../dist/src/cli/main.js", import.meta.url);
+const source = new URL("../cli/main.ts", import.meta.url);
+let entry = new URL("../dist/cli/main.js", import.meta.url);
 if (existsSync(source)) {
   const { register } = await import("tsx/esm/api");
   register();

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { resolvePeer } from "../src/cli/optional-peer.ts";
+import { resolvePeer } from "../src/peers/optional-peer.ts";
 import { SPEC_PATH } from "../src/spec/paths.ts";
 import { freePort, waitForPort } from "./port.ts";
 

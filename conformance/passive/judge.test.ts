@@ -2,15 +2,13 @@
  * dealkit judge: recorded traffic judged offline. The suite's own NDJSON of exchanges
  * (`--record`) exercises every check but the 429 burst's; a HAR as devtools saves it
  * (a whole page's requests, base64 bodies, HTTP/2 pseudo-headers, failed requests) is read for
- * the API's requests only; the cross-answer rules need A′ to equal A; exit codes as the suite's.
+ * the API's requests only; the cross-answer rules need A′ to equal A. The command line:
+ * cli/commands/judge.test.ts.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { run as runJudge } from "../../src/cli/commands/judge.ts";
-import { run as runProxy } from "../../src/cli/commands/proxy.ts";
-import { main } from "../../src/cli/main.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadSpec } from "../../src/spec/load.ts";
 import { conformanceCommand } from "../main.ts";
 import { startProxy } from "../planted/proxy.ts";
@@ -205,103 +203,5 @@ describe("cross-answer rules on traffic", () => {
     const [a, b, again] = pages(first) as [Traffic, Traffic, Traffic];
     const result = await judgeAll([a, { ...b, startedAt: a.startedAt }, again]);
     expect(result?.status).toBe("not-exercised");
-  });
-});
-
-describe("dealkit judge (CLI)", () => {
-  it.each([
-    ["a clean recording", "clean", 0],
-    ["a recording with a violation", "broken", 1],
-    ["a file that is not there", "missing", 2],
-    ["a file that is neither HAR nor NDJSON", "garbage", 2],
-  ])("exits as the suite does: %s", async (_name, kind, code) => {
-    const file = join(dir, `${kind}.ndjson`);
-    // Identity: fetch would undo a coding and keep its Content-Encoding, a recording no proxy makes.
-    const answer = await fetch(`${server.baseUrl}/api/v1/feed?limit=2`, {
-      headers: { "accept-encoding": "identity" },
-    });
-    const line = (body: string) =>
-      `${JSON.stringify({
-        kind: "exchange",
-        method: "GET",
-        url: `${server.baseUrl}/api/v1/feed?limit=2`,
-        requestHeaders: {},
-        status: 200,
-        responseHeaders: Object.fromEntries(answer.headers),
-        body,
-        startedAt: 1,
-        receivedAt: 2,
-      })}\n`;
-    if (kind === "clean") await writeFile(file, line(await answer.text()));
-    if (kind === "broken") await writeFile(file, line('{"data":"nope"}'));
-    if (kind === "garbage") await writeFile(file, "<html>not traffic</html>\n");
-    const args = [
-      "judge",
-      file,
-      ...(kind === "missing" ? [] : ["--report", `json=${join(dir, `${kind}.json`)}`]),
-    ];
-    const log = console.log;
-    const error = console.error;
-    console.log = quiet;
-    console.error = quiet;
-    try {
-      expect(await main(args)).toBe(code);
-    } finally {
-      console.log = log;
-      console.error = error;
-    }
-  });
-});
-
-describe("dealkit judge on files it cannot judge", () => {
-  it("a HAR whose headers are not a list, or a file with no exchange, exits 2 in one line", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "dealkit-judge-bad-"));
-    const bad = join(dir, "bad.har");
-    await writeFile(
-      bad,
-      JSON.stringify({
-        version: "1.2",
-        log: {
-          entries: [
-            {
-              request: { method: "GET", url: "http://x/api/v1/meta", headers: { a: "b" } },
-              response: { status: 200 },
-            },
-          ],
-        },
-      }),
-    );
-    const empty = join(dir, "empty.har");
-    await writeFile(empty, JSON.stringify({ log: { entries: [] } }));
-    const lines: string[] = [];
-    const spy = vi
-      .spyOn(console, "error")
-      .mockImplementation((...a: unknown[]) => void lines.push(a.join(" ")));
-    try {
-      expect(await runJudge([bad])).toBe(2);
-      expect(await runJudge([empty])).toBe(2);
-    } finally {
-      spy.mockRestore();
-      await rm(dir, { recursive: true, force: true });
-    }
-    expect(lines[0]).toMatch(/bad\.har: entry 0: headers must be a list/);
-    expect(lines[1]).toMatch(/empty\.har: it holds no exchange/);
-  });
-});
-
-describe("dealkit proxy with a recording it cannot write", () => {
-  it("refuses in one line before it listens (exit 2), instead of crashing later", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "dealkit-proxy-record-"));
-    const lines: string[] = [];
-    const spy = vi
-      .spyOn(console, "error")
-      .mockImplementation((...a: unknown[]) => void lines.push(a.join(" ")));
-    try {
-      expect(await runProxy(["--upstream", "http://127.0.0.1:9", "--port", "0", "--record", dir])).toBe(2);
-    } finally {
-      spy.mockRestore();
-      await rm(dir, { recursive: true, force: true });
-    }
-    expect(lines).toEqual([`dealkit proxy: cannot write ${dir}: EISDIR`]);
   });
 });

@@ -40,6 +40,12 @@ afterAll(async () => {
   await roomy?.close();
 });
 
+/**
+ * For the tests that run a whole client's traffic (or start Prism): seconds on an idle machine,
+ * but a loaded 2-core one has taken 30 s. A bound on hanging, not on speed.
+ */
+const HEAVY_MS = 120_000;
+
 const account = () => {
   const a = server.account as { uid: string; key: string };
   return { uid: Number(a.uid), key: a.key };
@@ -107,62 +113,74 @@ function stub(handler: http.RequestListener): Promise<{ url: string; close(): Pr
 }
 
 describe("in front of correct implementations", () => {
-  it("the reference server: an ordinary client's traffic gives 0 findings, every exchange judged", async () => {
-    const { proxy, judge } = await through(server.baseUrl);
-    const run = await ordinaryClient(proxy.url, account());
-    await proxy.close();
-    const report = judge.report();
-    expect(report.checks.filter((c) => c.status === "fail")).toEqual([]);
-    expect(report.passed).toBe(true);
-    expect(report.mode).toBe("passive");
-    expect(report.passive).toMatchObject({ exchanges: run.calls, judged: run.calls, findings: 0 });
-    // Evidence accounting: the rules the traffic exercised pass with evidence, the burst's is passive.
-    const byName = new Map(report.checks.map((c) => [c.name, c]));
-    expect(byName.get("rule:rank-content-omitted")).toMatchObject({ status: "pass" });
-    expect(byName.get("rule:my-follow-credentials")?.informative).toBeGreaterThan(0);
-    expect(byName.get("relation:search-pages-disjoint")).toMatchObject({ status: "pass" });
-    expect(byName.get("rate-limit")?.reason).toMatch(
-      /^passive: the rate limit needs the suite's own 429 burst/,
-    );
-  });
-
-  it("the mock: an ordinary client's traffic gives 0 findings", async () => {
-    const mock = await startMock({ port: 0 });
-    try {
-      const { proxy, judge } = await through(mock.url);
-      await ordinaryClient(proxy.url, { uid: DEFAULT_DEMO_ACCOUNT.uid, key: DEFAULT_DEMO_ACCOUNT.apiKey });
+  it(
+    "the reference server: an ordinary client's traffic gives 0 findings, every exchange judged",
+    async () => {
+      const { proxy, judge } = await through(server.baseUrl);
+      const run = await ordinaryClient(proxy.url, account());
       await proxy.close();
       const report = judge.report();
-      expect(report.checks.filter((c) => c.status === "fail").flatMap((c) => c.violations)).toEqual([]);
-    } finally {
-      await mock.close();
-    }
-  });
+      expect(report.checks.filter((c) => c.status === "fail")).toEqual([]);
+      expect(report.passed).toBe(true);
+      expect(report.mode).toBe("passive");
+      expect(report.passive).toMatchObject({ exchanges: run.calls, judged: run.calls, findings: 0 });
+      // Evidence accounting: the rules the traffic exercised pass with evidence, the burst's is passive.
+      const byName = new Map(report.checks.map((c) => [c.name, c]));
+      expect(byName.get("rule:rank-content-omitted")).toMatchObject({ status: "pass" });
+      expect(byName.get("rule:my-follow-credentials")?.informative).toBeGreaterThan(0);
+      expect(byName.get("relation:search-pages-disjoint")).toMatchObject({ status: "pass" });
+      expect(byName.get("rate-limit")?.reason).toMatch(
+        /^passive: the rate limit needs the suite's own 429 burst/,
+      );
+    },
+    HEAVY_MS,
+  );
 
-  it("the reference server under load: 200 requests, 20 at a time, 0 findings", async () => {
-    const { proxy, judge } = await through(roomy.baseUrl);
-    const paths = [
-      "/api/v1/feed?limit=5",
-      "/api/v1/feed?limit=50",
-      "/api/v1/rank?act=jintian",
-      "/api/v1/search?q=%E5%88%B8",
-      "/api/v1/search?q=%E5%88%B8&page=2",
-      "/api/v1/meta",
-      "/api/v1/shenghuo?with_cates=1",
-    ];
-    let next = 0;
-    const statuses: number[] = [];
-    await Promise.all(
-      Array.from({ length: 20 }, async () => {
-        while (next < 200) statuses.push((await get(`${proxy.url}${paths[next++ % paths.length]}`)).status);
-      }),
-    );
-    await proxy.close();
-    expect(statuses.filter((s) => s !== 200)).toEqual([]);
-    const report = judge.report();
-    expect(report.passive).toMatchObject({ exchanges: 200, judged: 200 });
-    expect(report.checks.filter((c) => c.status === "fail").flatMap((c) => c.violations)).toEqual([]);
-  });
+  it(
+    "the mock: an ordinary client's traffic gives 0 findings",
+    async () => {
+      const mock = await startMock({ port: 0 });
+      try {
+        const { proxy, judge } = await through(mock.url);
+        await ordinaryClient(proxy.url, { uid: DEFAULT_DEMO_ACCOUNT.uid, key: DEFAULT_DEMO_ACCOUNT.apiKey });
+        await proxy.close();
+        const report = judge.report();
+        expect(report.checks.filter((c) => c.status === "fail").flatMap((c) => c.violations)).toEqual([]);
+      } finally {
+        await mock.close();
+      }
+    },
+    HEAVY_MS,
+  );
+
+  it(
+    "the reference server under load: 200 requests, 20 at a time, 0 findings",
+    async () => {
+      const { proxy, judge } = await through(roomy.baseUrl);
+      const paths = [
+        "/api/v1/feed?limit=5",
+        "/api/v1/feed?limit=50",
+        "/api/v1/rank?act=jintian",
+        "/api/v1/search?q=%E5%88%B8",
+        "/api/v1/search?q=%E5%88%B8&page=2",
+        "/api/v1/meta",
+        "/api/v1/shenghuo?with_cates=1",
+      ];
+      let next = 0;
+      const statuses: number[] = [];
+      await Promise.all(
+        Array.from({ length: 20 }, async () => {
+          while (next < 200) statuses.push((await get(`${proxy.url}${paths[next++ % paths.length]}`)).status);
+        }),
+      );
+      await proxy.close();
+      expect(statuses.filter((s) => s !== 200)).toEqual([]);
+      const report = judge.report();
+      expect(report.passive).toMatchObject({ exchanges: 200, judged: 200 });
+      expect(report.checks.filter((c) => c.status === "fail").flatMap((c) => c.violations)).toEqual([]);
+    },
+    HEAVY_MS,
+  );
 });
 
 describe("--errors", () => {
@@ -381,25 +399,56 @@ describe("large bodies", () => {
     "%s: a client that stops reading holds the upstream back (backpressure, no buffering in the proxy)",
     async (_m, errors) => {
       let written = 0;
-      let stalled = false;
-      const big = await stub(async (_req, res) => {
+      let ended = false;
+      /** Writes the upstream had to wait for (write() said its buffers were full), and drains since. */
+      let stalls = 0;
+      let drains = 0;
+      const waiting = new Set<() => void>();
+      const wake = () => {
+        for (const w of waiting) w();
+      };
+      const big = await stub(async (req, res) => {
+        // A marker: answered at once, to prove the proxy has been round its event loop.
+        if (req.url === "/marker") return void res.end("{}");
         res.writeHead(200, { "content-type": "application/json" });
         for (let i = 0; i < 1600 && !res.destroyed; i++) {
           written += chunk.length;
           if (!res.write(chunk)) {
-            stalled = true;
+            stalls++;
+            wake();
             await new Promise((r) => res.once("drain", r));
+            drains++;
           }
         }
         res.end();
+        ended = true;
+        wake();
       });
       const { proxy } = await through(big.url, { errors, cap: MB });
       const req = http.get(`${proxy.url}/api/v1/rank?act=jintian`, { agent: false }, (res) => res.pause());
+      const stalledOrEnded = () =>
+        new Promise<void>((resolve) => {
+          const check = () => {
+            if (!ended && stalls === drains) return;
+            waiting.delete(check);
+            resolve();
+          };
+          waiting.add(check);
+          check();
+        });
       try {
-        await new Promise((r) => setTimeout(r, 500));
+        // Waits for the steady state, not for a guessed time: the upstream is stalled and stays
+        // so while a marker request makes the round trip through the proxy and its upstream. A
+        // proxy that buffered would keep reading, each read a drain, until all 100 MB were written.
+        for (;;) {
+          await stalledOrEnded();
+          const before = drains;
+          await get(`${proxy.url}/marker`);
+          if (ended || drains === before) break;
+        }
         // Of a 100 MB body, what the kernel's socket buffers on two hops hold (about 10 MB on
         // loopback) and the cap held for judging: the proxy reads no faster than the client.
-        expect(stalled).toBe(true);
+        expect(ended).toBe(false);
         expect(written).toBeLessThan(32 * MB);
       } finally {
         req.destroy();
@@ -428,52 +477,56 @@ describe("an upstream that does not answer", () => {
 });
 
 describe("dealkit proxy, the command", () => {
-  it("judges in a worker thread, streams findings, writes every report, and its HAR judges the same", async () => {
-    const bug = PLANTED.find((b) => b.name === "h5-dropped");
-    if (!bug) throw new Error("planted bug renamed");
-    const planted = await startProxy(server.baseUrl, bug.mutation, 203);
-    const dir = await mkdtemp(join(tmpdir(), "dealkit-proxy-command-"));
-    const lines: string[] = [];
-    const file = (name: string) => join(dir, name);
-    try {
-      const run = await proxyCommand({
-        upstream: planted.url,
-        port: 0,
-        reports: [
-          { format: "json", path: file("report.json") },
-          { format: "junit", path: file("report.xml") },
-          { format: "markdown", path: file("report.md") },
-        ],
-        findingsLog: file("findings.ndjson"),
-        recordHar: file("traffic.har"),
-        record: file("traffic.ndjson"),
-        out: (line) => lines.push(line),
-      });
-      await ordinaryClient(run.url, account());
-      const { code, report } = await run.stop();
-      expect(code).toBe(1);
-      const failed = report.checks.filter((c) => c.status === "fail").map((c) => c.name);
-      expect(failed).toEqual(["response-schema", "rule:shenghuo-h5-on-every-record"]);
-      // Live: one console line per kind of finding, with its curl line; every one in the NDJSON.
-      const live = lines.filter((l) => l.startsWith("✗ "));
-      expect(live.length).toBe(report.checks.flatMap((c) => c.violations).length);
-      expect(live[0]).toMatch(/ \| curl -i (--compressed )?(-H '[^']*' )*'/);
-      const findings = (await readFile(file("findings.ndjson"), "utf8")).trim().split("\n");
-      expect(findings.length).toBe(report.passive?.findings);
-      expect(JSON.parse(findings[0] ?? "{}")).toMatchObject({ kind: "finding", own: true });
-      expect(await readFile(file("report.md"), "utf8")).toMatch(/exchanges seen/);
-      expect(await readFile(file("report.xml"), "utf8")).toMatch(
-        /<property name="exchanges" value="[0-9]+"\/>/,
-      );
-      for (const recording of ["traffic.har", "traffic.ndjson"]) {
-        const offline = await judgeCommand({ file: file(recording), reports: [], out: () => {} });
-        expect(offline.report.checks.filter((c) => c.status === "fail").map((c) => c.name)).toEqual(failed);
+  it(
+    "judges in a worker thread, streams findings, writes every report, and its HAR judges the same",
+    async () => {
+      const bug = PLANTED.find((b) => b.name === "h5-dropped");
+      if (!bug) throw new Error("planted bug renamed");
+      const planted = await startProxy(server.baseUrl, bug.mutation, 203);
+      const dir = await mkdtemp(join(tmpdir(), "dealkit-proxy-command-"));
+      const lines: string[] = [];
+      const file = (name: string) => join(dir, name);
+      try {
+        const run = await proxyCommand({
+          upstream: planted.url,
+          port: 0,
+          reports: [
+            { format: "json", path: file("report.json") },
+            { format: "junit", path: file("report.xml") },
+            { format: "markdown", path: file("report.md") },
+          ],
+          findingsLog: file("findings.ndjson"),
+          recordHar: file("traffic.har"),
+          record: file("traffic.ndjson"),
+          out: (line) => lines.push(line),
+        });
+        await ordinaryClient(run.url, account());
+        const { code, report } = await run.stop();
+        expect(code).toBe(1);
+        const failed = report.checks.filter((c) => c.status === "fail").map((c) => c.name);
+        expect(failed).toEqual(["response-schema", "rule:shenghuo-h5-on-every-record"]);
+        // Live: one console line per kind of finding, with its curl line; every one in the NDJSON.
+        const live = lines.filter((l) => l.startsWith("✗ "));
+        expect(live.length).toBe(report.checks.flatMap((c) => c.violations).length);
+        expect(live[0]).toMatch(/ \| curl -i (--compressed )?(-H '[^']*' )*'/);
+        const findings = (await readFile(file("findings.ndjson"), "utf8")).trim().split("\n");
+        expect(findings.length).toBe(report.passive?.findings);
+        expect(JSON.parse(findings[0] ?? "{}")).toMatchObject({ kind: "finding", own: true });
+        expect(await readFile(file("report.md"), "utf8")).toMatch(/exchanges seen/);
+        expect(await readFile(file("report.xml"), "utf8")).toMatch(
+          /<property name="exchanges" value="[0-9]+"\/>/,
+        );
+        for (const recording of ["traffic.har", "traffic.ndjson"]) {
+          const offline = await judgeCommand({ file: file(recording), reports: [], out: () => {} });
+          expect(offline.report.checks.filter((c) => c.status === "fail").map((c) => c.name)).toEqual(failed);
+        }
+      } finally {
+        await planted.close();
+        await rm(dir, { recursive: true, force: true });
       }
-    } finally {
-      await planted.close();
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
+    },
+    HEAVY_MS,
+  );
 });
 
 describe("request framing", () => {
@@ -494,21 +547,25 @@ describe("request framing", () => {
       const port = new URL(proxy.url).port;
       const smuggled = "GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n";
       const chunk = `${smuggled.length.toString(16)}\r\n${smuggled}\r\n0\r\n\r\n`;
+      // A marker request follows on the same connection. Requests on one connection are answered
+      // in order, and an answer comes after its upstream request: once the marker's answer is
+      // here, a smuggled request would have reached the upstream. No waiting for a guessed time.
+      const marker = "GET /marker HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
       const reply = await new Promise<string>((resolve, reject) => {
         const socket = connect(Number(port), "127.0.0.1");
         let text = "";
         socket.on("data", (c: Buffer) => {
           text += c.toString();
-          if (text.includes("\r\n\r\n{}")) socket.end();
         });
         socket.on("close", () => resolve(text));
         socket.on("error", reject);
-        socket.write(`GET /api/v1/meta HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n${chunk}`);
+        socket.write(
+          `GET /api/v1/meta HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n${chunk}${marker}`,
+        );
       });
-      expect(reply).toMatch(/^HTTP\/1\.1 200/);
-      // Give a smuggled request time to arrive, were there one.
-      await new Promise((r) => setTimeout(r, 200));
-      expect(seen).toEqual([`GET /api/v1/meta ${smuggled.length}`]);
+      // Two answers ("{}" each, no line break before the second status line), no third.
+      expect(reply.match(/HTTP\/1\.1 \d{3}/g)).toEqual(["HTTP/1.1 200", "HTTP/1.1 200"]);
+      expect(seen).toEqual([`GET /api/v1/meta ${smuggled.length}`, "GET /marker 0"]);
     } finally {
       await proxy.close();
       await upstream.close();

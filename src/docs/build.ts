@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
-import { resolvePeer } from "../cli/optional-peer.ts";
+import { resolvePeer } from "../peers/optional-peer.ts";
 import { parseDocument, specFromDocument } from "../spec/load.ts";
 import { REPO_ROOT, SPEC_PATH } from "../spec/paths.ts";
 import { readerDocument } from "./reader.ts";

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { requireTool } from "../../test/required-tool.ts";
 import { loadSpec } from "../spec/load.ts";
 import { REPO_ROOT } from "../spec/paths.ts";
 import type { Spec } from "../spec/spec.ts";
@@ -11,7 +12,6 @@ import { chromiumAvailable, launchChromium } from "./browser.ts";
 import { docsHtml } from "./build.ts";
 
 const SCREENSHOT = join(REPO_ROOT, "artifacts", "docs.png");
-const present = chromiumAvailable();
 
 describe("docsHtml (what a server's /docs answers)", () => {
   it("builds the page once and serves later calls from the cache", async () => {
@@ -32,10 +32,14 @@ describe("docsHtml (what a server's /docs answers)", () => {
   });
 });
 
-if (!present)
-  console.warn("skipping the docs page test: /usr/bin/chromium is absent (apt-get install -y chromium)");
+const present = requireTool({
+  name: "chromium",
+  available: chromiumAvailable(),
+  install: "apt-get install -y chromium",
+  needs: "the API reference page in a browser",
+});
 
-describe.skipIf(!present)("API reference page", () => {
+describe.runIf(present)("API reference page", () => {
   let spec: Spec;
   let dir: string;
   let html: string;

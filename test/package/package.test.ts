@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumAvailable, launchChromium } from "../../src/docs/browser.ts";
 import { readerDocument } from "../../src/docs/reader.ts";
 import { loadSpec } from "../../src/spec/load.ts";
+import { requireTool } from "../required-tool.ts";
 import {
   consumerProject,
   ESM_CLIENT_SCRIPT,
@@ -25,6 +26,12 @@ import {
 } from "./stage.ts";
 
 const exec = promisify(execFile);
+const browser = requireTool({
+  name: "chromium",
+  available: chromiumAvailable(),
+  install: "apt-get install -y chromium",
+  needs: "the client bundled for a browser",
+});
 const require = createRequire(import.meta.url);
 
 let staged: Staged;
@@ -235,7 +242,7 @@ describe("the client from the tarball", () => {
     expect(await tsc(dir)).toBe("");
   }, 60_000);
 
-  it.skipIf(!chromiumAvailable())(
+  it.runIf(browser)(
     "bundles for a browser and calls a server from a page",
     async () => {
       const dir = consumerProject(staged, "browser", {

@@ -2,7 +2,7 @@
  * The nginx harness (test/stack/nginx.ts) and what each config of deploy/nginx/ does in front of the
  * real reference server: the recommended one keeps the API's contract (gzip, the client's address,
  * problem+json for nginx's own errors), the three faulty ones break it the way they claim to.
- * Skipped without an nginx binary, unless DEALKIT_REQUIRE_NGINX is set: then a missing nginx fails.
+ * Skipped without an nginx binary, but in CI, where a missing nginx fails (test/required-tool.ts).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
@@ -13,18 +13,14 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBundledServer, type Target } from "../../conformance/runner/target.ts";
+import { requireTool } from "../required-tool.ts";
 import { type NginxInstance, nginxAvailable, startNginx, TEMPLATES_DIR } from "./nginx.ts";
 
-const required = Boolean(process.env.DEALKIT_REQUIRE_NGINX);
-const available = nginxAvailable();
-if (!available && !required) {
-  console.warn("SKIPPED nginx stack tests: no nginx binary (apt-get install -y nginx)");
-}
-
-describe("nginx availability", () => {
-  it.runIf(required)("nginx is installed (DEALKIT_REQUIRE_NGINX is set)", () => {
-    expect(available, "DEALKIT_REQUIRE_NGINX is set but no nginx on PATH nor at /usr/sbin/nginx").toBe(true);
-  });
+const available = requireTool({
+  name: "nginx",
+  available: nginxAvailable(),
+  install: "apt-get install -y nginx",
+  needs: "the nginx stack tests",
 });
 
 interface Reply {
@@ -108,7 +104,7 @@ function refuses(url: string): Promise<boolean> {
   });
 }
 
-describe.skipIf(!available && !required)("nginx in front of the reference server", () => {
+describe.runIf(available)("nginx in front of the reference server", () => {
   /** The reference server as recommended: its own limit on, nginx (127.0.0.1) trusted for X-Forwarded-For. */
   let api: Target;
 

@@ -1,8 +1,7 @@
-import { loadSpec } from "../../spec/load.ts";
-import { freezeRelease } from "../../spec/release.ts";
+import { loadSpec } from "../../src/spec/load.ts";
+import { freezeRelease } from "../../src/spec/release.ts";
 import { parseOptions } from "../args.ts";
 
-export const summary = "freeze the current spec as openapi/releases/<info.version>.yaml";
 export const usage = `usage: dealkit release [--spec PATH]
 
 Writes the current document, as written, to openapi/releases/<info.version>.yaml. Refuses to

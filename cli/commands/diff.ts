@@ -1,13 +1,12 @@
-import { type AcceptEntry, AcceptListError } from "../../accept/list.ts";
-import { acceptChanges, readAcceptedChanges } from "../../diff/accept.ts";
-import { diffDocuments } from "../../diff/diff.ts";
-import { FORMATS, type Format, format } from "../../diff/format/index.ts";
-import { FAIL_ON, type FailOn, failsOn } from "../../diff/gate.ts";
-import { InputError, loadInput } from "../../diff/load-input.ts";
-import { today } from "../../diff/versioning.ts";
+import { type AcceptEntry, AcceptListError } from "../../src/accept/list.ts";
+import { acceptChanges, readAcceptedChanges } from "../../src/diff/accept.ts";
+import { diffDocuments } from "../../src/diff/diff.ts";
+import { FORMATS, type Format, format } from "../../src/diff/format/index.ts";
+import { FAIL_ON, type FailOn, failsOn } from "../../src/diff/gate.ts";
+import { InputError, loadInput } from "../../src/diff/load-input.ts";
+import { today } from "../../src/diff/versioning.ts";
 import { parseOptions, UsageError } from "../args.ts";
 
-export const summary = "compare two versions of the spec: breaking changes, or v1 → v2 migration notes";
 export const usage = `usage: dealkit diff BASE HEAD [--format text|markdown|json|github] [--fail-on breaking|warning|never]
                     [--accept FILE] [--successor-published YYYY-MM-DD] [--today YYYY-MM-DD]
 

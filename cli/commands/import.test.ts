@@ -4,10 +4,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
-import { UsageError } from "../../src/cli/args.ts";
-import { run } from "../../src/cli/commands/import.ts";
-import { importAlerts } from "../import.ts";
-import { bodyOf, injectTransport, NOW_MS, specViolations, testApp } from "../test/helpers.ts";
+import { importAlerts } from "../../reference-server/import.ts";
+import {
+  bodyOf,
+  injectTransport,
+  NOW_MS,
+  specViolations,
+  testApp,
+} from "../../reference-server/test/helpers.ts";
+import { UsageError } from "../args.ts";
+import { run } from "./import.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "dealkit-import-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

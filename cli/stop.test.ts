@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-const BIN = fileURLToPath(new URL("../../bin/dealkit.js", import.meta.url));
+const BIN = fileURLToPath(new URL("../bin/dealkit.js", import.meta.url));
 let dir: string;
 
 beforeAll(async () => {

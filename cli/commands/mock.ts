@@ -1,8 +1,7 @@
-import { DEFAULT_DEMO_ACCOUNT } from "../../../mocks/auth.ts";
-import { startMock } from "../../../mocks/start.ts";
+import { DEFAULT_DEMO_ACCOUNT } from "../../mocks/auth.ts";
+import { startMock } from "../../mocks/start.ts";
 import { intOption, parseOptions, UsageError } from "../args.ts";
 
-export const summary = "serve the spec's examples with Prism, behind the rule layer";
 export const usage = `usage: dealkit mock [--port 4010] [--host 127.0.0.1] [--dynamic] [--seed S] [--no-rules] [--spec PATH]
                    [--uid UID --api-key KEY]
 

@@ -1,12 +1,10 @@
 import os from "node:os";
-import { conformanceCommand, FORMATS, type ReportFormat } from "../../../conformance/main.ts";
-import { UnknownCheckError } from "../../../conformance/registry.ts";
-import { DEFAULT_MAX_TIME_SECONDS, KNOWN_KEYS } from "../../../conformance/runner/run.ts";
-import { type AcceptEntry, AcceptListError, readAcceptList } from "../../accept/list.ts";
+import { conformanceCommand, FORMATS, type ReportFormat } from "../../conformance/main.ts";
+import { UnknownCheckError } from "../../conformance/registry.ts";
+import { DEFAULT_MAX_TIME_SECONDS, KNOWN_KEYS } from "../../conformance/runner/run.ts";
+import { type AcceptEntry, AcceptListError, readAcceptList } from "../../src/accept/list.ts";
 import { intOption, parseOptions, UsageError } from "../args.ts";
 
-export const summary =
-  "check an implementation against the spec (property-based; the bundled server by default)";
 export const usage = `usage: dealkit conformance [--base-url URL] [--seed N] [--report FORMAT=PATH ...]
                           [--only CHECK,...] [--skip CHECK,...] [--budget N] [--max-time S] [--timeout S]
                           [--rate N/MIN] [--skip-slow] [--require-evidence] [--known FILE] [--plan]

@@ -3,9 +3,9 @@ import {
   ImportInputError,
   type ImportReport,
   importAlerts,
-} from "../../../reference-server/import.ts";
-import { DEFAULTS } from "../../../reference-server/index.ts";
-import { debugHint, oneLine } from "../../errors/one-line.ts";
+} from "../../reference-server/import.ts";
+import { DEFAULTS } from "../../reference-server/index.ts";
+import { debugHint, oneLine } from "../../src/errors/one-line.ts";
 import { intOption, parseOptions, UsageError } from "../args.ts";
 
 /**
@@ -14,7 +14,6 @@ import { intOption, parseOptions, UsageError } from "../args.ts";
  */
 const MAX_RECORD_BYTES_LIMIT = 8 * 1024 * 1024;
 
-export const summary = "load NDJSON or the real site's JSON files into the reference server's database";
 export const usage = `usage: dealkit import FILE [--db PATH] [--skip-invalid] [--max-record-bytes N]
 
 Loads FILE into the reference server's SQLite database (default ${DEFAULTS.dbPath}). FILE is NDJSON

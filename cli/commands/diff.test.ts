@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { stringify } from "yaml";
-import { run } from "../cli/commands/diff.ts";
-import { main } from "../cli/main.ts";
-import { SPEC_PATH } from "../spec/paths.ts";
-import { param, schema, spec, without } from "./testing.ts";
+import { param, schema, spec, without } from "../../src/diff/testing.ts";
+import { SPEC_PATH } from "../../src/spec/paths.ts";
+import { main } from "../main.ts";
+import { run } from "./diff.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "dealkit-diff-"));
 const write = (name: string, edit: (d: ReturnType<typeof spec>) => void) => {

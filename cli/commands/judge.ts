@@ -1,12 +1,11 @@
 import { stat } from "node:fs/promises";
-import { HarError } from "../../../conformance/passive/har.ts";
-import { judgeCommand } from "../../../conformance/passive/main.ts";
-import { NdjsonError } from "../../../conformance/passive/ndjson.ts";
-import { listOption, OptionError, rateOption, reportsOption } from "../../../conformance/passive/options.ts";
-import { UnknownCheckError } from "../../../conformance/registry.ts";
+import { HarError } from "../../conformance/passive/har.ts";
+import { judgeCommand } from "../../conformance/passive/main.ts";
+import { NdjsonError } from "../../conformance/passive/ndjson.ts";
+import { listOption, OptionError, rateOption, reportsOption } from "../../conformance/passive/options.ts";
+import { UnknownCheckError } from "../../conformance/registry.ts";
 import { parseOptions, UsageError } from "../args.ts";
 
-export const summary = "judge recorded traffic (a HAR file, or the NDJSON of exchanges) against the spec";
 export const usage = `usage: dealkit judge FILE [--base-url URL] [--report FORMAT=PATH ...] [--rate N/MIN]
                     [--only CHECK,...] [--skip CHECK,...]
 

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { run } from "../../src/cli/commands/import.ts";
+import { run } from "./import.ts";
 
 // The command's library function fails in a way nobody planned for.
-vi.mock("../import.ts", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../import.ts")>()),
+vi.mock("../../reference-server/import.ts", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("../../reference-server/import.ts")>()),
   importAlerts: async () => {
     throw new TypeError("something broke\n    at secretFrame (x.ts:1:1)");
   },

@@ -1,8 +1,7 @@
-import { DEFAULTS, type ServerOptions, startServer } from "../../../reference-server/index.ts";
-import { debugHint } from "../../errors/one-line.ts";
+import { DEFAULTS, type ServerOptions, startServer } from "../../reference-server/index.ts";
+import { debugHint } from "../../src/errors/one-line.ts";
 import { durationOption, intOption, parseOptions, UsageError, withDefaultValue } from "../args.ts";
 
-export const summary = "run the reference server (Fastify + embedded SQLite)";
 export const usage = `usage: dealkit serve [--port N] [--host ADDR] [--db PATH] [--size N] [--seed N]
                     [--redis-url URL [--redis-timeout MS]] [--trust-proxy IP,...] [--rate-limit N]
                     [--live [DURATION]] [--quiet]

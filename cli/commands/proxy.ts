@@ -1,9 +1,8 @@
-import { proxyCommand } from "../../../conformance/passive/main.ts";
-import { listOption, OptionError, rateOption, reportsOption } from "../../../conformance/passive/options.ts";
-import { UnknownCheckError } from "../../../conformance/registry.ts";
+import { proxyCommand } from "../../conformance/passive/main.ts";
+import { listOption, OptionError, rateOption, reportsOption } from "../../conformance/passive/options.ts";
+import { UnknownCheckError } from "../../conformance/registry.ts";
 import { intOption, parseOptions, UsageError } from "../args.ts";
 
-export const summary = "judge real traffic passing through a forwarding proxy (no request of its own)";
 export const usage = `usage: dealkit proxy --upstream URL [--port N] [--host ADDR] [--errors] [--forwarded-for]
                     [--report FORMAT=PATH ...] [--record PATH] [--record-har PATH]
                     [--rate N/MIN] [--only CHECK,...] [--skip CHECK,...]

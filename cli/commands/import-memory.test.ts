@@ -45,7 +45,7 @@ interface Measured {
 function measure(args: string[]): Promise<Measured> {
   const small = join(dir, "small.ndjson");
   writeFileSync(small, `${alert(9)}\n`);
-  const main = new URL("../../src/cli/main.ts", import.meta.url).href;
+  const main = new URL("../main.ts", import.meta.url).href;
   const script = `
     import { register } from "tsx/esm/api";
     register();

@@ -1,8 +1,7 @@
 import { relative } from "node:path";
-import { buildDocs, DOCS_PATH } from "../../docs/build.ts";
+import { buildDocs, DOCS_PATH } from "../../src/docs/build.ts";
 import { parseOptions } from "../args.ts";
 
-export const summary = "build the API reference page (self-contained HTML, Redocly)";
 export const usage = `usage: dealkit docs [--out docs/index.html] [--spec PATH]
 
 Builds the browsable API reference from the spec with Redocly build-docs --inlineBundle: one
