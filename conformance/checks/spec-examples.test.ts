@@ -7,12 +7,14 @@
  * engine bug then has to disagree with data written by hand, not with the engine itself.
  *
  * An example is also a spec error when the rule would not judge it: its request must satisfy the
- * rule's `when`, a relation's second request must be the first changed by `vary`, and a
- * satisfying example must be evidence (it could have shown a violation), not a vacuous pass.
+ * rule's `when`, a relation's second request must be the first changed by `vary` (on the
+ * relation's `to` operation when it crosses to one, carrying what the suite's `varyRequest`
+ * carries), and a satisfying example must be evidence (it could have shown a violation), not a
+ * vacuous pass.
  */
 import { describe, expect, it } from "vitest";
 import { conditionHolds, refusingRules } from "../../src/rules/evaluate.ts";
-import { sourceItem } from "../../src/rules/relations.ts";
+import { itemsAt } from "../../src/rules/relations.ts";
 import type {
   ExampleAnswer,
   Relation,
@@ -25,6 +27,7 @@ import { windowRange } from "../../src/rules/windows.ts";
 import { splitWords } from "../../src/rules/words.ts";
 import { loadSpec } from "../../src/spec/load.ts";
 import type { Operation } from "../../src/spec/types.ts";
+import { carriedParameters, fillFromFirst, takenFromFirst } from "../rules/vary.ts";
 import { readExchange } from "../runner/exchange.ts";
 import type { Check, CheckContext, Exchange, Finding, PlannedGroup, RequestCase } from "../types.ts";
 import { relationChecks } from "./relations.ts";
@@ -101,9 +104,13 @@ function judgeRuleExample(check: Check, op: Operation, rule: Rule, example: Rule
   return { findings, informative: exchanges.some((e) => check.informative?.(ctx, e) === true) };
 }
 
-function judgeRelationExample(check: Check, op: Operation, example: RelationExample) {
+/** The operation of a relation's second answer: its `to`, else its own (the example cannot name another). */
+const secondOperation = (op: Operation, relation: Relation): Operation =>
+  relation.to ? spec.operation(relation.to.operation) : op;
+
+function judgeRelationExample(check: Check, op: Operation, relation: Relation, example: RelationExample) {
   const a = exchangeOf(op, example.first, `${check.name} first`);
-  const b = exchangeOf(op, example.second, `${check.name} second`);
+  const b = exchangeOf(secondOperation(op, relation), example.second, `${check.name} second`);
   // A, B, A′: the first request sent again got the same answer (the data did not move).
   const verdict = check.judgeGroup?.(ctx, group(check, [a, b, exchangeOf(op, example.first, "again")]));
   return {
@@ -112,32 +119,75 @@ function judgeRelationExample(check: Check, op: Operation, example: RelationExam
   };
 }
 
-/** Why the second request of a relation example is not the first changed by `vary` (empty: it is). */
+/**
+ * Why the second request of a relation example is not the first changed by `vary` (empty: it is).
+ * B starts from A's parameters its operation declares (by name: the legacy file's path `act` is
+ * the rank's query `act`), as the suite's `varyRequest` makes it.
+ */
 function varyMismatches(op: Operation, relation: Relation, example: RelationExample): string[] {
+  const target = secondOperation(op, relation);
   const a = exchangeOf(op, example.first, "first");
-  const b = exchangeOf(op, example.second, "second");
-  const first = a.parsed?.raw ?? {};
+  const b = exchangeOf(target, example.second, "second");
+  const carried = a.parsed ? carriedParameters(target, a.parsed) : new Map<string, string>();
   const second = b.parsed?.raw ?? {};
   const wrong: string[] = [];
-  for (const p of op.parameters.filter((x) => x.in !== "header")) {
+  for (const p of target.parameters.filter((x) => x.in !== "header")) {
     const v: Variation | undefined = relation.vary[p.name];
-    const want = v ? variedValue(op, relation, p.name, v, a, b) : first[p.name];
+    const want = v ? variedValue(op, target, relation, p.name, v, a, b) : carried.get(p.name);
     if (want !== second[p.name])
       wrong.push(`${p.name}: ${String(second[p.name])}, vary makes ${String(want)}`);
+  }
+  // A parameter B's operation does not declare: on A's operation kept as A sent it, across operations not sent.
+  const given = (x: ExampleAnswer, k: string) => new Map(sent(x.query)).get(k);
+  const declared = new Set(target.parameters.map((p) => p.name));
+  const undeclared = new Set([...sent(example.first.query), ...sent(example.second.query)].map(([k]) => k));
+  for (const k of [...undeclared].filter((x) => !declared.has(x))) {
+    const want = relation.to ? undefined : given(example.first, k);
+    if (want !== given(example.second, k))
+      wrong.push(
+        `${k}: ${String(given(example.second, k))}, ${target.operationId} does not declare it (${String(want)})`,
+      );
   }
   return wrong;
 }
 
-/** The value `vary` gives a parameter of the second request; for `addWord`, the example's own when it adds one word. */
+/**
+ * What the suite fills a parameter of B with from A's answer (`fromItem`, `windowOf`, `last`):
+ * the item is the first carrying every field the relation's variations take, the window the
+ * narrowest holding its time when A was sent (the example's `time`), the last page A's
+ * `meta.total` over A's page size. Undefined: the variation is not one of these.
+ */
+function filledFromFirst(op: Operation, target: Operation, relation: Relation, name: string, a: Exchange) {
+  const parsed = a.parsed;
+  if (!parsed) return undefined;
+  const params = Object.fromEntries(
+    Object.entries(relation.vary).flatMap(([k, x]) => {
+      const how = takenFromFirst(spec, target, x, parsed);
+      return how === undefined ? [] : [[k, how] as const];
+    }),
+  );
+  if (params[name] === undefined) return undefined;
+  const request = { ...a.request, query: [[name, ""]] as [string, string][] };
+  const filled = fillFromFirst(spec, { at: itemsAt(relation, op.operationId), params }, request, a);
+  return (
+    filled?.query[0]?.[1] ?? "(A's answer does not hold what it takes: an item carrying the field, a total)"
+  );
+}
+
+/**
+ * The value `vary` gives a parameter of the second request (on `target`); for `addWord`, the
+ * example's own when it adds one word, for `widerWindow` when it contains A's window.
+ */
 function variedValue(
   op: Operation,
+  target: Operation,
   relation: Relation,
   name: string,
   v: Variation,
   a: Exchange,
   b: Exchange,
 ): string | undefined {
-  const param = op.parameters.find((p) => p.name === name);
+  const param = target.parameters.find((p) => p.name === name);
   const before = a.parsed?.raw[name];
   const after = b.parsed?.raw[name];
   if ("addWord" in v) {
@@ -152,10 +202,8 @@ function variedValue(
   if ("add" in v) return String(Number(a.parsed?.values[name]) + v.add);
   if ("max" in v) return String(param?.schema.maximum);
   if ("remove" in v) return undefined;
-  if ("fromItem" in v) {
-    const item = a.parsed && sourceItem(relation, { ...a, operation: op, request: a.parsed });
-    return item ? String(item[v.fromItem]) : "(no item of A carries it)";
-  }
+  if ("fromItem" in v || "windowOf" in v || "last" in v)
+    return filledFromFirst(op, target, relation, name, a);
   if ("widerWindow" in v) {
     const now = a.sentAt;
     const own = windowRange(spec.rankWindows, String(a.parsed?.values[name]), now);
@@ -225,7 +273,10 @@ function relationExampleProblems(
   if (!a.parsed || !conditionHolds(spec, op, relation.when, a.parsed, a.request.credentials))
     problems.push(`the relation's when does not hold for ${a.url}`);
   problems.push(...varyMismatches(op, relation, example).map((m) => `second request: ${m}`));
-  return [...problems, ...verdictProblems(relation.id, kind, judgeRelationExample(check, op, example))];
+  return [
+    ...problems,
+    ...verdictProblems(relation.id, kind, judgeRelationExample(check, op, relation, example)),
+  ];
 }
 
 const cases = <T extends { id: string }>(
@@ -304,6 +355,11 @@ const brokenRelationExamples: [string, { id: string; kind: Kind; example: Relati
   ["two words where addWord adds one", { id: "search-or-adds", kind: "violates", example: { first: { query: { q: "京东" }, status: 200, body: { data: [{ id: 1 }] } }, second: { query: { q: "淘宝|拼多多|京东" }, status: 200, body: { data: [] } } }, want: "q: 淘宝|拼多多|京东, vary makes (A's words and one more)" }],
   ["another parameter changed too", { id: "search-limit-prefix", kind: "violates", example: { first: { query: { q: "京东", limit: 2 }, status: 200, body: { data: [{ id: 1 }] } }, second: { query: { q: "淘宝", limit: 50 }, status: 200, body: { data: [] } } }, want: "q: 淘宝, vary makes 京东" }],
   ["a price not taken from the first item", { id: "search-price-bounds-inclusive", kind: "violates", example: { first: { query: { q: "京东" }, status: 200, body: { data: [{ id: 1, price: 5 }] } }, second: { query: { q: "京东", mip: 6, mxp: 6 }, status: 200, body: { data: [] } } }, want: "mip: 6, vary makes 5" }],
+  ["a page that last does not make", { id: "search-last-page-count", kind: "violates", example: { first: { query: { q: "京东", limit: 2 }, status: 200, body: { data: [{ id: 5 }, { id: 4 }], meta: { total: 5 } } }, second: { query: { q: "京东", limit: 2, page: 2 }, status: 200, body: { data: [], meta: { total: 5 } } } }, want: "page: 2, vary makes 3" }],
+  ["a last page the total fills", { id: "search-last-page-count", kind: "satisfies", example: { first: { query: { q: "京东", limit: 2 }, status: 200, body: { data: [{ id: 4 }, { id: 3 }], meta: { total: 4 } } }, second: { query: { q: "京东", limit: 2, page: 2 }, status: 200, body: { data: [{ id: 2 }, { id: 1 }], meta: { total: 4 } } } }, want: "is no evidence" }],
+  ["a window that does not hold A's first item", { id: "feed-items-in-window-rank", kind: "satisfies", example: { first: { query: { cate: "all" }, time: 1768449600, status: 200, body: { data: [{ id: 5, shijianchuo: 1768448400 }] } }, second: { query: { act: "sanxiaoshi", limit: 300 }, time: 1768449600, status: 200, body: { data: [{ id: 5 }] } } }, want: "act: sanxiaoshi, vary makes yixiaoshi" }],
+  ["a feed parameter the rank does not declare", { id: "feed-items-in-window-rank", kind: "satisfies", example: { first: { query: { cate: "all" }, time: 1768449600, status: 200, body: { data: [{ id: 5, shijianchuo: 1768448400 }] } }, second: { query: { act: "yixiaoshi", limit: 300, cate: "all" }, time: 1768449600, status: 200, body: { data: [{ id: 5 }] } } }, want: "cate: all, getRank does not declare it (undefined)" }],
+  ["a file's act not carried to the rank", { id: "legacy-rank-equals-rank", kind: "violates", example: { first: { path: { act: "jintian" }, status: 200, body: [{ id: 3 }] }, second: { query: { act: "zuotian", limit: 50 }, status: 200, body: { data: [] } } }, want: "act: zuotian, vary makes jintian" }],
 ];
 
 describe("a broken example is a spec error", () => {

@@ -116,12 +116,38 @@ function varied(
     return wider ? { value: wider } : "impossible";
   }
   if ("remove" in v) return "removed";
+  const how = takenFromFirst(spec, op, v, parsed);
+  return how === undefined ? "impossible" : { fromFirst: how };
+}
+
+/**
+ * How a variation known only once the first answer is in takes its value from it (`fromItem`,
+ * `windowOf`, `last` at the first request's page size on `op`); undefined for the others, and for
+ * `last` when `op` has no page size.
+ */
+export function takenFromFirst(
+  spec: Spec,
+  op: Operation,
+  v: Variation,
+  parsed: ParsedRequest,
+): FromFirst | undefined {
+  if ("fromItem" in v) return v.fromItem;
+  if ("windowOf" in v) return { windowOf: v.windowOf };
   if ("last" in v) {
     const size = pageSize(spec, op, parsed);
-    return size ? { fromFirst: { lastPage: { size } } } : "impossible";
+    return size ? { lastPage: { size } } : undefined;
   }
-  if ("windowOf" in v) return { fromFirst: { windowOf: v.windowOf } };
-  return { fromFirst: v.fromItem };
+  return undefined;
+}
+
+/** The first request's parameters that `target` declares too (path or query), by name, as given. */
+export function carriedParameters(target: Operation, parsed: ParsedRequest): Map<string, string> {
+  return new Map(
+    target.parameters.flatMap((p) => {
+      const raw = parsed.raw[p.name];
+      return raw !== undefined && p.in !== "header" ? [[p.name, raw] as const] : [];
+    }),
+  );
 }
 
 /** The pathname of `target` with its path parameters taken from `values` (undefined: one is missing). */
@@ -151,14 +177,7 @@ export function varyRequest(
   );
   const target = relation.to ? spec.operation(relation.to.operation) : op;
   // Across operations: what both declare, as the first request gave it.
-  const values = new Map<string, string>(
-    relation.to
-      ? target.parameters.flatMap((p) => {
-          const raw = parsed.raw[p.name];
-          return raw !== undefined && p.in !== "header" ? [[p.name, raw] as const] : [];
-        })
-      : base.query,
-  );
+  const values = relation.to ? carriedParameters(target, parsed) : new Map<string, string>(base.query);
   const fromFirst: Record<string, FromFirst> = {};
   for (const [name, v] of Object.entries(relation.vary)) {
     const value = varied(spec, target, relation, name, v, parsed, vocab);

@@ -31,19 +31,24 @@ function ruleExampleText(op: Operation, e: RuleExample): string {
   return e.note ? `${text} (${e.note})` : text;
 }
 
-function relationExampleText(op: Operation, e: RelationExample): string {
-  const text = `${answerText(op, e.first)}, then ${answerText(op, e.second)}`;
+/** A pair: A on the relation's operation, then B on `second` (the relation's `to` operation, else the same). */
+function relationExampleText(op: Operation, second: Operation, e: RelationExample): string {
+  const text = `${answerText(op, e.first)}, then ${answerText(second, e.second)}`;
   return e.note ? `${text} (${e.note})` : text;
 }
 
-/** Markdown list items, indented under the rule's own item: each satisfying, then each violating example. */
+/**
+ * Markdown list items, indented under the rule's own item: each satisfying, then each violating
+ * example. `second` is the operation of a relation's second answer (its `to`; default `op`).
+ */
 export function examplesText(
   op: Operation,
   examples: Examples<RuleExample> | Examples<RelationExample> | undefined,
+  second: Operation = op,
 ): string[] {
   if (!examples) return [];
   const one = (e: RuleExample | RelationExample) =>
-    "first" in e ? relationExampleText(op, e) : ruleExampleText(op, e);
+    "first" in e ? relationExampleText(op, second, e) : ruleExampleText(op, e);
   return [
     ...examples.satisfies.map((e) => `  - satisfies: ${one(e)}`),
     ...examples.violates.map((e) => `  - violates: ${one(e)}`),

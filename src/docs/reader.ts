@@ -108,12 +108,15 @@ function samples(spec: Spec, op: Operation): { lang: string; label: string; sour
   ];
 }
 
-/** The operation's rules, as a list a client developer reads (x-conformance, x-relations), each with its examples. */
-function rulesText(op: Operation, raw: Record<string, unknown>): string {
+/**
+ * The operation's rules, as a list a client developer reads (x-conformance, x-relations), each
+ * with its examples; a relation crossing to another operation shows its second answer there.
+ */
+function rulesText(spec: Spec, op: Operation, raw: Record<string, unknown>): string {
   const list = (key: "x-conformance" | "x-relations") =>
     ((raw[key] as (Rule | Relation)[] | undefined) ?? []).flatMap((r) => [
       `- ${r.summary}`,
-      ...examplesText(op, r.examples),
+      ...examplesText(op, r.examples, "to" in r && r.to ? spec.operation(r.to.operation) : op),
     ]);
   const lines = [...list("x-conformance"), ...list("x-relations")];
   return lines.length ? `\n\n**What this endpoint promises**\n\n${lines.join("\n")}\n` : "";
@@ -135,7 +138,7 @@ export function readerDocument(spec: Spec): RawDocument {
     const raw = doc.paths[op.path]?.get;
     if (!raw) continue;
     raw["x-codeSamples"] = samples(spec, op);
-    raw.description = `${String(raw.description ?? "").trimEnd()}${rulesText(op, raw)}`;
+    raw.description = `${String(raw.description ?? "").trimEnd()}${rulesText(spec, op, raw)}`;
   }
   return doc;
 }

@@ -106,7 +106,11 @@ export interface ExampleAnswer {
 /** A rule's example: one answer, or for rules judged across several answers (`ignores`, `uniformBody`) a group. */
 export type RuleExample = ExampleAnswer | { note?: string; answers: ExampleAnswer[] };
 
-/** A relation's example: the first answer (A) and the second (B, made from A's request by `vary`). */
+/**
+ * A relation's example: the first answer (A) and the second (B, made from A's request by `vary`).
+ * B is an answer of the relation's `to.operation` when it has one (derived, never written, so
+ * the example cannot disagree with the relation), else of the relation's own operation.
+ */
 export interface RelationExample {
   note?: string;
   first: ExampleAnswer;
