@@ -106,6 +106,14 @@ describe("readerDocument", () => {
     );
   });
 
+  it("shows a relation's second answer on the operation it crosses to", () => {
+    const legacy = spec.operation("getLegacyRankFile");
+    const description = String(doc.paths[legacy.path]?.get.description ?? "");
+    expect(description).toContain(
+      '`GET /plus/json/rank/jintian.json` → 200 `[{"id":3,"comments":9,"shijianchuo":1768440000},{"id":1,"comments":5,"shijianchuo":1768445000}]`, then `GET /api/v1/rank?act=jintian&limit=50` → 200',
+    );
+  });
+
   it("leaves the spec itself unchanged", () => {
     expect((spec.raw as { servers: { url: string }[] }).servers[0]?.url).toBe("{base_url}");
   });
