@@ -91,7 +91,18 @@ export async function send(
   signal?: AbortSignal,
 ): Promise<RawResponse> {
   const first = await sendOnce(baseUrl, request, localAddress, limits, signal);
-  return first.reusedSocketClosed ? sendOnce(baseUrl, request, localAddress, limits, signal) : first;
+  if (!first.reusedSocketClosed) return first;
+  const again = await sendOnce(baseUrl, request, localAddress, limits, signal);
+  if (!again.reusedSocketClosed) return again;
+  // Closed again on another kept-alive socket: no longer a race, the server drops connections.
+  const { reusedSocketClosed: _, ...answer } = again;
+  return {
+    ...answer,
+    failure: {
+      kind: "reset",
+      message: "the connection was closed without an answer (twice, on kept-alive sockets)",
+    },
+  };
 }
 
 function sendOnce(

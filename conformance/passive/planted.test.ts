@@ -37,7 +37,7 @@ const NOT_IN_TRAFFIC: Record<string, { checks: string[]; why: string }> = {
   },
   // The limit itself needs the suite's 429 burst (not exercised: passive).
   ...Object.fromEntries(
-    ["rss-not-limited", "leaky-bucket", "search-costs-two"].map((n) => [
+    ["rss-not-limited", "leaky-bucket", "search-costs-two", "search-costs-two-unseen"].map((n) => [
       n,
       { checks: ["rate-limit"], why: "the rate limit needs the suite's 429 burst" },
     ]),
@@ -173,6 +173,33 @@ const BEYOND_THE_APP: Record<string, { why: string; extras: Extra[]; expect: str
   "search-short-page-starts-late": {
     why: "the app sends no search limit; the relation needs a limit sequence",
     extras: [{ path: `/api/v1/search?q=${encodeURIComponent("京东")}&limit=5` }],
+    expect: [],
+  },
+  // The relations of too-little answers need the suite's own sequences; the requests below only
+  // reach the answers their bugs change (the bundled data: 1770 results for 京东, 400 activities).
+  "search-last-page-short": {
+    why: "the app never reads a search's last page; the relation needs the page arithmetic of A, B",
+    extras: [{ path: `/api/v1/search?q=${encodeURIComponent("京东")}&limit=50&page=36` }],
+    expect: [],
+  },
+  "shenghuo-last-page-short": {
+    why: "the app never reads the activities' last page; the relation needs A, B",
+    extras: [{ path: "/api/v1/shenghuo?pageSize=30&page=14" }],
+    expect: [],
+  },
+  "shenghuo-keyword-name-only": {
+    why: "the app's activity keywords are in names; the relation needs a keyword sequence",
+    extras: [{ path: `/api/v1/shenghuo?q=${encodeURIComponent("叠加")}` }],
+    expect: [],
+  },
+  "rank-short-window-stale": {
+    why: "the app reads no short window after the feed; the relation crosses operations",
+    extras: [{ path: "/api/v1/feed" }, { path: "/api/v1/rank?act=yixiaoshi&limit=300" }],
+    expect: [],
+  },
+  "rank-wide-window-misses-last-hour": {
+    why: "the app's rank is today's, left alone in the first hour of the day; the relation needs a widening sequence",
+    extras: [{ path: "/api/v1/rank?act=ershisixiaoshi&limit=300" }],
     expect: [],
   },
   "compressed-unasked": {

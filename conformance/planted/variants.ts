@@ -309,7 +309,10 @@ export const PLANTED: PlantedBug[] = [
     name: "search-costs-two-unseen",
     breaks:
       "every search request takes two units of the limit, and no answer carries RateLimit-* (only when refusals begin shows it)",
-    mutation: faultyLimiter("search-costs-two-unseen", 60),
+    // A 10-second window: paced by request count, an address that searches a lot runs out of
+    // units and waits its Retry-After (the fault as clients meet it), kept short here.
+    mutation: faultyLimiter("search-costs-two-unseen", 10),
+    rate: { limit: 60, windowSeconds: 10 },
     codes: [
       "rate-limit/costs-more",
       "response-headers/ratelimit-limit",
