@@ -43,6 +43,9 @@ export interface Proxy {
   close(): Promise<void>;
 }
 
+/** The query each request came with, as written: forwarded as it is unless a mutation replaced the query. */
+const sentAs = new WeakMap<URLSearchParams, string>();
+
 function forward(
   upstream: URL,
   req: ProxiedRequest,
@@ -50,7 +53,8 @@ function forward(
   localAddress: string,
 ): Promise<ProxiedResponse> {
   const url = new URL(req.pathname, upstream);
-  url.search = req.query.toString();
+  // Re-encoding would turn a raw `%zz` into `%25zz`: the proxy must not repair what a client sent.
+  url.search = sentAs.get(req.query) ?? req.query.toString();
   // The upstream answers as it is (no coding): mutations edit text, and compress it themselves.
   const { "accept-encoding": _codings, ...rest } = req.headers;
   const headers = { ...rest, host: upstream.host };
@@ -85,6 +89,7 @@ export function startProxy(upstreamUrl: string, mutation: Mutation, subnet: numb
   const server = http.createServer(async (incoming, outgoing) => {
     try {
       const url = new URL(incoming.url ?? "/", "http://proxy");
+      sentAs.set(url.searchParams, url.search);
       const client = (incoming.socket.remoteAddress ?? "127.0.0.1").replace(/^::ffff:/, "");
       const received: ProxiedRequest = {
         method: incoming.method ?? "GET",

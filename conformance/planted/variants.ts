@@ -3,6 +3,7 @@
  * (exactly these). Where the spec states a rule twice (a required field that a rule also
  * demands), both checks are expected.
  */
+import { CONTRACT_POINTS } from "./contract-points.ts";
 import { faultyLimiter } from "./faulty-limiter.ts";
 import type { Mutation, ProxiedRequest, ProxiedResponse } from "./proxy.ts";
 import {
@@ -915,4 +916,5 @@ export const PLANTED: PlantedBug[] = [
     mutation: pageIgnored("/api/v1/shenghuo"),
     expect: ["relation:shenghuo-pages-disjoint"],
   },
+  ...CONTRACT_POINTS,
 ];

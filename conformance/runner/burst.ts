@@ -9,7 +9,7 @@
 import type { Spec } from "../../src/spec/spec.ts";
 import { uncounted } from "../checks/rate-limit.ts";
 import type { Pacer } from "../http/pacer.ts";
-import type { BurstRecord, Exchange, RequestCase } from "../types.ts";
+import { type BurstRecord, type Exchange, isCounted, type RequestCase } from "../types.ts";
 import { countedRequests, type Item, type Sender } from "./sender.ts";
 import type { RunEnd } from "./stop.ts";
 import { describesPolicy, type SendOptions } from "./transport.ts";
@@ -116,7 +116,7 @@ const openWindow: Step = async (env, record) => {
 /** Fills the window with the plan's own requests, a few lanes at a time, then the manifest if the plan ran out. */
 const fill: Step = async (env, record) => {
   const status = env.spec.rateLimit.status;
-  const gets = () => record.window.filter((e) => e.request.method === "GET").length;
+  const gets = () => record.window.filter((e) => isCounted(e.request)).length;
   const refused = () => record.window.some((e) => e.status === status);
   const raw = { address: record.address, raw: true, phase: "burst" } as const;
   let inFlight = 0;
