@@ -112,6 +112,37 @@ function queryCapCases(spec: Spec, op: Operation): RequestCase[] {
 }
 
 /**
+ * A request a refusing rule refuses for what is absent (a search without criterion) that also
+ * breaks a parameter (`limit=0`): one 400 must carry the rule's type and name both (info.description
+ * "Order of checks"). Labelled `invalid:<op>:<param>=<value> and <rule id>`, as readCandidate reads it.
+ */
+function precedenceCases(spec: Spec, op: Operation, vocab: Vocabulary): RequestCase[] {
+  const rule = op.rules.find(
+    (r) =>
+      (r.then.status ?? 0) >= 400 &&
+      r.when?.query !== undefined &&
+      Object.values(r.when.query).every((c) => c.blank === true),
+  );
+  const param = op.parameters.find(
+    (p) =>
+      p.in === "query" &&
+      numeric(p) &&
+      p.schema.minimum !== undefined &&
+      rule?.when?.query?.[p.name] === undefined,
+  );
+  if (!rule || !param) return [];
+  const values = { ...baseValues(op, vocab), [param.name]: String((param.schema.minimum ?? 0) - 1) };
+  const parsed = parseRequest(spec, op, new URLSearchParams(Object.entries(values)), values);
+  if (!refusingRules(spec, op, parsed).includes(rule)) return [];
+  return [
+    buildCase(op, {
+      values,
+      label: `invalid:${op.operationId}:${param.name}=${values[param.name]} and ${rule.id}`,
+    }),
+  ];
+}
+
+/**
  * The boundary cases of an operation, each labelled with the goal it serves:
  * `valid:<op>:<param>=<value>`, `invalid:<op>:<param>=<value>`, `… missing`, `… twice`.
  */
@@ -149,5 +180,6 @@ export function boundaryCases(
     add(`invalid:${id}:${twice.name} twice`, { ...base, [twice.name]: v }, [[twice.name, v]]);
   }
   out.push(...queryCapCases(spec, op));
+  if (!op.secured) out.push(...precedenceCases(spec, op, vocab));
   return out;
 }

@@ -70,6 +70,7 @@ const NOT_IN_TRAFFIC: Record<string, { checks: string[]; why: string }> = {
   "head-refused": { checks: ["*"], why: "the app sends no HEAD" },
   "plain-options-refused": { checks: ["*"], why: "the app's OPTIONS are preflights" },
   "query-decoded-leniently": { checks: ["*"], why: "the app's queries always decode" },
+  "criterion-after-parameters": { checks: ["*"], why: "the app never searches without a criterion" },
 };
 
 /** The checks a bug must fail passively. */

@@ -6,7 +6,11 @@
 import type { Mutation, ProxiedResponse } from "./proxy.ts";
 import type { PlantedBug } from "./variants.ts";
 
-const problemAnswer = (status: number, type: string, extra: Record<string, unknown> = {}): ProxiedResponse => ({
+const problemAnswer = (
+  status: number,
+  type: string,
+  extra: Record<string, unknown> = {},
+): ProxiedResponse => ({
   status,
   headers: {
     "content-type": "application/problem+json",
@@ -30,9 +34,32 @@ const plainOptionsRefused: Mutation = {
       : req,
 };
 
-/** The query re-encoded on its way (a lenient decoder): `%zz` reaches the API as the text `%zz`. */
+/**
+ * The query re-encoded on its way (a lenient decoder): `%zz` reaches the API as the text `%zz`.
+ * A request of its own (new headers object) is one the proxy forwards as URLSearchParams reads it.
+ */
 const lenientDecoding: Mutation = {
-  request: (req) => ({ ...req, query: new URLSearchParams(req.query) }),
+  request: (req) => ({ ...req, headers: { ...req.headers }, query: new URLSearchParams(req.query) }),
+};
+
+/** Parameters checked before the search criterion: a search asking nothing with `limit=0` is an invalid-parameter naming limit alone. */
+const criterionAfterParameters: Mutation = {
+  response(req, res) {
+    if (req.pathname !== "/api/v1/search" || res.status !== 400) return res;
+    const body = JSON.parse(res.body) as { type?: string; errors?: { name: string; reason: string }[] };
+    if (!body.type?.endsWith("/missing-search-criterion")) return res;
+    const others = (body.errors ?? []).filter((e) => !e.reason.startsWith("give at least one of"));
+    if (others.length === 0) return res;
+    return {
+      ...res,
+      body: JSON.stringify({
+        ...body,
+        type: "/problems/invalid-parameter",
+        title: "Invalid request parameter",
+        errors: others,
+      }),
+    };
+  },
 };
 
 export const CONTRACT_POINTS: PlantedBug[] = [
@@ -53,5 +80,11 @@ export const CONTRACT_POINTS: PlantedBug[] = [
     breaks: "a value that does not decode (%zz, cut UTF-8) read literally or with U+FFFD, and served",
     mutation: lenientDecoding,
     expect: ["query-decoding"],
+  },
+  {
+    name: "criterion-after-parameters",
+    breaks: "a search without criterion and with limit=0 answered invalid-parameter naming limit alone",
+    mutation: criterionAfterParameters,
+    expect: ["rule:search-needs-criterion"],
   },
 ];

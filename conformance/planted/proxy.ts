@@ -43,8 +43,12 @@ export interface Proxy {
   close(): Promise<void>;
 }
 
-/** The query each request came with, as written: forwarded as it is unless a mutation replaced the query. */
-const sentAs = new WeakMap<URLSearchParams, string>();
+/**
+ * The query each request came with, as written and as URLSearchParams reads it (keyed by the
+ * request's headers object, which mutations carry along): forwarded as written unless a mutation
+ * changed what it reads as.
+ */
+const sentAs = new WeakMap<object, { raw: string; read: string }>();
 
 function forward(
   upstream: URL,
@@ -54,7 +58,9 @@ function forward(
 ): Promise<ProxiedResponse> {
   const url = new URL(req.pathname, upstream);
   // Re-encoding would turn a raw `%zz` into `%25zz`: the proxy must not repair what a client sent.
-  url.search = sentAs.get(req.query) ?? req.query.toString();
+  const sent = sentAs.get(req.headers);
+  const read = req.query.toString();
+  url.search = sent && sent.read === read ? sent.raw : read;
   // The upstream answers as it is (no coding): mutations edit text, and compress it themselves.
   const { "accept-encoding": _codings, ...rest } = req.headers;
   const headers = { ...rest, host: upstream.host };
@@ -89,7 +95,7 @@ export function startProxy(upstreamUrl: string, mutation: Mutation, subnet: numb
   const server = http.createServer(async (incoming, outgoing) => {
     try {
       const url = new URL(incoming.url ?? "/", "http://proxy");
-      sentAs.set(url.searchParams, url.search);
+      sentAs.set(incoming.headers, { raw: url.search, read: url.searchParams.toString() });
       const client = (incoming.socket.remoteAddress ?? "127.0.0.1").replace(/^::ffff:/, "");
       const received: ProxiedRequest = {
         method: incoming.method ?? "GET",

@@ -72,10 +72,14 @@ export function readCandidate(spec: Spec, op: Operation, request: RequestCase, s
   if (authorized && only && more.length === 0) {
     const twice = request.query.filter(([k]) => k === only.name).length > 1;
     const raw = parsed.raw[only.name];
+    // Refused by a rule about other parameters too (no search criterion): one 400 must say both.
+    const alsoRefused = refusing.find((r) => !Object.keys(r.when?.query ?? {}).includes(only.name));
     goals.push(
       only === tooLong
         ? `invalid:${id}:${capGoal}`
-        : `invalid:${id}:${only.name}${twice ? " twice" : raw === undefined ? " missing" : `=${raw}`}`,
+        : `invalid:${id}:${only.name}${twice ? " twice" : raw === undefined ? " missing" : `=${raw}`}${
+            alsoRefused ? ` and ${alsoRefused.id}` : ""
+          }`,
     );
   }
   // A rule that says the answer is empty (a price filter on an unpriced category) leaves the
