@@ -180,7 +180,7 @@ export interface BurstRecord {
    * again long before the window's first request leaves it (a bucket refilling).
    */
   refill: Exchange[];
-  /** Over the limit, one valid request to every other operation. */
+  /** Over the limit, one valid request to every other operation, and one with a parameter out of range. */
   otherEndpoints: Exchange[];
   /** The same moment from another client address (spread runs only). */
   otherAddress?: Exchange;

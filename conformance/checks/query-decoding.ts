@@ -22,9 +22,17 @@ export const UNDECODABLE = ["%zz", "%E5%88"];
 const sentQuery = (e: Exchange) => new URL(e.url).search.slice(1);
 
 /**
+ * The edges of the trim set (info.description "Characters and words"): U+FEFF alone is trimmed
+ * to no word, U+0085 alone is a word (Unicode's White_Space set would say the opposite of both).
+ */
+export const TRIM_EDGES = ["%EF%BB%BF", "%C2%85"];
+
+/**
  * On the first operation with two word lists (search's q and kp): one undecodable value in each
- * (both must be named), and `+` alone in the first (a space, so no word: the rules judge what that
- * means, a search without a criterion). Sent as written, never re-encoded.
+ * (both must be named); then, alone in the first, `+` (a space, so no word) and the trim set's
+ * edges. Sent as written, never re-encoded. What the decoded words mean (a search without
+ * criterion, or one word served) is judged by the rules and valid-inputs-accepted: one fault, one
+ * check; this check judges the undecodable ones.
  */
 function plan(ctx: PlanContext): PlannedGroup[] {
   const words = (o: Operation) => o.parameters.filter((p) => p.in === "query" && p.words);
@@ -44,7 +52,11 @@ function plan(ctx: PlanContext): PlannedGroup[] {
     ...(base?.credentials ? { credentials: base.credentials } : {}),
     label: `${NAME} ${param.name}=${value}${more && `&${more}`}`,
   });
-  const requests = [raw(UNDECODABLE[0] ?? "", `${other.name}=${UNDECODABLE[1]}`), raw("+")];
+  const requests = [
+    raw(UNDECODABLE[0] ?? "", `${other.name}=${UNDECODABLE[1]}`),
+    raw("+"),
+    ...TRIM_EDGES.map((v) => raw(v)),
+  ];
   // A fallback: sent after the plan while nothing else gave the check evidence (the budget is spoken for).
   const label = `${op.operationId}: ${param.name} sent raw`;
   return [{ check: NAME, kind: "set", requests, label, fallback: true }];

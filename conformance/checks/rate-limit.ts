@@ -213,6 +213,16 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
     );
   }
   for (const e of burst.otherEndpoints.filter((x) => !limited(x) && answered(x))) {
+    if ((e.parsed?.errors.length ?? 0) > 0) {
+      fail(
+        e,
+        "parameters-before-limit",
+        `${e.operation?.operationId ?? e.request.pathname} answered ${e.status} to a request with a bad parameter while the client was over the limit: the parameters were read before the limit`,
+        e.status,
+        `${policy.status}: the rate limit is checked first (info.description "Order of checks")`,
+      );
+      continue;
+    }
     fail(
       e,
       "endpoint-not-limited",

@@ -57,6 +57,7 @@ const NOT_IN_TRAFFIC: Record<string, { checks: string[]; why: string }> = {
   // Relations need A, B, A′ from one client: the app pages and widens, it does not do these.
   "feed-oldest-first": { checks: ["relation:feed-limit-prefix"], why: "no feed limit sequence" },
   "feed-count-over-limit": { checks: ["relation:feed-limit-prefix"], why: "no feed limit sequence" },
+  "search-ignores-kp": { checks: ["query-decoding"], why: "the app's kp always decodes" },
   "search-ignores-q": { checks: ["relation:search-block-only-removes"], why: "no block-word sequence" },
   "search-count-over-limit": { checks: ["relation:search-limit-prefix"], why: "no search limit sequence" },
   "search-first-word-only": { checks: ["*"], why: "no OR-word sequence" },
@@ -71,6 +72,8 @@ const NOT_IN_TRAFFIC: Record<string, { checks: string[]; why: string }> = {
   "plain-options-refused": { checks: ["*"], why: "the app's OPTIONS are preflights" },
   "query-decoded-leniently": { checks: ["*"], why: "the app's queries always decode" },
   "criterion-after-parameters": { checks: ["*"], why: "the app never searches without a criterion" },
+  "words-trimmed-of-white-space": { checks: ["*"], why: "the app's words hold no U+0085 or U+FEFF" },
+  "parameters-before-limit": { checks: ["rate-limit"], why: "the rate limit needs the suite's 429 burst" },
 };
 
 /** The checks a bug must fail passively. */

@@ -62,6 +62,32 @@ const criterionAfterParameters: Mutation = {
   },
 };
 
+/** Parameters read before the limit: over it, a request with `limit=0` gets the 400, not the 429. */
+const parametersBeforeLimit: Mutation = {
+  response(req, res) {
+    if (res.status !== 429 || req.query.get("limit") !== "0") return res;
+    const refused = problemAnswer(400, "invalid-parameter", {
+      errors: [{ in: "query", name: "limit", reason: "must be at least 1" }],
+    });
+    const rate = Object.fromEntries(Object.entries(res.headers).filter(([k]) => k.startsWith("ratelimit-")));
+    return { ...refused, headers: { ...refused.headers, ...rate } };
+  },
+};
+
+/**
+ * Words trimmed of Unicode's White_Space set (Python's str.strip): U+0085 trimmed, U+FEFF kept.
+ * Upstream trims as the spec says, so a kept U+FEFF stands in as U+180E (a character no set trims).
+ */
+const whiteSpaceTrim: Mutation = {
+  request(req) {
+    const q = req.query.get("q");
+    if (req.pathname !== "/api/v1/search" || q === null || !/[\u0085\uFEFF]/.test(q)) return req;
+    const query = new URLSearchParams(req.query);
+    query.set("q", q.replace(/^\u0085+|\u0085+$/g, "").replaceAll("\uFEFF", "\u180E"));
+    return { ...req, query };
+  },
+};
+
 export const CONTRACT_POINTS: PlantedBug[] = [
   {
     name: "head-refused",
@@ -86,5 +112,19 @@ export const CONTRACT_POINTS: PlantedBug[] = [
     breaks: "a search without criterion and with limit=0 answered invalid-parameter naming limit alone",
     mutation: criterionAfterParameters,
     expect: ["rule:search-needs-criterion"],
+  },
+  {
+    name: "words-trimmed-of-white-space",
+    breaks:
+      "search words trimmed of Unicode White_Space (U+0085 trimmed, U+FEFF kept) instead of ECMAScript's set",
+    mutation: whiteSpaceTrim,
+    expect: ["valid-inputs-accepted", "rule:search-needs-criterion"],
+  },
+  {
+    name: "parameters-before-limit",
+    breaks: "over the limit, a request with limit=0 answered 400 instead of 429",
+    mutation: parametersBeforeLimit,
+    expect: ["rate-limit"],
+    codes: ["rate-limit/parameters-before-limit"],
   },
 ];

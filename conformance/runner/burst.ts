@@ -184,16 +184,35 @@ const overTheLimit: Step = async (env, record) => {
   }
   if (env.other !== undefined) record.otherAddress = await send(META, env.other);
   const others = env.spec.operations.filter((o) => o.operationId !== META.operationId);
+  const malformed = malformedCase(env);
   const answers = await Promise.all(
-    others.map((op) => {
-      const request = env.validCase(op.operationId);
-      return request ? send(request) : undefined;
-    }),
+    [...others.map((op) => env.validCase(op.operationId)), malformed].map((request) =>
+      request ? send(request) : undefined,
+    ),
   );
   // An answer to a request sent after the window's first request left proves nothing.
   record.otherEndpoints = answers.filter((e): e is Exchange => e !== undefined && e.sentAt * 1000 < closes);
   return undefined;
 };
+
+/**
+ * A request with a parameter out of range (`limit=0` of a public operation's valid request): over
+ * the limit it must get the 429 too, since the limit is checked before the parameters
+ * (info.description "Order of checks"; a 429 says nothing else).
+ */
+function malformedCase(env: BurstEnv): RequestCase | undefined {
+  for (const op of env.spec.operations.filter((o) => !o.secured)) {
+    const param = op.parameters.find(
+      (p) => p.in === "query" && p.schema.type === "integer" && p.schema.minimum !== undefined,
+    );
+    const base = param && env.validCase(op.operationId);
+    if (!param || !base) continue;
+    const value = String((param.schema.minimum ?? 0) - 1);
+    const query = [...base.query.filter(([k]) => k !== param.name), [param.name, value] as [string, string]];
+    return { ...base, query, label: `burst: ${param.name}=${value} over the limit` };
+  }
+  return undefined;
+}
 
 /**
  * Right after the refusal, a few requests seconds apart, all before the window's first request
