@@ -111,6 +111,40 @@ function queryCapCases(spec: Spec, op: Operation): RequestCase[] {
   );
 }
 
+/** Decimals past what a double holds: a bound this far from a price must still exclude it. */
+const PAST_DOUBLE = "000000000000000001";
+
+/**
+ * A price bound just past a known one in the decimals a double cannot hold (`9.9000000000000000001`):
+ * compared exactly, as written (info.description "Query values"), it is greater; a server
+ * comparing doubles finds them equal.
+ */
+export function pastDoubleValue(price: string): string {
+  return price.includes(".") ? `${price}${PAST_DOUBLE}` : `${price}.${PAST_DOUBLE}`;
+}
+
+/** Whether a value is such a bound (the goal a boundary case of it serves). */
+export const isPastDouble = (raw: string) => raw.endsWith(PAST_DOUBLE);
+
+/**
+ * A rule comparing two price parameters (`mip` greater than `mxp` is a 400) tried where only exact
+ * decimals see the difference: `mip=9.9000000000000000001&mxp=9.9` is an empty range, refused; a
+ * server comparing doubles sees 9.9 twice and serves it. Labelled `rule:<id> <param>=<value>`.
+ */
+function exactBoundCases(op: Operation, vocab: Vocabulary, base: Record<string, string>): RequestCase[] {
+  for (const rule of op.rules) {
+    for (const [name, pred] of Object.entries(rule.when?.query ?? {})) {
+      const other = pred.gt;
+      const param = op.parameters.find((p) => p.name === name && p.schema.type === "number");
+      if (!param || typeof other !== "object" || other === null || !("param" in other)) continue;
+      const at = exampleValue(param, vocab);
+      const values = { ...base, [name]: pastDoubleValue(at), [other.param]: at };
+      return [buildCase(op, { values, label: `rule:${rule.id} ${name}=${values[name]}` })];
+    }
+  }
+  return [];
+}
+
 /**
  * A request a refusing rule refuses for what is absent (a search without criterion) that also
  * breaks a parameter (`limit=0`): one 400 must carry the rule's type and name both (info.description
@@ -164,6 +198,7 @@ export function boundaryCases(
     for (const v of validValues(p)) add(`valid:${id}:${p.name}=${v}`, { ...base, [p.name]: v });
   for (const p of params)
     for (const v of invalidValues(p)) add(`invalid:${id}:${p.name}=${v}`, { ...base, [p.name]: v });
+  out.push(...exactBoundCases(op, vocab, base));
   const junk = params.find(numeric);
   if (junk)
     add(`invalid:${id}:${junk.name}=${junk.schema.type === "integer" ? "1.5" : "abc"}`, {

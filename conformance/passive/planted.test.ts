@@ -73,6 +73,7 @@ const NOT_IN_TRAFFIC: Record<string, { checks: string[]; why: string }> = {
   "query-decoded-leniently": { checks: ["*"], why: "the app's queries always decode" },
   "criterion-after-parameters": { checks: ["*"], why: "the app never searches without a criterion" },
   "words-trimmed-of-white-space": { checks: ["*"], why: "the app's words hold no U+0085 or U+FEFF" },
+  "price-bounds-binary": { checks: ["*"], why: "the app's price bounds have two decimals at most" },
   "parameters-before-limit": { checks: ["rate-limit"], why: "the rate limit needs the suite's 429 burst" },
 };
 

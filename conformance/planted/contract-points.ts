@@ -88,6 +88,17 @@ const whiteSpaceTrim: Mutation = {
   },
 };
 
+/** Price bounds compared as binary doubles: a minimum written past a double's digits rounds down onto a price. */
+const binaryPriceBounds: Mutation = {
+  request(req) {
+    const mip = req.query.get("mip");
+    if (req.pathname !== "/api/v1/search" || mip === null || !/\.\d{16,}$/.test(mip)) return req;
+    const query = new URLSearchParams(req.query);
+    query.set("mip", String(Number(mip)));
+    return { ...req, query };
+  },
+};
+
 export const CONTRACT_POINTS: PlantedBug[] = [
   {
     name: "head-refused",
@@ -119,6 +130,14 @@ export const CONTRACT_POINTS: PlantedBug[] = [
       "search words trimmed of Unicode White_Space (U+0085 trimmed, U+FEFF kept) instead of ECMAScript's set",
     mutation: whiteSpaceTrim,
     expect: ["valid-inputs-accepted", "rule:search-needs-criterion"],
+  },
+  {
+    name: "price-bounds-binary",
+    breaks:
+      "mip compared as a binary double: mip=9.9000000000000000001&mxp=9.9 served as the range [9.9, 9.9]",
+    mutation: binaryPriceBounds,
+    // Shrunk to mip alone, the same request shows the price 9.9 kept under a minimum above it.
+    expect: ["rule:search-price-range", "rule:search-price-bounds-ordered"],
   },
   {
     name: "parameters-before-limit",
