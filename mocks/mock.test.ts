@@ -129,6 +129,7 @@ describe("dealkit mock (Prism + rule layer)", () => {
       get(`/api/v1/my/push?uid=${uid}`),
       get(`/api/v1/my/push?uid=${uid}`, { "x-api-key": "f".repeat(32) }),
       get(`/api/v1/my/push?uid=${uid + 1}`, KEY),
+      get(`/api/v1/my/push?uid=0${uid}`, KEY),
     ]);
     for (const res of answers) expectProblem(res, 401, "unauthorized");
     expect(new Set(answers.map((r) => r.text)).size).toBe(1);

@@ -74,6 +74,7 @@ const NOT_IN_TRAFFIC: Record<string, { checks: string[]; why: string }> = {
   "criterion-after-parameters": { checks: ["*"], why: "the app never searches without a criterion" },
   "words-trimmed-of-white-space": { checks: ["*"], why: "the app's words hold no U+0085 or U+FEFF" },
   "price-bounds-binary": { checks: ["*"], why: "the app's price bounds have two decimals at most" },
+  "uid-read-as-integer": { checks: ["*"], why: "the app writes its uid as it is" },
   "parameters-before-limit": { checks: ["rate-limit"], why: "the rate limit needs the suite's 429 burst" },
 };
 

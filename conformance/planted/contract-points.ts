@@ -99,6 +99,18 @@ const binaryPriceBounds: Mutation = {
   },
 };
 
+/** The uid read as an integer: `010001` authenticates the account 10001. */
+const uidAsInteger: Mutation = {
+  request(req) {
+    const uid = req.query.getAll("uid");
+    if (!req.pathname.startsWith("/api/v1/my/") || uid.length !== 1 || !/^0+[0-9]+$/.test(uid[0] ?? ""))
+      return req;
+    const query = new URLSearchParams(req.query);
+    query.set("uid", String(Number(uid[0])));
+    return { ...req, query };
+  },
+};
+
 export const CONTRACT_POINTS: PlantedBug[] = [
   {
     name: "head-refused",
@@ -138,6 +150,12 @@ export const CONTRACT_POINTS: PlantedBug[] = [
     mutation: binaryPriceBounds,
     // Shrunk to mip alone, the same request shows the price 9.9 kept under a minimum above it.
     expect: ["rule:search-price-range", "rule:search-price-bounds-ordered"],
+  },
+  {
+    name: "uid-read-as-integer",
+    breaks: "uid=010001 with the key of 10001 is served the account's stream (the uid parsed as an integer)",
+    mutation: uidAsInteger,
+    expect: ["rule:my-follow-credentials", "rule:my-push-credentials"],
   },
   {
     name: "parameters-before-limit",
