@@ -102,7 +102,7 @@ export const headAsGet: Check = {
   name: NAME,
   title: "HEAD not answered as GET",
   verifies:
-    "HEAD (one operation of each kind of answer: public JSON, RSS, personal) answers the status, Content-Type and the CORS, Cache-Control and RateLimit-* headers its GET answers.",
+    "HEAD of a valid request answers the status, Content-Type and the CORS, Cache-Control and RateLimit-* headers its GET answers (a GET, HEAD pair sent back to back; any such pair in traffic).",
   source: "x-methods.head",
   severity: "medium",
   plan,
