@@ -57,6 +57,10 @@ const NOT_IN_TRAFFIC: Record<string, { checks: string[]; why: string }> = {
   // Relations need A, B, A′ from one client: the app pages and widens, it does not do these.
   "feed-oldest-first": { checks: ["relation:feed-limit-prefix"], why: "no feed limit sequence" },
   "feed-count-over-limit": { checks: ["relation:feed-limit-prefix"], why: "no feed limit sequence" },
+  "search-ignores-price": {
+    checks: ["rule:search-price-bounds-ordered"],
+    why: "the app's price bounds never form an empty range",
+  },
   "search-ignores-kp": { checks: ["query-decoding"], why: "the app's kp always decodes" },
   "search-ignores-q": { checks: ["relation:search-block-only-removes"], why: "no block-word sequence" },
   "search-count-over-limit": { checks: ["relation:search-limit-prefix"], why: "no search limit sequence" },
