@@ -9,9 +9,12 @@ import { contentEncoding } from "./checks/content-encoding.ts";
 import { contentType } from "./checks/content-type.ts";
 import { cors } from "./checks/cors.ts";
 import { credentialsNotCached } from "./checks/credentials-not-cached.ts";
+import { headAsGet } from "./checks/head-as-get.ts";
 import { invalidInputsRejected } from "./checks/invalid-inputs-rejected.ts";
 import { metaLimits } from "./checks/meta-limits.ts";
 import { noServerErrors } from "./checks/no-server-errors.ts";
+import { optionsAnswered } from "./checks/options-answered.ts";
+import { queryDecoding } from "./checks/query-decoding.ts";
 import { rateLimit } from "./checks/rate-limit.ts";
 import { relationChecks } from "./checks/relations.ts";
 import { responseHeaders } from "./checks/response-headers.ts";
@@ -68,10 +71,13 @@ export const FIXED_CHECKS: Check[] = [
   responseHeaders,
   validInputsAccepted,
   invalidInputsRejected,
+  queryDecoding,
   noServerErrors,
   answersComplete,
   contentEncoding,
   cors,
+  headAsGet,
+  optionsAnswered,
   cacheControl,
   credentialsNotCached,
   versioning,

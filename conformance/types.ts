@@ -19,7 +19,7 @@ export type Credentials = "valid" | "invalid";
 
 /** One request the suite sends. Query entries keep order and duplicates (a duplicate is a test). */
 export interface RequestCase {
-  method: "GET" | "OPTIONS";
+  method: "GET" | "HEAD" | "OPTIONS";
   operationId?: string;
   pathname: string;
   query: [string, string][];
@@ -27,7 +27,16 @@ export interface RequestCase {
   credentials?: Credentials;
   /** Why the case exists: "boundary", "random", "rule:<id>", "burst"... (for the report). */
   label: string;
+  /**
+   * The query string sent as written, byte for byte, instead of `query` (which stays empty): for
+   * what URLSearchParams would normalize (`+`, `%zz`, escapes of invalid UTF-8). Its exchange is
+   * read from the URL as sent, like every other.
+   */
+  rawQuery?: string;
 }
+
+/** Whether the rate limit counts a request: every method but OPTIONS (x-methods, x-rate-limit). */
+export const isCounted = (request: Pick<RequestCase, "method">): boolean => request.method !== "OPTIONS";
 
 /** Where in the schedule a request went: a finding's replay must recreate what preceded it. */
 export type Phase = "discovery" | "plan" | "burst" | "over-limit" | "wait" | "explore";
@@ -181,7 +190,7 @@ export interface BurstRecord {
    * again long before the window's first request leaves it (a bucket refilling).
    */
   refill: Exchange[];
-  /** Over the limit, one valid request to every other operation. */
+  /** Over the limit, one valid request to every other operation, and one with a parameter out of range. */
   otherEndpoints: Exchange[];
   /** The same moment from another client address (spread runs only). */
   otherAddress?: Exchange;

@@ -129,6 +129,7 @@ describe("dealkit mock (Prism + rule layer)", () => {
       get(`/api/v1/my/push?uid=${uid}`),
       get(`/api/v1/my/push?uid=${uid}`, { "x-api-key": "f".repeat(32) }),
       get(`/api/v1/my/push?uid=${uid + 1}`, KEY),
+      get(`/api/v1/my/push?uid=0${uid}`, KEY),
     ]);
     for (const res of answers) expectProblem(res, 401, "unauthorized");
     expect(new Set(answers.map((r) => r.text)).size).toBe(1);
@@ -146,6 +147,21 @@ describe("dealkit mock (Prism + rule layer)", () => {
     expectProblem(await get("/api/v2/rank"), 404, "not-found");
     const post = await httpGet(`${mock.url}/api/v1/meta`, { method: "POST" });
     expectProblem(post, 405, "method-not-allowed");
+    expect(post.headers.allow).toBe(spec.methods.allow.join(", "));
+  });
+
+  it("answers HEAD as GET without a body, any OPTIONS on a known path 204 with Allow, elsewhere 404 (x-methods)", async () => {
+    const [getMeta, head] = [
+      await get("/api/v1/meta"),
+      await httpGet(`${mock.url}/api/v1/meta`, { method: "HEAD" }),
+    ];
+    expect(head.status).toBe(getMeta.status);
+    expect(head.text).toBe("");
+    expect(head.headers["content-type"]).toBe(getMeta.headers["content-type"]);
+    const plain = await httpGet(`${mock.url}/api/v1/search`, { method: "OPTIONS" });
+    expect(plain.status).toBe(spec.methods.options.status);
+    expect(plain.headers.allow).toBe(spec.methods.allow.join(", "));
+    expectProblem(await httpGet(`${mock.url}/api/v1/nope`, { method: "OPTIONS" }), 404, "not-found");
   });
 
   const forced: [string, { path: string; headers?: Record<string, string>; status: number; type: string }][] =

@@ -5,6 +5,7 @@ import { cacheControl } from "../src/http/caching.ts";
 import { encodeBody } from "../src/http/compression.ts";
 import { corsHeaders, preflightHeaders } from "../src/http/cors.ts";
 import { credentialUid } from "../src/http/credentials.ts";
+import { allowHeader } from "../src/http/methods.ts";
 import {
   invalidParameters,
   type Problem,
@@ -13,7 +14,7 @@ import {
   refusedByRule,
 } from "../src/http/problems.ts";
 import { refusingRules } from "../src/rules/evaluate.ts";
-import { type ParsedRequest, parseRequest, queryLengthError } from "../src/spec/request.ts";
+import { type ParsedRequest, queryLengthError, readRequest } from "../src/spec/request.ts";
 import type { Spec } from "../src/spec/spec.ts";
 import type { Operation } from "../src/spec/types.ts";
 import { credentialsValid, DEFAULT_DEMO_ACCOUNT, type DemoAccount } from "./auth.ts";
@@ -62,9 +63,20 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
   async function answer(req: IncomingMessage): Promise<Answer> {
     const url = new URL(req.url ?? "/", "http://mock.invalid");
     const ip = req.socket.remoteAddress ?? "unknown";
+    // Any OPTIONS, a preflight or not, is answered and never counted (x-methods.options).
     if (req.method === "OPTIONS") {
-      const headers = { ...corsHeaders(spec.cors), ...preflightHeaders(spec.cors) };
-      return { status: spec.cors.preflight.status, headers, body: "" };
+      const window = rateLimitHeaders(await limiter.peek(ip, now()));
+      if (!spec.match(url.pathname)) {
+        const notFound = problemAnswer(problem(spec, "not-found"));
+        const headers = { ...notFound.headers, ...window, ...corsHeaders(spec.cors) };
+        return { ...notFound, headers: { ...headers, "cache-control": cacheControl(spec, undefined, 404) } };
+      }
+      const headers = { ...corsHeaders(spec.cors), ...preflightHeaders(spec.cors), ...window };
+      return {
+        status: spec.methods.options.status,
+        headers: { ...headers, allow: allowHeader(spec) },
+        body: "",
+      };
     }
     const forced = PREFER_CODE.exec(String(req.headers.prefer ?? ""))?.[1];
     // A forced 429 is a refused answer: it must not eat into the client's real budget.
@@ -82,7 +94,8 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
     });
     if (!rate.allowed) return withRate(problemAnswer(rateLimited(spec, Math.max(1, rate.resetSeconds))));
     if (req.method !== "GET" && req.method !== "HEAD") {
-      return withRate({ ...problemAnswer(problem(spec, "method-not-allowed")), headers: allowHeader(spec) });
+      const refused = problemAnswer(problem(spec, "method-not-allowed"));
+      return withRate({ ...refused, headers: { ...refused.headers, allow: allowHeader(spec) } });
     }
     // As the server: an over-long query string is refused before the path is even routed.
     const rawQuery = req.url?.includes("?") ? req.url.slice(req.url.indexOf("?") + 1) : "";
@@ -111,7 +124,8 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
     if (operation.secured && !credentialsValid(account, credentialUid(url.searchParams), apiKey)) {
       return unauthorized();
     }
-    const parsed = parseRequest(spec, operation, url.searchParams, pathParams);
+    const rawQuery = req.url?.includes("?") ? req.url.slice(req.url.indexOf("?") + 1) : "";
+    const parsed = readRequest(spec, operation, rawQuery, pathParams);
     // As the server: a refusing rule's problem lists the parameter errors too.
     const rule = refusingRules(spec, operation, parsed)[0];
     if (rule) return problemAnswer(refusedByRule(spec, rule, parsed.errors));
@@ -198,13 +212,6 @@ function problemAnswer(body: Problem): Answer {
     status: body.status,
     headers: { "content-type": "application/problem+json; charset=utf-8" },
     body: JSON.stringify(body),
-  };
-}
-
-function allowHeader(spec: Spec): Record<string, string> {
-  return {
-    "content-type": "application/problem+json; charset=utf-8",
-    allow: spec.cors.preflight.allow_methods.join(", "),
   };
 }
 

@@ -3,9 +3,10 @@ import { docsHtml } from "../src/docs/build.ts";
 import { cacheControl } from "../src/http/caching.ts";
 import { COMPRESS_FROM_BYTES, encodeBody } from "../src/http/compression.ts";
 import { corsHeaders, preflightHeaders } from "../src/http/cors.ts";
+import { allowHeader } from "../src/http/methods.ts";
 import { PROBLEM_JSON, type Problem, problem, rateLimited } from "../src/http/problems.ts";
 import type { Spec } from "../src/spec/spec.ts";
-import { ALLOW, clientErrorHandler, connectHandler } from "./http/client-errors.ts";
+import { clientErrorHandler, connectHandler } from "./http/client-errors.ts";
 import { clientIp, normalize } from "./http/client-ip.ts";
 import { dispatch, type Verifier } from "./http/dispatch.ts";
 import { rateLimitHealth } from "./ratelimit/health.ts";
@@ -30,7 +31,7 @@ const HOST = /^[A-Za-z0-9.-]+(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$/
 
 /**
  * The HTTP shell around dispatch(): CORS on every response, the per-IP sliding-window limit
- * before anything else (preflights uncounted), 405 for anything but GET/HEAD, and problem+json
+ * before anything else (OPTIONS uncounted), 405 for anything but GET/HEAD/OPTIONS, and problem+json
  * for every error, never a stack trace. One catch-all route: the spec is the router.
  */
 export function createApp(parts: AppParts): FastifyInstance {
@@ -42,6 +43,7 @@ export function createApp(parts: AppParts): FastifyInstance {
   }
   const cors = corsHeaders(spec.cors);
   const preflight = preflightHeaders(spec.cors);
+  const allow = allowHeader(spec);
   const trusted = new Set(parts.trustedProxies.map(normalize));
 
   const sendProblem = (reply: FastifyReply, body: Problem) =>
@@ -102,9 +104,14 @@ export function createApp(parts: AppParts): FastifyInstance {
     if ((req.method === "GET" || req.method === "HEAD") && req.url.split("?")[0] === HEALTH_PATH) return;
     const ip = clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], trusted);
     const nowMs = parts.now();
+    // Any OPTIONS, a preflight or not, is answered and never counted (x-methods.options).
     if (req.method === "OPTIONS") {
       if (limiter) reply.headers(rateLimitHeaders(await limiter.peek(ip, nowMs)));
-      return reply.code(spec.cors.preflight.status).headers(preflight).send();
+      if (!operationOf(req.url)) return sendProblem(reply, problem(spec, "not-found"));
+      return reply
+        .code(spec.methods.options.status)
+        .headers({ ...preflight, Allow: allow })
+        .send();
     }
     if (limiter) {
       const decision = await limiter.hit(ip, nowMs);
@@ -121,7 +128,7 @@ export function createApp(parts: AppParts): FastifyInstance {
       );
     }
     if (req.method !== "GET" && req.method !== "HEAD") {
-      reply.header("Allow", ALLOW);
+      reply.header("Allow", allow);
       return sendProblem(reply, problem(spec, "method-not-allowed"));
     }
   });

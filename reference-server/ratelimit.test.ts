@@ -91,4 +91,20 @@ describe.each(["inject", "socket"] as const)("rate limit per client IP (%s)", (m
     const other = await send("/api/v1/meta", { from: proxy, headers: { "x-forwarded-for": "203.0.113.8" } });
     expect(other.status).toBe(200);
   });
+
+  it("counts a trusted proxy's own requests (no X-Forwarded-For) under its address, with RateLimit-* headers; an empty header apart", async () => {
+    now = NOW_MS + 30 * 60_000;
+    const proxy = "127.0.0.9";
+    const own = (headers: Record<string, string> = {}) => send("/api/v1/meta", { from: proxy, headers });
+    const first = await own();
+    expect(first.headers["ratelimit-limit"]).toBe("60");
+    expect(first.headers["ratelimit-remaining"]).toBe("59");
+    // Every hop one of our proxies: the left-most is the client, here the proxy itself.
+    expect((await own({ "x-forwarded-for": proxy })).headers["ratelimit-remaining"]).toBe("58");
+    // An empty header is one hop that is no address: a client of its own, never the proxy's bucket.
+    const empty = await own({ "x-forwarded-for": "" });
+    expect(empty.headers["ratelimit-remaining"]).toBe("59");
+    expect((await own({ "x-forwarded-for": " , " })).headers["ratelimit-remaining"]).toBe("58");
+    expect((await own()).headers["ratelimit-remaining"]).toBe("57");
+  });
 });

@@ -117,6 +117,7 @@ describe.each(["inject", "socket"] as const)("every rule and schema holds (%s)",
       ["POST", "/api/v1/meta", 405],
       ["DELETE", "/api/v1/search?q=a", 405],
       ["GET", "/%zz", 400],
+      ["OPTIONS", "/nope", 404],
     ] as const) {
       const reply = await send(url, { method });
       expect(reply.status, `${method} ${url}`).toBe(status);
@@ -124,6 +125,21 @@ describe.each(["inject", "socket"] as const)("every rule and schema holds (%s)",
       expect(reply.headers["access-control-allow-origin"]).toBe("*");
       expect(reply.headers["ratelimit-limit"]).toBeDefined();
       expect((bodyOf(reply) as { status: number }).status).toBe(status);
+      if (status === 405) expect(reply.headers.allow).toBe("GET, HEAD, OPTIONS");
     }
+  });
+
+  it("answers HEAD as GET without a body, and a plain OPTIONS 204 with Allow (x-methods)", async () => {
+    for (const url of ["/api/v1/meta", "/api/v1/rank?act=nope", "/api/v1/my/push?uid=1"]) {
+      const [get, head] = [await send(url), await send(url, { method: "HEAD" })];
+      expect(head.status, url).toBe(get.status);
+      expect(head.text, url).toBe("");
+      for (const name of ["content-type", "cache-control", "access-control-allow-origin", "ratelimit-limit"])
+        expect(head.headers[name], `${url} ${name}`).toBe(get.headers[name]);
+    }
+    const plain = await send("/api/v1/search", { method: "OPTIONS" });
+    expect(plain.status).toBe(204);
+    expect(plain.headers.allow).toBe("GET, HEAD, OPTIONS");
+    expect(plain.headers["ratelimit-limit"]).toBeDefined();
   });
 });

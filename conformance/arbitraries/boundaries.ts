@@ -111,6 +111,71 @@ function queryCapCases(spec: Spec, op: Operation): RequestCase[] {
   );
 }
 
+/** Decimals past what a double holds: a bound this far from a price must still exclude it. */
+const PAST_DOUBLE = "000000000000000001";
+
+/**
+ * A price bound just past a known one in the decimals a double cannot hold (`9.9000000000000000001`):
+ * compared exactly, as written (info.description "Query values"), it is greater; a server
+ * comparing doubles finds them equal.
+ */
+export function pastDoubleValue(price: string): string {
+  return price.includes(".") ? `${price}${PAST_DOUBLE}` : `${price}.${PAST_DOUBLE}`;
+}
+
+/** Whether a value is such a bound (the goal a boundary case of it serves). */
+export const isPastDouble = (raw: string) => raw.endsWith(PAST_DOUBLE);
+
+/**
+ * A rule comparing two price parameters (`mip` greater than `mxp` is a 400) tried where only exact
+ * decimals see the difference: `mip=9.9000000000000000001&mxp=9.9` is an empty range, refused; a
+ * server comparing doubles sees 9.9 twice and serves it. Labelled `rule:<id> <param>=<value>`.
+ */
+function exactBoundCases(op: Operation, vocab: Vocabulary, base: Record<string, string>): RequestCase[] {
+  for (const rule of op.rules) {
+    for (const [name, pred] of Object.entries(rule.when?.query ?? {})) {
+      const other = pred.gt;
+      const param = op.parameters.find((p) => p.name === name && p.schema.type === "number");
+      if (!param || typeof other !== "object" || other === null || !("param" in other)) continue;
+      const at = exampleValue(param, vocab);
+      const values = { ...base, [name]: pastDoubleValue(at), [other.param]: at };
+      return [buildCase(op, { values, label: `rule:${rule.id} ${name}=${values[name]}` })];
+    }
+  }
+  return [];
+}
+
+/**
+ * A request a refusing rule refuses for what is absent (a search without criterion) that also
+ * breaks a parameter (`limit=0`): one 400 must carry the rule's type and name both (info.description
+ * "Order of checks"). Labelled `invalid:<op>:<param>=<value> and <rule id>`, as readCandidate reads it.
+ */
+function precedenceCases(spec: Spec, op: Operation, vocab: Vocabulary): RequestCase[] {
+  const rule = op.rules.find(
+    (r) =>
+      (r.then.status ?? 0) >= 400 &&
+      r.when?.query !== undefined &&
+      Object.values(r.when.query).every((c) => c.blank === true),
+  );
+  const param = op.parameters.find(
+    (p) =>
+      p.in === "query" &&
+      numeric(p) &&
+      p.schema.minimum !== undefined &&
+      rule?.when?.query?.[p.name] === undefined,
+  );
+  if (!rule || !param) return [];
+  const values = { ...baseValues(op, vocab), [param.name]: String((param.schema.minimum ?? 0) - 1) };
+  const parsed = parseRequest(spec, op, new URLSearchParams(Object.entries(values)), values);
+  if (!refusingRules(spec, op, parsed).includes(rule)) return [];
+  return [
+    buildCase(op, {
+      values,
+      label: `invalid:${op.operationId}:${param.name}=${values[param.name]} and ${rule.id}`,
+    }),
+  ];
+}
+
 /**
  * The boundary cases of an operation, each labelled with the goal it serves:
  * `valid:<op>:<param>=<value>`, `invalid:<op>:<param>=<value>`, `… missing`, `… twice`.
@@ -133,6 +198,7 @@ export function boundaryCases(
     for (const v of validValues(p)) add(`valid:${id}:${p.name}=${v}`, { ...base, [p.name]: v });
   for (const p of params)
     for (const v of invalidValues(p)) add(`invalid:${id}:${p.name}=${v}`, { ...base, [p.name]: v });
+  out.push(...exactBoundCases(op, vocab, base));
   const junk = params.find(numeric);
   if (junk)
     add(`invalid:${id}:${junk.name}=${junk.schema.type === "integer" ? "1.5" : "abc"}`, {
@@ -149,5 +215,6 @@ export function boundaryCases(
     add(`invalid:${id}:${twice.name} twice`, { ...base, [twice.name]: v }, [[twice.name, v]]);
   }
   out.push(...queryCapCases(spec, op));
+  if (!op.secured) out.push(...precedenceCases(spec, op, vocab));
   return out;
 }

@@ -91,7 +91,9 @@ export const cors: Check = {
   severity: "medium",
   judge(ctx, exchange) {
     if (exchange.failure) return null;
-    if (isPreflight(exchange)) return judgePreflight(ctx, exchange);
+    // A preflight of an unknown path gets the 404 GET gets there (x-methods; options-answered's).
+    if (isPreflight(exchange))
+      return ctx.spec.match(exchange.request.pathname) ? judgePreflight(ctx, exchange) : null;
     if (!routed(exchange) || isServerError(exchange.status)) return null;
     return judgeHeaders(ctx, exchange);
   },

@@ -1,3 +1,4 @@
+import { queryDecodingErrors } from "../../src/spec/request.ts";
 import type { Check } from "../types.ts";
 import { isServerError, rateLimited, routed } from "./guards.ts";
 
@@ -17,6 +18,8 @@ export const invalidInputsRejected: Check = {
     if (!routed(exchange) || isServerError(exchange.status) || rateLimited(ctx.spec, exchange)) return null;
     const { operation, parsed } = exchange;
     if (parsed.errors.length === 0) return null;
+    // A query that does not decode is query-decoding's to judge (one defect, one check).
+    if (queryDecodingErrors(new URL(exchange.url).search.slice(1)).length > 0) return null;
     // Bad credentials are answered 401 before parameters are read (the credentials rules judge that).
     if (operation.secured && exchange.request.credentials !== "valid") return null;
     const offending = [...new Set(parsed.errors.map((e) => e.name))];

@@ -5,7 +5,7 @@
  * which requests RateLimit-Remaining shows counted (preflights, requests costing two units).
  */
 import type { UnitCost } from "../runner/unit-costs.ts";
-import type { BurstRecord, Exchange } from "../types.ts";
+import { type BurstRecord, type Exchange, isCounted } from "../types.ts";
 
 /** A whole answer came (its body may not decode: the server answered, and counted, all the same). */
 export const answered = (e: Exchange) => !e.failure || e.failure.kind === "undecodable";
@@ -22,7 +22,7 @@ function burstGets(burst: BurstRecord): Exchange[] {
     ...burst.knocks,
     ...(burst.after ? [burst.after] : []),
   ]
-    .filter((e) => e.request.method === "GET")
+    .filter((e) => isCounted(e.request))
     .sort((a, b) => a.sentAt - b.sentAt);
 }
 
@@ -126,7 +126,7 @@ export function costlyOf(burst: BurstRecord): Cost[] {
  */
 function costlyInWindow(burst: BurstRecord): Cost[] {
   const counted = burst.window
-    .filter((e) => e.request.method === "GET" && answered(e) && Number.isInteger(remainingOf(e)))
+    .filter((e) => isCounted(e.request) && answered(e) && Number.isInteger(remainingOf(e)))
     .sort((a, b) => remainingOf(b) - remainingOf(a));
   const costs = new Map<string, number[]>();
   let previous = burst.limit;
@@ -191,7 +191,12 @@ export function uncountedOperations(
   status: number,
 ): { operations: string[]; requests: number; exchange: Exchange } | undefined {
   const opOf = (e: Exchange) => e.operation?.operationId ?? e.request.pathname;
-  const unlimited = new Set(burst.otherEndpoints.filter((e) => answered(e) && e.status !== status).map(opOf));
+  // A request with a bad parameter over the limit is the 429-first question, not this one.
+  const unlimited = new Set(
+    burst.otherEndpoints
+      .filter((e) => answered(e) && e.status !== status && (e.parsed?.errors.length ?? 0) === 0)
+      .map(opOf),
+  );
   const theirs = burst.window.filter(
     (e) => e.request.method === "GET" && answered(e) && unlimited.has(opOf(e)),
   );

@@ -1,4 +1,11 @@
-import type { BurstRecord, Check, Exchange, Finding, Verdict } from "../types.ts";
+import {
+  type BurstRecord,
+  type Check,
+  type Exchange,
+  type Finding,
+  isCounted,
+  type Verdict,
+} from "../types.ts";
 import {
   answered,
   type Cost,
@@ -12,7 +19,7 @@ import {
 
 /** Requests a server may not have counted: no whole answer, or a 5xx (it may fail before its limiter). */
 export const uncounted = (window: Exchange[]) =>
-  window.filter((e) => e.request.method === "GET" && (!answered(e) || e.status >= 500)).length;
+  window.filter((e) => isCounted(e.request) && (!answered(e) || e.status >= 500)).length;
 
 const costsText = (costly: Cost[]) =>
   costly
@@ -114,7 +121,7 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
   const over = burst.overLimit[0];
   if (!over) return { findings, informative: false, inconclusive: burst.skipped ?? "the burst was not sent" };
 
-  const gets = burst.window.filter((e) => e.request.method === "GET");
+  const gets = burst.window.filter((e) => isCounted(e.request));
   const uncertain = uncounted(burst.window);
   const firstRefused = gets.findIndex(limited);
   const inWindow = servedInWindow(burst, policy.status);
@@ -250,6 +257,16 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
     (x) => !limited(x) && answered(x) && !named.has(x.operation?.operationId ?? x.request.pathname),
   );
   for (const e of unlimited) {
+    if ((e.parsed?.errors.length ?? 0) > 0) {
+      fail(
+        e,
+        "parameters-before-limit",
+        `${e.operation?.operationId ?? e.request.pathname} answered ${e.status} to a request with a bad parameter while the client was over the limit: the parameters were read before the limit`,
+        e.status,
+        `${policy.status}: the rate limit is checked first (info.description "Order of checks")`,
+      );
+      continue;
+    }
     fail(
       e,
       "endpoint-not-limited",

@@ -1,6 +1,6 @@
 import { checkRule, conditionHolds, type RuleExchange } from "../../src/rules/evaluate.ts";
 import { ruleInformative } from "../../src/rules/evidence.ts";
-import type { Condition, Rule } from "../../src/rules/types.ts";
+import type { Rule } from "../../src/rules/types.ts";
 import type { Spec } from "../../src/spec/spec.ts";
 import type { Operation } from "../../src/spec/types.ts";
 import { judgeIgnores, planIgnores } from "../rules/ignores.ts";
@@ -8,24 +8,13 @@ import { judgeUniformBody, planUniformBody } from "../rules/uniform-body.ts";
 import type { Check, CheckContext, Exchange } from "../types.ts";
 import { documentedContent, isServerError, rateLimited, routed } from "./guards.ts";
 
-/** The parameters a rule's condition talks about (all anyOf branches). */
-function conditionParams(rule: Rule): Set<string> {
-  const names = new Set<string>();
-  const walk = (c: Condition | undefined) => {
-    for (const k of Object.keys(c?.query ?? {})) names.add(k);
-    for (const b of c?.anyOf ?? []) walk(b);
-  };
-  walk(rule.when);
-  return names;
-}
-
 /**
  * The exchange as the rule engine reads it, when the rule is this exchange's business: an answer
- * of the rule's operation, documented, to a request whose invalid parameters (if any) are exactly
- * what the rule is about. Undocumented statuses and media types are status-code-documented's and
- * content-type's findings; other invalid requests are invalid-inputs-rejected's (two faults at
- * once may be answered either way); checkRule itself skips served-answer rules on requests a
- * refusing rule refuses.
+ * of the rule's operation, documented, to a valid request, or to any request for a refusing rule
+ * (its type wins over a parameter error's: info.description "Order of checks", so
+ * `search?page=0` is missing-search-criterion; naming the parameter is invalid-inputs-rejected's).
+ * Undocumented statuses and media types are status-code-documented's and content-type's findings;
+ * checkRule itself skips served-answer rules on requests a refusing rule refuses.
  */
 function ruleExchange(ctx: CheckContext, op: Operation, rule: Rule, exchange: Exchange): RuleExchange | null {
   if (!routed(exchange) || exchange.operation.operationId !== op.operationId) return null;
@@ -34,9 +23,7 @@ function ruleExchange(ctx: CheckContext, op: Operation, rule: Rule, exchange: Ex
   if (!response) return null;
   if (Object.keys(response.content).length > 0 && !documentedContent(ctx.spec, exchange)) return null;
   const about400 = rule.then.status !== undefined && rule.then.status >= 400;
-  const named = conditionParams(rule);
-  const sent = new Set(exchange.request.query.map(([k]) => k));
-  if (exchange.parsed.errors.some((e) => !about400 || !named.has(e.name) || sent.has(e.name))) return null;
+  if (!about400 && exchange.parsed.errors.length > 0) return null;
   const credentials = exchange.request.credentials;
   if (op.secured && credentials !== "valid" && rule.when?.credentials === undefined) return null;
   if (!conditionHolds(ctx.spec, op, rule.when, exchange.parsed, credentials)) return null;

@@ -58,11 +58,16 @@ export function closeAgents(): void {
 }
 
 /** The URL of a case against a base URL (query entries in order, duplicates kept). */
-export function caseUrl(baseUrl: string, request: Pick<RequestCase, "pathname" | "query">): string {
+export function caseUrl(
+  baseUrl: string,
+  request: Pick<RequestCase, "pathname" | "query" | "rawQuery">,
+): string {
   // A base URL may carry a path prefix (https://host/deal-api): operation paths go below it.
   const url = new URL(baseUrl);
   url.pathname = `${url.pathname.replace(/\/$/, "")}${request.pathname}`;
   url.search = new URLSearchParams(request.query).toString();
+  // Appended after the URL is built: its search setter would leave `%zz` but re-encode other bytes.
+  if (request.rawQuery !== undefined) return `${url.toString().replace(/\?$/, "")}?${request.rawQuery}`;
   return url.toString();
 }
 

@@ -54,6 +54,11 @@ export function applicability(spec: Spec, check: Check): Applicability {
       use: "client sequences",
       how: "a personal stream's URL asked without a key (any client) within 120 s after its owner was served with the key",
     };
+  if (check.name === "head-as-get")
+    return {
+      use: "client sequences",
+      how: "a client's HEAD of a URL within 120 s after its GET of the same URL",
+    };
   const fixed = FIXED[check.name];
   if (fixed) return { use: "every exchange", how: fixed };
   if (rule)
@@ -80,6 +85,9 @@ const FIXED: Record<string, string> = {
   "answers-complete":
     "every exchange: a reset, a malformed answer or an unreachable upstream (a body over the cap is not judged)",
   cors: "every answer; preflights when the traffic holds them (a browser's)",
+  "query-decoding":
+    "every answer to a request whose query holds a value that does not decode (%zz, cut UTF-8)",
+  "options-answered": "every OPTIONS without Access-Control-Request-Method (not a preflight)",
   versioning: "every 200 whose body satisfies the current schema",
   "content-encoding":
     "every answer: its coding against the client's Accept-Encoding, its Vary, its body decoding",

@@ -7,6 +7,7 @@
  *   client's own A, B…, A′ sequence (A′ the same request as A, B a variant of A between them)
  *   is a group, exactly as the suite sends it; A′ differing from A is "inconclusive", never a
  *   failure.
+ * - `head-as-get`: a client's HEAD of a URL it asked with GET just before is compared with that GET.
  * Memory is bounded: a few recent answers per client and operation (a client's other calls,
  * concurrent or not, do not push A out), a cap on those lists and on the characters held; larger
  * answers are not kept for pairing.
@@ -68,6 +69,9 @@ export class CrossAnswers {
   /** The latest served answer of each personal-stream URL to its owner (credentials-not-cached). */
   private readonly owners = new Map<string, Exchange>();
   private readonly credentials: Check | undefined;
+  /** Each client's latest GET of a URL, without its body (head-as-get reads status and headers). */
+  private readonly lastGet = new Map<string, Exchange>();
+  private readonly headAsGet: Check | undefined;
 
   constructor(
     private readonly ctx: CheckContext,
@@ -75,6 +79,7 @@ export class CrossAnswers {
   ) {
     const byName = new Map(checks.map((c) => [c.name, c]));
     this.credentials = byName.get("credentials-not-cached");
+    this.headAsGet = byName.get("head-as-get");
     const spec: Spec = ctx.spec;
     for (const { operation: op, relation } of spec.relations()) {
       const check = byName.get(`relation:${relation.id}`);
@@ -107,7 +112,10 @@ export class CrossAnswers {
 
   /** The cross-answer verdicts an exchange completes (none for most). */
   see(exchange: Exchange, client = ""): GroupVerdict[] {
-    if (exchange.failure || exchange.request.method !== "GET" || !exchange.operation) return [];
+    if (exchange.failure) return [];
+    if (exchange.request.method === "HEAD") return this.headAfterGet(exchange, client);
+    if (exchange.request.method !== "GET" || !exchange.operation) return [];
+    this.rememberGet(exchange, client);
     const out = [...this.sameBody(exchange), ...this.afterOwner(exchange)];
     const key = `${client} ${exchange.operation.operationId}`;
     const ring = this.recent.get(key) ?? [];
@@ -133,6 +141,33 @@ export class CrossAnswers {
     }
     this.remember(key, ring, exchange);
     return out;
+  }
+
+  private rememberGet(exchange: Exchange, client: string): void {
+    if (!this.headAsGet) return;
+    const key = `${client} ${exchange.url}`;
+    this.lastGet.delete(key);
+    this.lastGet.set(key, { ...exchange, text: "", body: undefined });
+    if (this.lastGet.size > PAIRING_LIMITS.lists)
+      this.lastGet.delete(this.lastGet.keys().next().value as string);
+  }
+
+  /** A HEAD right after the same client's GET of the same URL: judged as the suite's GET, HEAD pair. */
+  private headAfterGet(head: Exchange, client: string): GroupVerdict[] {
+    const check = this.headAsGet;
+    const get = this.lastGet.get(`${client} ${head.url}`);
+    if (
+      !check?.judgeGroup ||
+      !get ||
+      head.sentAt < get.receivedAt ||
+      head.sentAt - get.receivedAt > MAX_GROUP_SECONDS
+    )
+      return [];
+    const verdict = check.judgeGroup(this.ctx, {
+      planned: planned(check.name, `${check.name} from traffic`, "set"),
+      exchanges: [get, head],
+    });
+    return [{ check, verdict }];
   }
 
   /** 401s of an operation with an identical-body rule, each compared with the first one seen. */

@@ -86,9 +86,10 @@ function route(spec: Spec, pathname: string) {
 }
 
 /**
- * Reads traffic against the spec. Not judged: methods the API does not serve (only GET and its
- * CORS preflights are), paths no operation routes (a HAR from devtools holds a whole page's
- * requests), bodies that were not kept.
+ * Reads traffic against the spec. Not judged: methods the API does not serve (only GET, HEAD and
+ * OPTIONS are: x-methods), paths no operation routes (a HAR from devtools holds a whole page's
+ * requests) except an OPTIONS below the API's own prefix (x-methods: a 404 there), bodies that were
+ * not kept.
  */
 const CONDITIONAL_HEADERS = [
   "if-none-match",
@@ -108,14 +109,16 @@ export function readTraffic(spec: Spec, traffic: Traffic, basePath = ""): Read {
   }
   const method = traffic.method.toUpperCase();
   // Bucketed: the reason is client-controlled text, and each distinct reason is kept.
-  if (method !== "GET" && method !== "OPTIONS")
+  if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS")
     return { skipped: `method ${/^[A-Z]{1,10}$/.test(method) ? method : "other"}` };
   // A cache in front may answer these 304 or 206: answers the spec does not describe, rightly.
   const conditional = CONDITIONAL_HEADERS.find((h) => traffic.requestHeaders[h] !== undefined);
   if (conditional) return { skipped: `a conditional or range request (${conditional})` };
   const pathname = apiPath(url, basePath);
   const match = pathname === undefined ? undefined : route(spec, pathname);
-  if (pathname === undefined || !match) return { skipped: "not an operation of the spec" };
+  if (pathname === undefined) return { skipped: "not an operation of the spec" };
+  const ownPrefix = pathname.startsWith(`${spec.versioning.path_prefix}/`);
+  if (!match && !(method === "OPTIONS" && ownPrefix)) return { skipped: "not an operation of the spec" };
   if (traffic.body === undefined && !traffic.failure)
     return { skipped: traffic.bodyNotKept ?? "body not recorded" };
   const headers: Record<string, string> = {};
@@ -123,15 +126,15 @@ export function readTraffic(spec: Spec, traffic: Traffic, basePath = ""): Read {
     const value = traffic.requestHeaders[name];
     if (value !== undefined) headers[name] = value;
   }
-  const op = match.operation;
+  const op = match?.operation;
   if (traffic.requestHeaders[keyHeader(spec)] !== undefined) headers[keyHeader(spec)] = REDACTED;
   const request: RequestCase = {
     method,
-    operationId: op.operationId,
+    ...(op ? { operationId: op.operationId } : {}),
     pathname,
     query: [...url.searchParams],
     headers,
-    ...(op.secured && method === "GET"
+    ...(op?.secured && method === "GET"
       ? { credentials: credentialsOf(spec, traffic.requestHeaders, traffic.status) }
       : {}),
     label: "passive",

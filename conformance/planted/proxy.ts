@@ -69,6 +69,25 @@ export interface PlantedProxy extends Proxy {
   tally(): Promise<Tally>;
 }
 
+/**
+ * The query each request came with, as written (keyed by the request's headers object, which
+ * mutations carry along): each entry a mutation kept goes upstream as the client wrote it.
+ */
+const sentAs = new WeakMap<object, string>();
+
+/** The query to forward: entries as the client wrote them where the mutation kept them, the rest encoded. */
+function forwardedQuery(req: ProxiedRequest): string {
+  const written = (sentAs.get(req.headers) ?? "").replace(/^\?/, "").split("&").filter(Boolean);
+  const readAs = (pair: string) => new URLSearchParams(pair).toString();
+  return [...req.query]
+    .map(([name, value]) => {
+      const encoded = new URLSearchParams([[name, value]]).toString();
+      const i = written.findIndex((pair) => readAs(pair) === encoded);
+      return i === -1 ? encoded : (written.splice(i, 1)[0] as string);
+    })
+    .join("&");
+}
+
 function forward(
   upstream: URL,
   req: ProxiedRequest,
@@ -76,7 +95,8 @@ function forward(
   localAddress: string,
 ): Promise<ProxiedResponse> {
   const url = new URL(req.pathname, upstream);
-  url.search = req.query.toString();
+  // Re-encoding would turn a raw `%zz` into `%25zz`: the proxy must not repair what a client sent.
+  url.search = forwardedQuery(req);
   // The upstream answers as it is (no coding): mutations edit text, and compress it themselves.
   const { "accept-encoding": _codings, ...rest } = req.headers;
   const headers = { ...rest, host: upstream.host };
@@ -131,6 +151,7 @@ export function startProxy(upstreamUrl: string, mutation: Mutation, subnet: numb
   const server = http.createServer(async (incoming, outgoing) => {
     try {
       const url = new URL(incoming.url ?? "/", "http://proxy");
+      sentAs.set(incoming.headers, url.search);
       const client = (incoming.socket.remoteAddress ?? "127.0.0.1").replace(/^::ffff:/, "");
       const received: ProxiedRequest = {
         method: incoming.method ?? "GET",

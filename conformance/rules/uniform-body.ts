@@ -40,11 +40,13 @@ const VARIANTS = (
   // the account's own key with a uid that is not exactly its uid authenticates no one.
   ...(key
     ? ([
-        // A bad limit too: still the 401, since no parameter is read before the credentials.
+        // A leading zero: the same number, not the same uid (an integer parser lets it in, as it
+        // would `10001.0` after a float parse). A bad limit too: still the 401, since no parameter
+        // is read before the credentials.
         [
-          "the key, uid written as a decimal, a bad limit",
+          "the key, uid with a leading zero, a bad limit",
           [
-            ["uid", `${uid.value}.0`],
+            ["uid", `0${uid.value}`],
             ["limit", "0"],
           ],
           { "x-api-key": key },

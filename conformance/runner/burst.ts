@@ -10,7 +10,7 @@
 import type { Spec } from "../../src/spec/spec.ts";
 import { uncounted } from "../checks/rate-limit.ts";
 import type { Pacer } from "../http/pacer.ts";
-import type { BurstRecord, Exchange, RequestCase } from "../types.ts";
+import { type BurstRecord, type Exchange, isCounted, type RequestCase } from "../types.ts";
 import { countedRequests, type Item, type Sender } from "./sender.ts";
 import type { RunEnd } from "./stop.ts";
 import { describesPolicy, type SendOptions } from "./transport.ts";
@@ -117,7 +117,7 @@ const openWindow: Step = async (env, record) => {
 /** Fills the window with the plan's own requests, a few lanes at a time, then the manifest if the plan ran out. */
 const fill: Step = async (env, record) => {
   const status = env.spec.rateLimit.status;
-  const gets = () => record.window.filter((e) => e.request.method === "GET").length;
+  const gets = () => record.window.filter((e) => isCounted(e.request)).length;
   const refused = () => record.window.some((e) => e.status === status);
   const raw = { address: record.address, raw: true, phase: "burst" } as const;
   let inFlight = 0;
@@ -206,16 +206,35 @@ const overTheLimit: Step = async (env, record) => {
   }
   if (env.other !== undefined) record.otherAddress = await send(META, env.other);
   const others = env.spec.operations.filter((o) => o.operationId !== META.operationId);
+  const malformed = malformedCase(env);
   const answers = await Promise.all(
-    others.map((op) => {
-      const request = env.validCase(op.operationId);
-      return request ? send(request) : undefined;
-    }),
+    [...others.map((op) => env.validCase(op.operationId)), malformed].map((request) =>
+      request ? send(request) : undefined,
+    ),
   );
   // An answer to a request sent after the window's first request left proves nothing.
   record.otherEndpoints = answers.filter((e): e is Exchange => e !== undefined && e.sentAt * 1000 < closes);
   return undefined;
 };
+
+/**
+ * A request with a parameter out of range (`limit=0` of a public operation's valid request): over
+ * the limit it must get the 429 too, since the limit is checked before the parameters
+ * (info.description "Order of checks"; a 429 says nothing else).
+ */
+function malformedCase(env: BurstEnv): RequestCase | undefined {
+  for (const op of env.spec.operations.filter((o) => !o.secured)) {
+    const param = op.parameters.find(
+      (p) => p.in === "query" && p.schema.type === "integer" && p.schema.minimum !== undefined,
+    );
+    const base = param && env.validCase(op.operationId);
+    if (!param || !base) continue;
+    const value = String((param.schema.minimum ?? 0) - 1);
+    const query = [...base.query.filter(([k]) => k !== param.name), [param.name, value] as [string, string]];
+    return { ...base, query, label: `burst: ${param.name}=${value} over the limit` };
+  }
+  return undefined;
+}
 
 /**
  * Right after the refusal, a few requests seconds apart, all before the window's first request

@@ -7,7 +7,7 @@ import { conditionHolds, refusingRules } from "../../src/rules/evaluate.ts";
 import { parseRequest, queryLengthError } from "../../src/spec/request.ts";
 import type { Spec } from "../../src/spec/spec.ts";
 import type { Operation } from "../../src/spec/types.ts";
-import { boundaryCases, servedBase, validValues } from "../arbitraries/boundaries.ts";
+import { boundaryCases, isPastDouble, servedBase, validValues } from "../arbitraries/boundaries.ts";
 import { type Account, buildCase } from "../arbitraries/requests.ts";
 import { ruleCases } from "../arbitraries/rule-cases.ts";
 import { steeredCases } from "../arbitraries/steered.ts";
@@ -42,6 +42,8 @@ export const EVERY_ANSWER = [
 export function goalCheck(goal: string): string {
   if (goal.startsWith("valid:")) return "valid-inputs-accepted";
   if (goal.startsWith("invalid:")) return "invalid-inputs-rejected";
+  // `rule:<id> <param>=<value>`: a rule's own boundary (a price bound past a double's digits).
+  if (goal.startsWith("rule:")) return goal.split(" ")[0] ?? goal;
   return goal;
 }
 
@@ -72,11 +74,14 @@ export function readCandidate(spec: Spec, op: Operation, request: RequestCase, s
   if (authorized && only && more.length === 0) {
     const twice = request.query.filter(([k]) => k === only.name).length > 1;
     const raw = parsed.raw[only.name];
-    goals.push(
+    const goal =
       only === tooLong
         ? `invalid:${id}:${capGoal}`
-        : `invalid:${id}:${only.name}${twice ? " twice" : raw === undefined ? " missing" : `=${raw}`}`,
-    );
+        : `invalid:${id}:${only.name}${twice ? " twice" : raw === undefined ? " missing" : `=${raw}`}`;
+    goals.push(goal);
+    // Refused by a rule about other parameters too (no search criterion): one 400 must say both.
+    const alsoRefused = refusing.find((r) => !Object.keys(r.when?.query ?? {}).includes(only.name));
+    if (alsoRefused && only !== tooLong) goals.push(`${goal} and ${alsoRefused.id}`);
   }
   // A rule that says the answer is empty (a price filter on an unpriced category) leaves the
   // rules about items nothing to judge: the request serves only that one.
@@ -97,8 +102,12 @@ export function readCandidate(spec: Spec, op: Operation, request: RequestCase, s
       refuses
         ? refusing.includes(rule) && onlyItsOwn
         : valid && !(empty && judgesItems && rule.then.empty === undefined)
-    )
-      goals.push(`rule:${rule.id}`);
+    ) {
+      // A price bound past a double's digits serves its own goal only: the plain one needs a case
+      // any implementation reads alike.
+      const exact = Object.entries(parsed.raw).find(([, v]) => v !== undefined && isPastDouble(v));
+      goals.push(exact ? `rule:${rule.id} ${exact[0]}=${exact[1]}` : `rule:${rule.id}`);
+    }
   }
   const feeds = new Set([...EVERY_ANSWER, ...goals.map(goalCheck)]);
   if (valid) feeds.add("versioning");

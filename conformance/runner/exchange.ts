@@ -1,4 +1,4 @@
-import { parseRequest, queryLengthError } from "../../src/spec/request.ts";
+import { queryLengthError, readRequest } from "../../src/spec/request.ts";
 import type { Spec } from "../../src/spec/spec.ts";
 import type { RawResponse } from "../http/client.ts";
 import type { Exchange, RequestCase } from "../types.ts";
@@ -35,14 +35,11 @@ export function readExchange(
   const match = request.method === "GET" ? spec.match(request.pathname) : undefined;
   if (match) {
     exchange.operation = match.operation;
-    exchange.parsed = parseRequest(
-      spec,
-      match.operation,
-      new URLSearchParams(request.query),
-      match.pathParams,
-    );
+    // Read as it went out (a raw query's `+` and `%zz` included), as the server must read it.
+    const sent = new URL(raw.url).search.slice(1);
+    exchange.parsed = readRequest(spec, match.operation, sent, match.pathParams);
     // The cap counts the query as it went out (x-query-string: as sent), before the parameters.
-    const tooLong = queryLengthError(spec, new URL(raw.url).search.slice(1));
+    const tooLong = queryLengthError(spec, sent);
     if (tooLong) exchange.parsed.errors.unshift(tooLong);
   }
   return exchange;

@@ -239,7 +239,7 @@ export function buildPlan(input: PlanInput): Plan {
   }
   // A step a group sends anyway (a relation's first request, the owner's request of a personal
   // stream) is judged there by every check alike: it is sent once, by the group.
-  const key = (r: RequestCase) => JSON.stringify([r.pathname, r.query, r.headers]);
+  const key = (r: RequestCase) => JSON.stringify([r.method, r.pathname, r.query, r.rawQuery, r.headers]);
   const grouped = new Map(groups.flatMap((g) => g.requests.map((r) => [key(r), g.label] as const)));
   const steps = ordered
     .filter((s) => selected(s.feeds))

@@ -7,7 +7,15 @@
  */
 import type { Slot } from "../http/pacer.ts";
 import { fillFromFirst } from "../rules/vary.ts";
-import type { Check, CheckContext, Exchange, PlannedGroup, RequestCase, Verdict } from "../types.ts";
+import {
+  type Check,
+  type CheckContext,
+  type Exchange,
+  isCounted,
+  type PlannedGroup,
+  type RequestCase,
+  type Verdict,
+} from "../types.ts";
 import type { RateDiagnosis } from "./diagnosis.ts";
 import { releaseBody } from "./exchange.ts";
 import type { Judge, JudgedFinding } from "./judge.ts";
@@ -19,8 +27,8 @@ export type Item = { kind: "step"; step: PlanStep } | { kind: "group"; group: Pl
 
 /** GET requests an item may send (what the rate limit counts): a compare group may go twice. */
 export function countedRequests(item: Item): number {
-  if (item.kind === "step") return item.step.request.method === "GET" ? 1 : 0;
-  const gets = item.group.requests.filter((r) => r.method === "GET").length;
+  if (item.kind === "step") return isCounted(item.step.request) ? 1 : 0;
+  const gets = item.group.requests.filter(isCounted).length;
   return item.group.kind === "compare" ? 2 * (gets + 1) : gets;
 }
 

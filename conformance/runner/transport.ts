@@ -233,7 +233,13 @@ export class Transport {
 
   /** Same request, same answer within a run: shrinking and reruns of a property cost nothing twice. */
   cached(request: RequestCase, phase: Phase): Promise<Exchange> {
-    const key = JSON.stringify([request.method, request.pathname, request.query, request.headers]);
+    const key = JSON.stringify([
+      request.method,
+      request.pathname,
+      request.query,
+      request.rawQuery,
+      request.headers,
+    ]);
     let pending = this.cache.get(key);
     if (!pending) {
       pending = this.send(request, { phase });

@@ -1,12 +1,10 @@
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
+import { allowHeader } from "../../src/http/methods.ts";
 import { PROBLEM_JSON, type Problem, problem, rateLimited } from "../../src/http/problems.ts";
 import type { Spec } from "../../src/spec/spec.ts";
 import { type RateLimiter, rateLimitHeaders } from "../ratelimit/limiter.ts";
 import { normalize } from "./client-ip.ts";
-
-/** The Allow header of a 405: what the server answers (HEAD as GET; OPTIONS for preflights). */
-export const ALLOW = "GET, HEAD, OPTIONS";
 
 /** What Node's HTTP parser reports on the `clientError` event. */
 interface ClientError extends Error {
@@ -33,7 +31,7 @@ function answerFor(spec: Spec, err: ClientError): { body: Problem; headers: Reco
     case "HPE_INVALID_METHOD":
       return {
         body: problem(spec, "method-not-allowed"),
-        headers: { Allow: ALLOW },
+        headers: { Allow: allowHeader(spec) },
       };
     default: {
       const why = err.reason ?? err.code ?? "unreadable";

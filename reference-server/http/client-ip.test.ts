@@ -14,6 +14,8 @@ describe("clientIp", () => {
     expect(clientIp("10.0.0.1", "6.6.6.6, 203.0.113.9", proxy)).toBe("203.0.113.9");
     expect(clientIp("10.0.0.1", ["6.6.6.6, 203.0.113.9", "10.0.0.2"], proxy)).toBe("203.0.113.9");
     expect(clientIp("10.0.0.1", "10.0.0.2", proxy)).toBe("10.0.0.2");
+    // Every hop trusted: the left-most proxy is the client (its own request, relayed).
+    expect(clientIp("10.0.0.1", "10.0.0.2, 10.0.0.1", proxy)).toBe("10.0.0.2");
   });
 
   it("takes the address of a hop written with a port", () => {
@@ -25,6 +27,7 @@ describe("clientIp", () => {
   it("counts a hop that is no address under its own text, never in the proxy's bucket", () => {
     expect(clientIp("10.0.0.1", "abc", proxy)).toBe("x-forwarded-for:abc");
     expect(clientIp("10.0.0.1", "", proxy)).toBe("x-forwarded-for:");
+    expect(clientIp("10.0.0.1", " , ", proxy)).toBe("x-forwarded-for:");
     expect(clientIp("10.0.0.1", "1.2.3.4, unknown", proxy)).toBe("x-forwarded-for:unknown");
     expect(clientIp("10.0.0.1", "x".repeat(5000), proxy)).toHaveLength("x-forwarded-for:".length + 64);
   });

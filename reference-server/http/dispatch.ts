@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { credentialUid } from "../../src/http/credentials.ts";
 import { invalidParameters, PROBLEM_JSON, problem, refusedByRule } from "../../src/http/problems.ts";
 import { refusingRules } from "../../src/rules/evaluate.ts";
-import { parseRequest, queryLengthError } from "../../src/spec/request.ts";
+import { queryLengthError, readRequest } from "../../src/spec/request.ts";
 import type { Account } from "../auth.ts";
 import type { Answer, RouteContext } from "../routes/context.ts";
 import { handlers } from "../routes/index.ts";
@@ -47,7 +47,7 @@ export function dispatch(
   const handler = handlers[operation.operationId];
   if (!handler) throw new Error(`no handler for ${operation.operationId}`);
   const query = new URLSearchParams(queryString);
-  const parsed = parseRequest(spec, operation, query, match.pathParams);
+  const parsed = readRequest(spec, operation, queryString, match.pathParams);
 
   let account: Account | undefined;
   if (operation.secured) {

@@ -1,3 +1,4 @@
+import { priceBound } from "../../src/rules/decimal.ts";
 import type { AlertFilter } from "../db/store.ts";
 import { alertRecord } from "../http/records.ts";
 import type { Handler } from "./context.ts";
@@ -13,6 +14,7 @@ export const searchAlerts: Handler = (ctx, { operation, parsed }) => {
   const cate = v.cate as string;
   const page = v.page as number;
   const limit = v.limit as number;
+  // Bounds compare as the decimals written, not as the doubles Number() rounds them to (decimal.ts).
   const mip = v.mip as number | undefined;
   const mxp = v.mxp as number | undefined;
   // Everything the answer reads from the request, besides the data: repeated searches are
@@ -23,8 +25,9 @@ export const searchAlerts: Handler = (ctx, { operation, parsed }) => {
     const filter: AlertFilter = {
       anyWords: wordsOf(operation, parsed, "q"),
       noWords: wordsOf(operation, parsed, "kp"),
-      minPrice: mip,
-      maxPrice: mxp,
+      // Bounds compare as the decimals written, not as the doubles Number() rounds them to (decimal.ts).
+      minPrice: mip === undefined ? undefined : priceBound(String(parsed.raw.mip), "min"),
+      maxPrice: mxp === undefined ? undefined : priceBound(String(parsed.raw.mxp), "max"),
       cateid,
     };
     const priceFilter = mip !== undefined || mxp !== undefined;

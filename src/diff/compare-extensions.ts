@@ -31,6 +31,7 @@ export function compareExtensions(c: Collector, b: Json, h: Json, mode: Mode): v
 export const EXTENSION_KEYS = [
   "x-rate-limit",
   "x-cors",
+  "x-methods",
   "x-query-string",
   "x-caching",
   "x-compression",

@@ -550,7 +550,7 @@ export interface components {
         RssTag: string;
         /** @description Keywords, same separators and matching as search q. At most 10 words of at most 50 characters each (`x-words`); more is a `400`. */
         RssQ: string;
-        /** @description The account's numeric uid. */
+        /** @description The account's numeric uid, written as the account's uid is (no leading zero, sign or decimals); any other form is the shared `401`, checked before the parameters. */
         Uid: number;
         /** @description Number of hits, 1 to 50. */
         PersonalLimit: number;
@@ -792,7 +792,7 @@ export interface operations {
     getMyFollowHits: {
         parameters: {
             query: {
-                /** @description The account's numeric uid. */
+                /** @description The account's numeric uid, written as the account's uid is (no leading zero, sign or decimals); any other form is the shared `401`, checked before the parameters. */
                 uid: components["parameters"]["Uid"];
                 /** @description Number of hits, 1 to 50. */
                 limit?: components["parameters"]["PersonalLimit"];
@@ -826,7 +826,7 @@ export interface operations {
     getMyPushHits: {
         parameters: {
             query: {
-                /** @description The account's numeric uid. */
+                /** @description The account's numeric uid, written as the account's uid is (no leading zero, sign or decimals); any other form is the shared `401`, checked before the parameters. */
                 uid: components["parameters"]["Uid"];
                 /** @description Number of hits, 1 to 50. */
                 limit?: components["parameters"]["PersonalLimit"];

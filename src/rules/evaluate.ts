@@ -1,6 +1,7 @@
 import type { ParsedRequest } from "../spec/request.ts";
 import type { Spec } from "../spec/spec.ts";
 import type { Operation } from "../spec/types.ts";
+import { compareDecimal, decimalText } from "./decimal.ts";
 import { compareValues } from "./order.ts";
 import { collect, get, has, join } from "./pointer.ts";
 import type {
@@ -353,7 +354,10 @@ function queryPredicateHolds(ctx: PredicateContext, name: string, p: Predicate):
   const raw = ctx.request.raw[name];
   if (p.present !== undefined && (raw !== undefined) !== p.present) return false;
   if (p.blank !== undefined && isBlank(ctx, name, raw) !== p.blank) return false;
-  return predicateHolds(ctx, ctx.request.values[name], { ...p, present: undefined, blank: undefined });
+  const value = ctx.request.values[name];
+  // A decimal parameter compares as written (mip=9.9000000000000000001 is more than mxp=9.9).
+  const written = raw !== undefined && typeof value === "number" && DECIMAL.test(raw) ? raw : undefined;
+  return predicateHolds(ctx, value, { ...p, present: undefined, blank: undefined }, written);
 }
 
 function isBlank(ctx: PredicateContext, name: string, raw: string | undefined): boolean {
@@ -367,9 +371,16 @@ function isBlank(ctx: PredicateContext, name: string, raw: string | undefined): 
  * A comparison against an absent parameter holds vacuously (no bound); a missing value fails
  * every comparison except `ne` and `notInSet`.
  */
-function predicateHolds(ctx: PredicateContext, value: unknown, p: Predicate): boolean {
+const DECIMAL = /^[0-9]+(\.[0-9]+)?$/;
+
+function predicateHolds(ctx: PredicateContext, value: unknown, p: Predicate, valueWritten?: string): boolean {
   const cmp = (operand: Operand | undefined, test: (a: number, b: number) => boolean): boolean => {
     if (operand === undefined) return true;
+    // A decimal parameter (a price bound) compares exactly, as written, never as a binary double.
+    const written =
+      typeof operand === "object" && operand !== null ? ctx.request.raw[operand.param] : undefined;
+    if (written !== undefined && DECIMAL.test(written) && typeof value === "number" && value >= 0)
+      return test(compareDecimal(valueWritten ?? decimalText(value), written), 0);
     const b = resolve(ctx, operand);
     if (b === UNRESOLVED) return true;
     return b !== UNREADABLE && typeof value === "number" && test(value, Number(b));

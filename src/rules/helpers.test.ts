@@ -75,3 +75,49 @@ describe("rank windows", () => {
     ["zuotian", { from: shanghaiMidnight - 86_400, to: shanghaiMidnight - 1 }],
   ])("%s", (act, want) => expect(windowRange(windows, act, now)).toEqual(want));
 });
+
+describe('the trim set of words (info.description "Characters and words")', () => {
+  // The list as the spec states it: the runtime's String.prototype.trim must remove exactly these.
+  const STATED = [
+    [0x09, 0x0d],
+    [0x20, 0x20],
+    [0xa0, 0xa0],
+    [0x1680, 0x1680],
+    [0x2000, 0x200a],
+    [0x2028, 0x2029],
+    [0x202f, 0x202f],
+    [0x205f, 0x205f],
+    [0x3000, 0x3000],
+    [0xfeff, 0xfeff],
+  ];
+  const stated = (c: number) => STATED.some(([lo = 0, hi = 0]) => c >= lo && c <= hi);
+
+  it("is exactly the stated list over the Basic Multilingual Plane", () => {
+    const differ: string[] = [];
+    for (let c = 0; c <= 0xffff; c++) {
+      if (c >= 0xd800 && c <= 0xdfff) continue;
+      const trimmed = String.fromCharCode(c).trim() === "";
+      if (trimmed !== stated(c)) differ.push(c.toString(16));
+    }
+    expect(differ).toEqual([]);
+  });
+
+  it.each([
+    ["U+FEFF is trimmed", "\uFEFF京东\uFEFF", ["京东"]],
+    ["U+3000 is trimmed", "\u3000京东", ["京东"]],
+    ["U+0085 stays part of the word", "\u0085京东", ["\u0085京东"]],
+    ["U+180E stays part of the word", "京东\u180E", ["京东\u180E"]],
+    ["U+200B stays part of the word", "\u200B", ["\u200B"]],
+  ])("%s", (_name, value, want) => {
+    const syntax = {
+      separators: ["\n", "|", "#"],
+      trim: true,
+      drop_empty: true,
+      max_words: 10,
+      max_word_length: 50,
+      match: "substring-ci-latin" as const,
+      combine: "any" as const,
+    };
+    expect(splitWords(value, syntax)).toEqual(want);
+  });
+});

@@ -1,6 +1,10 @@
 import type { WordsSyntax } from "../spec/types.ts";
 
-/** Splits a word-list parameter (x-words): any separator splits, words are trimmed, empties dropped. */
+/**
+ * Splits a word-list parameter (x-words): any separator splits, words are trimmed, empties dropped.
+ * The trim set is ECMAScript's own (info.description "Characters and words" lists it; words.test.ts
+ * holds the runtime to that list).
+ */
 export function splitWords(value: string, syntax: WordsSyntax): string[] {
   let words = [value];
   for (const sep of syntax.separators) words = words.flatMap((w) => w.split(sep));

@@ -2,7 +2,7 @@
 // these rows pin the conventions of the spec's info description.
 import { describe, expect, it } from "vitest";
 import { loadSpec } from "./load.ts";
-import { parseRequest } from "./request.ts";
+import { decodeQueryPart, parseRequest, queryDecodingErrors } from "./request.ts";
 
 const spec = await loadSpec();
 const parse = (opId: string, query: string, pathParams?: Record<string, string>) =>
@@ -71,6 +71,29 @@ describe("parseRequest", () => {
     expect(parse("getLegacyRankFile", "", { act: "qitian" }).values).toEqual({ act: "qitian" });
     expect(parse("getLegacyRankFile", "", { act: "nope" }).errors).toEqual([
       expect.objectContaining({ in: "path", name: "act" }),
+    ]);
+  });
+});
+
+describe("query decoding (x-query-string.decoding)", () => {
+  it.each([
+    ["+ is a space", "a+b", "a b"],
+    ["%2B is a plus sign", "a%2Bb", "a+b"],
+    ["UTF-8 escapes", "%E5%88%B8", "券"],
+    ["raw non-ASCII text", "券", "券"],
+    ["a lone %", "100%", undefined],
+    ["a bad escape", "%zz", undefined],
+    ["a cut UTF-8 sequence", "%E5%88", undefined],
+    ["a byte that is never UTF-8", "%FF", undefined],
+    ["an escaped surrogate", "%ED%A0%80", undefined],
+  ])("%s", (_name, part, want) => {
+    expect(decodeQueryPart(part)).toBe(want);
+  });
+
+  it("names each parameter that does not decode once, and `query` for a name that does not", () => {
+    expect(queryDecodingErrors("q=%zz&q=%FF&limit=5&%E5=1&kp=a+b").map((e) => e.name)).toEqual([
+      "q",
+      "query",
     ]);
   });
 });

@@ -29,6 +29,64 @@ export function queryLengthError(spec: Spec, queryString: string): ParamError | 
   return { in: "query", name: "query", reason: `the query string must be at most ${max} characters as sent` };
 }
 
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
+const ESCAPES = /%(?![0-9A-Fa-f]{2})/;
+
+/** One name or value of a query string decoded as x-query-string.decoding says, or undefined when it does not decode. */
+export function decodeQueryPart(part: string): string | undefined {
+  const spaced = part.replaceAll("+", " ");
+  if (ESCAPES.test(spaced)) return undefined;
+  const bytes = (spaced.match(/%[0-9A-Fa-f]{2}|[^%]+/g) ?? []).map((token) =>
+    token.startsWith("%") ? Buffer.from([Number.parseInt(token.slice(1), 16)]) : Buffer.from(token, "utf8"),
+  );
+  try {
+    return STRICT_UTF8.decode(Buffer.concat(bytes));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The 400's errors for parts of a query string that do not decode (x-query-string.decoding): a `%`
+ * without two hexadecimal digits after it, or bytes that are not UTF-8. Each names its parameter;
+ * a name that does not decode itself is named `query`.
+ */
+export function queryDecodingErrors(queryString: string): ParamError[] {
+  const errors = new Map<string, ParamError>();
+  for (const pair of queryString.split("&")) {
+    if (pair === "") continue;
+    const eq = pair.indexOf("=");
+    const name = decodeQueryPart(eq === -1 ? pair : pair.slice(0, eq));
+    const value = eq === -1 ? "" : decodeQueryPart(pair.slice(eq + 1));
+    if (name !== undefined && value !== undefined) continue;
+    const named = name ?? "query";
+    errors.set(named, {
+      in: "query",
+      name: named,
+      reason: "must be percent-encoded UTF-8 (a % takes two hexadecimal digits; the bytes must be UTF-8)",
+    });
+  }
+  return [...errors.values()];
+}
+
+/**
+ * Reads a request from its raw query string: parseRequest over the decoded parameters, with the
+ * decoding errors in place of whatever the undecodable values would have given.
+ */
+export function readRequest(
+  spec: Spec,
+  operation: Operation,
+  queryString: string,
+  pathParams: Record<string, string> = {},
+): ParsedRequest {
+  const parsed = parseRequest(spec, operation, new URLSearchParams(queryString), pathParams);
+  const undecodable = queryDecodingErrors(queryString);
+  if (undecodable.length === 0) return parsed;
+  const names = new Set(undecodable.map((e) => e.name));
+  parsed.errors = [...undecodable, ...parsed.errors.filter((e) => !names.has(e.name))];
+  return parsed;
+}
+
 const INTEGER = /^-?[0-9]+$/;
 const DECIMAL = /^-?[0-9]+(\.[0-9]+)?$/;
 

@@ -10,6 +10,7 @@ import type {
   CompressionPolicy,
   CorsPolicy,
   JsonSchema,
+  MethodsPolicy,
   NotProvided,
   Operation,
   Parameter,
@@ -71,6 +72,10 @@ export class Spec {
 
   // Read when first asked: the frozen releases older than these extensions load as specs too
   // (only their schemas are used) and must not fail for lacking them.
+  get methods(): MethodsPolicy {
+    return required(this.doc, "x-methods");
+  }
+
   get queryString(): QueryStringPolicy {
     return required(this.doc, "x-query-string");
   }

@@ -25,10 +25,19 @@ export interface CorsPolicy {
   preflight: { status: number; allow_methods: string[]; allow_headers: string[]; max_age_seconds: number };
 }
 
+/** x-methods: HEAD as GET without a body; OPTIONS answered whether a preflight or not; the Allow header. */
+export interface MethodsPolicy {
+  allow: string[];
+  head: "as-get";
+  options: { status: number; unknown_path: number; counted: boolean };
+  policy: string;
+}
+
 /** x-query-string: the longest query string any endpoint reads, measured as it travels. */
 export interface QueryStringPolicy {
   max_length: number;
   measured: "as-sent";
+  decoding: "form-urlencoded-strict-utf8";
   reason: string;
 }
 
