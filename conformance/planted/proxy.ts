@@ -160,7 +160,7 @@ export function startProxy(upstreamUrl: string, mutation: Mutation, subnet: numb
         query: url.searchParams,
         headers: incoming.headers,
       };
-      const asked = `${received.method} ${received.pathname}?${received.query.toString()}`;
+      const asked = `${received.method} ${received.pathname}?${forwardedQuery(received)}`;
       if (mutation.sabotage?.(received, outgoing)) {
         // Taken over at the socket: no correct server hangs, resets or trickles.
         count(received, true);
@@ -185,7 +185,8 @@ export function startProxy(upstreamUrl: string, mutation: Mutation, subnet: numb
       const judged = differs({
         mutation,
         received,
-        rewritten: "status" in req || `${req.method} ${req.pathname}?${req.query.toString()}` !== asked,
+        // As forwarded, byte for byte: a query read and written again (`%zz` sent on as `%25zz`) is rewritten.
+        rewritten: "status" in req || `${req.method} ${req.pathname}?${forwardedQuery(req)}` !== asked,
         upstreamRes,
         sent,
         // A request sent from another address than the transparent one: its correct answer is the
