@@ -140,6 +140,8 @@ describe("dealkit mock (Prism + rule layer)", () => {
     expect(res.status).toBe(spec.cors.preflight.status);
     expect(res.headers["access-control-allow-methods"]).toBe(spec.cors.preflight.allow_methods.join(", "));
     expect(res.headers["access-control-allow-headers"]).toContain("X-API-Key");
+    // Prefer (the mock's way to force an error) is allowed, so a page on another origin can send it.
+    expect(res.headers["access-control-allow-headers"]).toMatch(/\bPrefer\b/);
     expect(res.headers["access-control-max-age"]).toBe(String(spec.cors.preflight.max_age_seconds));
   });
 

@@ -71,7 +71,15 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
         const headers = { ...notFound.headers, ...window, ...corsHeaders(spec.cors) };
         return { ...notFound, headers: { ...headers, "cache-control": cacheControl(spec, undefined, 404) } };
       }
-      const headers = { ...corsHeaders(spec.cors), ...preflightHeaders(spec.cors), ...window };
+      // The mock's own control header is allowed too: a page on another origin forces errors with it.
+      const preflight = preflightHeaders(spec.cors);
+      const allowHeaders = `${preflight["Access-Control-Allow-Headers"]}, Prefer`;
+      const headers = {
+        ...corsHeaders(spec.cors),
+        ...preflight,
+        "Access-Control-Allow-Headers": allowHeaders,
+        ...window,
+      };
       return {
         status: spec.methods.options.status,
         headers: { ...headers, allow: allowHeader(spec) },
@@ -109,12 +117,14 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
       }
       return withRate(relayed);
     }
-    return withRate(await serve(req, url, route.operation, route.pathParams));
+    // The query as the client wrote it (rawQuery): the URL parser would re-encode what does not decode.
+    return withRate(await serve(req, url, rawQuery, route.operation, route.pathParams));
   }
 
   async function serve(
     req: IncomingMessage,
     url: URL,
+    rawQuery: string,
     operation: Operation,
     pathParams: Record<string, string>,
   ): Promise<Answer> {
@@ -124,7 +134,6 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
     if (operation.secured && !credentialsValid(account, credentialUid(url.searchParams), apiKey)) {
       return unauthorized();
     }
-    const rawQuery = req.url?.includes("?") ? req.url.slice(req.url.indexOf("?") + 1) : "";
     const parsed = readRequest(spec, operation, rawQuery, pathParams);
     // As the server: a refusing rule's problem lists the parameter errors too.
     const rule = refusingRules(spec, operation, parsed)[0];
@@ -135,7 +144,8 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
     // An answer that must equal another operation's (the legacy rank file) is that answer.
     const source = equalSource(spec, operation, parsed);
     if (source) {
-      const b = await serve(req, new URL(source.path, url), source.operation, {});
+      const mirrored = new URL(source.path, url);
+      const b = await serve(req, mirrored, mirrored.search.slice(1), source.operation, {});
       if (b.status !== 200) return b;
       const body = shapeAnswer(ctx, asFirstAnswer(source.relation, JSON.parse(b.body)));
       return { ...b, body: JSON.stringify(body) };
