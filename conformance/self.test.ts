@@ -38,7 +38,7 @@ describe("the reference server conforms, its data moving", () => {
     expect(report.unexpected429).toBe(0);
   }, 120_000);
 
-  it("from one address (the field's pacing, windows of 10 s), seed 2: every check passes with evidence within 200 requests", async () => {
+  it("from one address (the field's pacing, windows of 10 s), seed 2: every check passes with evidence within 210 requests", async () => {
     const report = await runConformance({
       baseUrl: server.baseUrl,
       seed: 2,
@@ -50,7 +50,7 @@ describe("the reference server conforms, its data moving", () => {
     expect(violations(report)).toEqual([]);
     expect(unexercised(report)).toEqual([]);
     expect(report.unexpected429).toBe(0);
-    expect(report.requests).toBeLessThanOrEqual(200);
+    expect(report.requests).toBeLessThanOrEqual(210);
   }, 120_000);
 
   it.each([3, 4])(

@@ -19,7 +19,7 @@ target the run could not judge (unreachable, not this API). CHECK is a check nam
                       summary or pull-request comment); repeatable
   --record PATH       every exchange as NDJSON, one a line as it comes (as dealkit proxy --record:
                       what dealkit judge reads back)
-  --budget N          most requests of the whole run (default 200 from one address, 4000 when
+  --budget N          most requests of the whole run (default 210 from one address, 4000 when
                       spread over loopback addresses)
   --max-time S        stop sending after S seconds (default ${DEFAULT_MAX_TIME_SECONDS}); the report is written anyway
   --timeout S         deadline for one whole answer, headers and body (default 20)

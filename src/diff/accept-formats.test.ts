@@ -97,7 +97,7 @@ describe("formats with --accept", () => {
     expect(out.slice(-3)).toEqual([
       `::error title=dealkit diff --accept::${EXPIRED}`,
       `::notice title=dealkit diff --accept::${UNUSED}`,
-      "::notice title=dealkit diff::1 breaking, 1 warnings, 0 info, 1 accepted (same-major: 1.0.0 → 1.0.0)",
+      "::notice title=dealkit diff::1 breaking, 1 warnings, 0 info, 1 accepted (same-major: 1.1.0 → 1.1.0)",
     ]);
   });
 

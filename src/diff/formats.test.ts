@@ -64,7 +64,7 @@ describe("formats", () => {
     expect(out[1]).toMatch(/^::warning file=openapi\/openapi.yaml,line=\d+,title=default-changed::/);
     expect(out[2]).toMatch(/^::notice /);
     expect(out.at(-1)).toBe(
-      "::notice title=dealkit diff::1 breaking, 1 warnings, 6 info (same-major: 1.0.0 → 1.0.0)",
+      "::notice title=dealkit diff::1 breaking, 1 warnings, 6 info (same-major: 1.1.0 → 1.1.0)",
     );
   });
 });
