@@ -1,5 +1,6 @@
 import { compareSchema } from "./compare-schema.ts";
 import { type At, type Collector, compareRest, type Direction, down, type Json, obj } from "./context.ts";
+import { pairMediaTypes } from "./media-types.ts";
 
 /** Responses by status, then their headers and media types. */
 export function compareResponses(c: Collector, bRaw: unknown, hRaw: unknown, at: At): void {
@@ -59,30 +60,39 @@ function compareHeaders(c: Collector, b: Json, h: Json, at: At): void {
 }
 
 export function compareContent(c: Collector, b: Json, h: Json, at: At, dir: Direction): void {
-  for (const media of Object.keys(b)) {
-    const where: At = { ...down(at, media), field: `${at.field ?? dir} ${media} body` };
-    if (!(media in h)) {
+  const { pairs, removed, added } = pairMediaTypes(Object.keys(b), Object.keys(h));
+  for (const media of removed) {
+    c.add(
+      dir === "response" ? "response-media-type-removed" : "request-media-type-removed",
+      { ...down(at, media), field: `${at.field ?? dir} ${media} body` },
+      `${at.field ?? dir} ${media} removed`,
+      "base",
+    );
+  }
+  for (const [bMedia, hMedia] of pairs) {
+    const where: At = {
+      ...at,
+      base: [...at.base, bMedia],
+      head: [...at.head, hMedia],
+      field: `${at.field ?? dir} ${bMedia} body`,
+    };
+    if (bMedia !== hMedia)
       c.add(
-        dir === "response" ? "response-media-type-removed" : "request-media-type-removed",
+        "media-type-parameters-changed",
         where,
-        `${at.field ?? dir} ${media} removed`,
-        "base",
+        `${at.field ?? dir} ${bMedia} → ${hMedia}: the same media type, its parameters changed`,
       );
-      continue;
-    }
-    const mb = obj(b[media]);
-    const mh = obj(h[media]);
+    const mb = obj(b[bMedia]);
+    const mh = obj(h[hMedia]);
     compareSchema(c, mb.schema, mh.schema, down(where, "schema"), dir);
     compareRest(c, mb, mh, where, new Set(["schema"]));
   }
-  for (const media of Object.keys(h)) {
-    if (!(media in b)) {
-      c.add(
-        dir === "response" ? "response-media-type-added" : "request-media-type-added",
-        down(at, media),
-        `${at.field ?? dir} ${media} added`,
-      );
-    }
+  for (const media of added) {
+    c.add(
+      dir === "response" ? "response-media-type-added" : "request-media-type-added",
+      down(at, media),
+      `${at.field ?? dir} ${media} added`,
+    );
   }
 }
 

@@ -161,6 +161,11 @@ function compareEnums(c: Collector, b: Json, h: Json, at: At, dir: Direction): v
       if (removed.length)
         c.add("request-enum-value-removed", where, `${name(at)}no longer accepts ${list(removed)}`);
       if (added.length) c.add("request-enum-value-added", where, `${name(at)}now accepts ${list(added)}`);
+    } else if (added.length && eb.length === 1 && eh.length > 1) {
+      // One fixed value grew into several: clients hardcode a const (and route items by it when
+      // it is a discriminator), so the new value is misread, not handled as "unknown".
+      const kept = removed.length ? `${list(removed)} replaced by` : `${list(eb)} widened to`;
+      c.add("response-const-widened", where, `${name(at)}${kept} ${list(eh)}`);
     } else if (added.length && removed.length) {
       // A value renamed: clients that match the old value now meet one they do not know.
       c.add("response-enum-value-changed", where, `${name(at)}${list(removed)} replaced by ${list(added)}`);
@@ -175,7 +180,13 @@ function compareEnums(c: Collector, b: Json, h: Json, at: At, dir: Direction): v
     c.add(dir === "request" ? "request-enum-value-removed" : "response-enum-value-removed", where, msg);
   } else {
     const msg = `${name(at)}no longer restricted to ${(eb ?? []).map(show).join(", ")}`;
-    c.add(dir === "request" ? "request-enum-value-added" : "response-enum-value-added", where, msg, "base");
+    const rule =
+      dir === "request"
+        ? "request-enum-value-added"
+        : eb?.length === 1
+          ? "response-const-widened"
+          : "response-enum-value-added";
+    c.add(rule, where, msg, "base");
   }
 }
 

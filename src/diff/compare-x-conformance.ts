@@ -10,7 +10,9 @@ function byId(list: unknown): Map<string, { entry: Json; i: string }> {
   );
 }
 
-type Kinds = { added: RuleId; removed: RuleId; noun: string };
+/** The rule id an added or removed entry is reported under, and a note for its message. */
+type Kind = (entry: Json, others: Map<string, { entry: Json; i: string }>) => { rule: RuleId; note?: string };
+type Kinds = { added: Kind; removed: Kind; noun: string };
 
 /** Pairs a list's entries by id: removed and added ones are reported here, kept ones by `compare`. */
 function compareById(
@@ -27,10 +29,15 @@ function compareById(
     const h = rh.get(id);
     const where: At = { ...at, base: [...at.base, b.i], head: [...at.head, h?.i ?? b.i] };
     if (h) compare(id, b.entry, h.entry, where);
-    else c.add(kinds.removed, where, `${kinds.noun} ${id} removed`, "base");
+    else {
+      const { rule, note } = kinds.removed(b.entry, rh);
+      c.add(rule, where, `${kinds.noun} ${id} removed${note ?? ""}`, "base");
+    }
   }
   for (const [id, h] of rh) {
-    if (!rb.has(id)) c.add(kinds.added, { ...at, head: [...at.head, h.i] }, `${kinds.noun} ${id} added`);
+    if (rb.has(id)) continue;
+    const { rule, note } = kinds.added(h.entry, rb);
+    c.add(rule, { ...at, head: [...at.head, h.i] }, `${kinds.noun} ${id} added${note ?? ""}`);
   }
 }
 
@@ -43,8 +50,20 @@ function compareById(
  */
 export function compareConformance(c: Collector, bRaw: unknown, hRaw: unknown, at: At): void {
   const kinds: Kinds = {
-    added: "x-conformance-rule-added",
-    removed: "x-conformance-rule-removed",
+    // A new refusing rule turns requests that were served into 400s, unless the other document
+    // already refused the same requests the same way (a rule renamed or split off).
+    added: (rule, before) => {
+      if (!refuses(rule)) return { rule: "x-conformance-rule-added" };
+      const same = refusedAlready(rule, before);
+      return same
+        ? { rule: "x-conformance-rule-added", note: ` (rule ${same} already refused these requests)` }
+        : { rule: "x-conformance-refusal-added", note: `: ${describeRefusal(rule)}` };
+    },
+    // A refusing rule gone only lets through requests that were refused: the API accepts more.
+    removed: (rule) =>
+      refuses(rule)
+        ? { rule: "x-conformance-refusal-removed", note: `: ${describeRefusal(rule)} no longer promised` }
+        : { rule: "x-conformance-rule-removed" },
     noun: "rule",
   };
   compareById(c, bRaw, hRaw, at, kinds, (id, b, h, where) => compareRule(c, id, b, h, where));
@@ -55,7 +74,11 @@ export function compareConformance(c: Collector, bRaw: unknown, hRaw: unknown, a
  * a new one is a new promise, a removed or changed one (loosened or otherwise) is breaking.
  */
 export function compareRelations(c: Collector, bRaw: unknown, hRaw: unknown, at: At): void {
-  const kinds: Kinds = { added: "x-relation-added", removed: "x-relation-removed", noun: "relation" };
+  const kinds: Kinds = {
+    added: () => ({ rule: "x-relation-added" }),
+    removed: () => ({ rule: "x-relation-removed" }),
+    noun: "relation",
+  };
   compareById(c, bRaw, hRaw, at, kinds, (id, b, h, where) => {
     if (!same(docsOnly(b), docsOnly(h)))
       c.add("documentation-changed", where, `relation ${id}: ${docsChanged(b, h)} changed`);
@@ -67,6 +90,31 @@ export function compareRelations(c: Collector, bRaw: unknown, hRaw: unknown, at:
         `relation ${id}: ${parts.join(" and ")} changed`,
       );
   });
+}
+
+/**
+ * A refusing rule: its expectation is a 4xx status, so implementations refuse the requests its
+ * `when` matches (openapi/README.md: "Rules whose `status` is 4xx (refusing rules)").
+ */
+function refuses(rule: Json): boolean {
+  const status = obj(rule.then).status;
+  return typeof status === "number" && status >= 400 && status < 500;
+}
+
+/** The id of a refusing rule in `others` that refuses the same requests with the same status. */
+function refusedAlready(rule: Json, others: Map<string, { entry: Json }>): string | undefined {
+  for (const [id, { entry }] of others)
+    if (refuses(entry) && same(entry.when, rule.when) && same(obj(entry.then).status, obj(rule.then).status))
+      return id;
+  return undefined;
+}
+
+/** "400 when {...}" (or "400 on every request"): what a refusing rule refuses, for its message. */
+function describeRefusal(rule: Json): string {
+  const status = obj(rule.then).status;
+  return rule.when === undefined
+    ? `${status} on every request`
+    : `${status} when ${JSON.stringify(rule.when)}`;
 }
 
 /** What documents a rule or relation without being part of it: its wording, origin and examples. */

@@ -1,8 +1,12 @@
+import { samplePattern } from "./regex-samples.ts";
+
 /**
  * Whether a changed regex pattern accepts more or fewer strings. Regex inclusion is hard in
  * general; a witness is proof: a string the base pattern accepts and the head refuses shows the
- * head is narrower, and the reverse shows it is wider. Candidates come from a fixed pool of
- * characters, lengths around the patterns' own numbers, and the patterns' literal text.
+ * head is narrower, and the reverse shows it is wider. Candidates are strings drawn from each
+ * pattern itself (regex-samples.ts: what the new pattern lets through is the likeliest widening
+ * witness), the same with a character before or after (anchors dropped or added), then a fixed
+ * pool of characters, lengths around the patterns' own numbers, and the patterns' literal text.
  */
 export interface PatternChange {
   /** A string base accepts and head refuses, if one was found. */
@@ -45,7 +49,17 @@ function compile(p: string): RegExp | undefined {
   }
 }
 
+/** How many strings to draw from each pattern: enough to visit each alternative and bound. */
+const DRAWS = 200;
+
 function* candidates(...patterns: string[]): Generator<string> {
+  for (const p of patterns) {
+    for (const s of samplePattern(p, DRAWS) ?? []) {
+      yield s;
+      yield `x${s}`;
+      yield `${s}x`;
+    }
+  }
   // Samples with their digits and letters swapped, so `^20[0-9]{2}` meets "1111".
   for (const s of SAMPLES) for (const d of ["", "0", "1", "9"]) yield d ? s.replace(/[0-9]/g, d) : s;
   for (const s of SAMPLES) yield s.replace(/[a-z]/g, "x").replace(/^x+/, "ftp");

@@ -152,6 +152,11 @@ export const RULES = {
     "A response field may carry a value clients have not seen.",
     "Handle the new value (or any unknown value).",
   ],
+  "response-const-widened": [
+    B,
+    "A response value that had one fixed value (const) may now carry others: a discriminator can no longer route items.",
+    "Handle the new values of the field; route unknown item kinds explicitly.",
+  ],
   "response-enum-value-changed": [
     B,
     "A response value was replaced by another (enum value renamed, const changed).",
@@ -214,8 +219,8 @@ export const RULES = {
     "Drop the code that reads that shape.",
   ],
   "response-schema-branch-added": [
-    W,
-    "A response may have a new oneOf/anyOf shape.",
+    B,
+    "A response may have a new oneOf/anyOf shape: clients that parse each known shape meet one they cannot.",
     "Handle the new shape.",
   ],
   "request-schema-branch-removed": [
@@ -264,6 +269,11 @@ export const RULES = {
     "Accept one of the remaining media types.",
   ],
   "response-media-type-added": [I, "A new response media type.", "Nothing to change."],
+  "media-type-parameters-changed": [
+    I,
+    "The same media type with other parameters (e.g. charset=utf-8 stated on application/json): bodies decode the same.",
+    "Nothing to change: match the media type without its parameters.",
+  ],
   // x-rules (the contract JSON Schema cannot state)
   "rate-limit-tightened": [
     B,
@@ -335,6 +345,16 @@ export const RULES = {
     "Re-check the behaviour the rule describes.",
   ],
   "x-conformance-rule-added": [I, "A new x-conformance rule: a new promise.", "Nothing to change."],
+  "x-conformance-refusal-added": [
+    B,
+    "A new refusing x-conformance rule (a 4xx): requests it matches, served before, are now refused.",
+    "Stop sending the requests the rule refuses.",
+  ],
+  "x-conformance-refusal-removed": [
+    I,
+    "A refusing x-conformance rule (a 4xx) is gone: requests it refused may now be served.",
+    "Nothing to change; do not rely on that refusal.",
+  ],
   "x-relation-removed": [
     B,
     "An x-relations relation is gone: how two answers relate is no longer promised.",

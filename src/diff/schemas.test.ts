@@ -24,8 +24,11 @@ const responses: Case[] = [
   ["optional field added", { given: (d) => { schema(d, "Alert").properties.hot = { type: "boolean" }; }, want: ["response-field-added"] }],
   ["required field added", { given: (d) => { schema(d, "Activity").properties.city = { type: "string" }; schema(d, "Activity").required.push("city"); }, want: ["response-field-added"] }],
   ["optional field became required", { given: (d) => schema(d, "Alert").required.push("content"), want: ["response-field-became-required"] }],
-  ["enum value added (const widened)", { given: (d) => { schema(d, "PriceScope").properties.unit = { type: "string", enum: ["CNY", "USD"] }; }, want: ["response-enum-value-added"] }],
-  ["const dropped", { given: (d) => delete schema(d, "ZdmItem").properties.type.const, want: ["response-enum-value-added"] }],
+  // A const is hardcoded by clients and routes the feed's items (ZdmItem.type): one more value is breaking, not a warning.
+  ["const widened to an enum", { given: (d) => { schema(d, "PriceScope").properties.unit = { type: "string", enum: ["CNY", "USD"] }; }, want: ["response-const-widened"] }],
+  ["discriminator const widened to an enum", { given: (d) => { schema(d, "ZdmItem").properties.type = { type: "string", enum: ["smzdm", "post"] }; }, want: ["response-const-widened"] }],
+  ["discriminator const dropped", { given: (d) => delete schema(d, "ZdmItem").properties.type.const, want: ["response-const-widened"] }],
+  ["enum value added (a list clients already switch on)", { given: (d) => schema(d, "Problem").properties.errors.items.properties.in.enum.push("cookie"), want: ["response-enum-value-added"] }],
   ["enum value removed", { given: (d) => { schema(d, "Problem").properties.errors.items.properties.in.enum = ["query", "path"]; }, want: ["response-enum-value-removed"] }],
   ["maxItems raised", { given: (d) => { schema(d, "RankResponse").properties.data.maxItems = 500; }, want: ["response-bound-widened"] }],
   ["minimum removed", { given: (d) => delete schema(d, "Alert").properties.comments.minimum, want: ["response-bound-widened"] }],
@@ -33,6 +36,9 @@ const responses: Case[] = [
   ["minLength raised", { given: (d) => { schema(d, "Alert").properties.title.minLength = 5; }, want: ["response-bound-narrowed"] }],
   ["pattern removed", { given: (d) => delete schema(d, "Activity").properties.h5.pattern, want: ["response-pattern-widened"] }],
   ["pattern widened", { given: (d) => { schema(d, "Activity").properties.h5.pattern = "^https?://"; }, want: ["response-pattern-widened"] }],
+  ["pattern widened, shown by a string drawn from the new pattern", { given: (d) => { schema(d, "Alert").properties.datetime.pattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-2][0-9]:[0-5][0-9])?$"; }, want: ["response-pattern-widened"] }],
+  ["pattern unanchored at its end", { given: (d) => { schema(d, "Problem").properties.type.pattern = "^/problems/[a-z-]+"; }, want: ["response-pattern-widened"] }],
+  ["pattern rewritten, same language (unprovable: a warning)", { given: (d) => { schema(d, "Alert").properties.datetime.pattern = "^\\d{4}-\\d{2}-\\d{2}$"; }, want: ["pattern-changed"] }],
   ["pattern narrowed", { given: (d) => { schema(d, "Alert").properties.datetime.pattern = "^20[0-9]{2}-[0-9]{2}-[0-9]{2}$"; }, want: ["response-pattern-narrowed"] }],
   ["const changed", { given: (d) => { schema(d, "ZdmItem").properties.type.const = "zdm"; }, want: ["response-enum-value-changed"] }],
   ["enum value renamed", { given: (d) => { schema(d, "Problem").properties.errors.items.properties.in.enum = ["query", "path", "headers"]; }, want: ["response-enum-value-changed"] }],
@@ -155,5 +161,45 @@ describe("oneOf and anyOf swapped", () => {
         (d) => composedLimit(d, "anyOf"),
       ),
     ).toEqual(["request-schema-oneof-to-anyof"]);
+  });
+});
+
+/** The blind spots of issue 23, by level: what a client of v1 meets, not only which rule fires. */
+describe("levels of response widenings", () => {
+  const levelOf = async (edit: (d: Doc) => void) => {
+    const r = await diffEdit(edit);
+    return [...new Set(r.findings.map((f) => `${f.rule} ${f.level}`))];
+  };
+
+  it("a discriminator's const widened to an enum is breaking", async () => {
+    const levels = await levelOf((d) => {
+      schema(d, "ZdmItem").properties.type = { type: "string", enum: ["smzdm", "post"] };
+    });
+    expect(levels).toEqual(["response-const-widened breaking"]);
+  });
+
+  it("a new oneOf branch in a response item is breaking", async () => {
+    const levels = await levelOf((d) =>
+      schema(d, "FeedResponse").properties.data.items.oneOf.push({ $ref: "#/components/schemas/Activity" }),
+    );
+    expect(levels).toEqual(["response-schema-branch-added breaking"]);
+  });
+
+  it("a response pattern widened is breaking and names a string the old pattern refused", async () => {
+    const r = await diffEdit((d) => {
+      schema(d, "Alert").properties.datetime.pattern =
+        "^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-2][0-9]:[0-5][0-9])?$";
+    });
+    const f = r.findings[0];
+    expect([f?.rule, f?.level]).toEqual(["response-pattern-widened", "breaking"]);
+    const witness = JSON.parse(/: ("[^"]*") now matches$/.exec(f?.message ?? "")?.[1] ?? "null");
+    expect(/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(witness)).toBe(false);
+  });
+
+  it("a response pattern change no string decides stays a warning for a reviewer", async () => {
+    const levels = await levelOf((d) => {
+      schema(d, "Alert").properties.datetime.pattern = "^\\d{4}-\\d{2}-\\d{2}$";
+    });
+    expect(levels).toEqual(["pattern-changed warning"]);
   });
 });

@@ -69,6 +69,11 @@ const conformance: Case[] = [
   ["condition changed", { given: (d) => { rule(d, "/api/v1/shenghuo", "shenghuo-cates-when-asked").when.query.with_cates.eq = "true"; }, want: ["x-conformance-rule-changed"] }],
   ["order rule changed", { given: (d) => rule(d, "/api/v1/rank", "rank-order").then.order.by.pop(), want: ["x-conformance-rule-changed"] }],
   ["rule summary changed", { given: (d) => { rule(d, "/api/v1/rank", "rank-order").summary = "Ordered by comments."; }, want: ["documentation-changed"] }],
+  // A refusing rule (4xx) turns served requests into 400s; removing one only accepts more.
+  ["refusing rule added", { given: (d) => get(d, "/api/v1/rank")["x-conformance"].unshift({ id: "rank-limit-even", when: { query: { limit: { gt: 200 } } }, then: { status: 400, problem: { params: ["limit"] } } }), want: ["x-conformance-refusal-added"] }],
+  ["refusing rule on every request", { given: (d) => get(d, "/api/v1/meta")["x-conformance"].unshift({ id: "meta-closed", then: { status: 403 } }), want: ["x-conformance-refusal-added"] }],
+  ["refusing rule removed", { given: (d) => { get(d, "/api/v1/rank")["x-conformance"] = get(d, "/api/v1/rank")["x-conformance"].filter((r: Doc) => r.id !== "rank-act-required"); }, want: ["x-conformance-refusal-removed"] }],
+  ["refusing rule renamed", { given: (d) => { rule(d, "/api/v1/rank", "rank-act-required").id = "rank-act-needed"; }, want: ["x-conformance-refusal-removed", "x-conformance-rule-added"] }],
   ["rule added", { given: (d) => get(d, "/api/v1/meta")["x-conformance"].push({ id: "meta-fast", then: { status: 200 } }), want: ["x-conformance-rule-added"] }],
   ["rules reordered", { given: (d) => get(d, "/api/v1/feed")["x-conformance"].reverse(), want: [] }],
   // Examples illustrate a rule (the spec's tests hold them to it): editing them is documentation, never a contract change.
@@ -113,6 +118,25 @@ describe("x-conformance", () => {
     });
     expect(r.findings.map((f) => [f.rule, f.message])).toEqual([
       ["documentation-changed", "rule rank-order: examples changed"],
+    ]);
+  });
+});
+
+describe("refusing rules, by level", () => {
+  it("a new refusal is breaking and says what it refuses; a removed one is info", async () => {
+    const added = await diffEdit((d) =>
+      get(d, "/api/v1/meta")["x-conformance"].unshift({ id: "meta-closed", then: { status: 403 } }),
+    );
+    expect(added.findings.map((f) => [f.rule, f.level, f.message])).toEqual([
+      ["x-conformance-refusal-added", "breaking", "rule meta-closed added: 403 on every request"],
+    ]);
+    const removed = await diffEdit((d) => {
+      get(d, "/api/v1/rank")["x-conformance"] = get(d, "/api/v1/rank")["x-conformance"].filter(
+        (r: Doc) => r.id !== "rank-act-required",
+      );
+    });
+    expect(removed.findings.map((f) => [f.rule, f.level])).toEqual([
+      ["x-conformance-refusal-removed", "info"],
     ]);
   });
 });
