@@ -80,7 +80,7 @@ export function compareContent(c: Collector, b: Json, h: Json, at: At, dir: Dire
       c.add(
         "media-type-parameters-changed",
         where,
-        `${at.field ?? dir} ${bMedia} → ${hMedia}: the same media type, its parameters changed`,
+        `${at.field ?? dir} ${bMedia} → ${hMedia}: the same media type, written with other parameters (or case)`,
       );
     const mb = obj(b[bMedia]);
     const mh = obj(h[hMedia]);
