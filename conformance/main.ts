@@ -5,6 +5,7 @@ import type { Account } from "./arbitraries/requests.ts";
 import { exchangeLine, trafficOfExchange } from "./passive/ndjson.ts";
 import { openRecording } from "./passive/recording.ts";
 import { formatConsole } from "./reporters/console.ts";
+import { formatHtml } from "./reporters/html.ts";
 import { formatJson } from "./reporters/json.ts";
 import { formatJunit } from "./reporters/junit.ts";
 import { formatMarkdown } from "./reporters/markdown.ts";
@@ -15,7 +16,7 @@ import { startBundledServer, type Target } from "./runner/target.ts";
 import type { Exchange } from "./types.ts";
 
 /** Report files a run can write (`--report FORMAT=PATH`). */
-export const FORMATS = { junit: formatJunit, json: formatJson, markdown: formatMarkdown };
+export const FORMATS = { junit: formatJunit, json: formatJson, markdown: formatMarkdown, html: formatHtml };
 export type ReportFormat = keyof typeof FORMATS;
 
 export interface CliRun extends Omit<RunOptions, "baseUrl" | "log" | "replayTarget" | "onExchange"> {

@@ -21,7 +21,7 @@ import { releaseBody } from "./exchange.ts";
 import { execute } from "./execute.ts";
 import { Judge } from "./judge.ts";
 import { buildPlan, candidatesByOperation, type Plan, validCasesOf } from "./plan.ts";
-import { checkResults, passed, type RunReport } from "./report.ts";
+import { checkResults, passed, type RunReport, type TimelinePoint } from "./report.ts";
 import { Sender } from "./sender.ts";
 import { judgedSpecs } from "./specs.ts";
 import { RunEnd } from "./stop.ts";
@@ -119,10 +119,16 @@ export async function run(options: RunOptions): Promise<RunResult> {
     spec.rateLimit.status;
   const diagnosis = new RateDiagnosis(() => ctx.rate, log, mode === "spread" ? probe : undefined);
   const budget = options.budget ?? BUDGET[mode];
+  // The report's timeline: when each request left and what came back, no body (reporters/html.ts).
+  const timeline: TimelinePoint[] = [];
+  const onExchange = (e: Exchange) => {
+    timeline.push(timelinePoint(e, started));
+    options.onExchange?.(e);
+  };
   transport = new Transport(spec, options.baseUrl, pacer, diagnosis, {
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     bounds: { budget, end },
-    ...(options.onExchange ? { onExchange: options.onExchange } : {}),
+    onExchange,
     seed: options.seed,
   });
   const judge = new Judge(
@@ -152,6 +158,8 @@ export async function run(options: RunOptions): Promise<RunResult> {
       startedAt: new Date(started).toISOString(),
       durationMs: Date.now() - started,
       requests: transport.requests,
+      rate: ctx.rate,
+      timeline,
       unexpected429: transport.unexpected429,
       checks: error
         ? results.map((c) =>
@@ -303,6 +311,18 @@ export async function run(options: RunOptions): Promise<RunResult> {
   } finally {
     closeAgents();
   }
+}
+
+function timelinePoint(e: Exchange, started: number): TimelinePoint {
+  const at = Math.max(0, Math.round(e.sentAt * 1000 - started));
+  return {
+    at,
+    ms: Math.max(0, Math.round(e.receivedAt * 1000 - started) - at),
+    status: e.status,
+    ...(e.phase ? { phase: e.phase } : {}),
+    ...(e.request.operationId ? { operation: e.request.operationId } : {}),
+    ...(e.failure ? { failure: e.failure.kind } : {}),
+  };
 }
 
 /**
