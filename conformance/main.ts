@@ -5,17 +5,20 @@ import type { Account } from "./arbitraries/requests.ts";
 import { exchangeLine, trafficOfExchange } from "./passive/ndjson.ts";
 import { openRecording } from "./passive/recording.ts";
 import { formatConsole } from "./reporters/console.ts";
+import { formatHtml } from "./reporters/html.ts";
 import { formatJson } from "./reporters/json.ts";
 import { formatJunit } from "./reporters/junit.ts";
+import { LiveLine, type Terminal } from "./reporters/live-line.ts";
 import { formatMarkdown } from "./reporters/markdown.ts";
 import { formatPlan } from "./runner/plan-format.ts";
+import { progressLine } from "./runner/progress.ts";
 import type { RunReport } from "./runner/report.ts";
 import { type RunOptions, run, validateSelection } from "./runner/run.ts";
 import { startBundledServer, type Target } from "./runner/target.ts";
 import type { Exchange } from "./types.ts";
 
 /** Report files a run can write (`--report FORMAT=PATH`). */
-export const FORMATS = { junit: formatJunit, json: formatJson, markdown: formatMarkdown };
+export const FORMATS = { junit: formatJunit, json: formatJson, markdown: formatMarkdown, html: formatHtml };
 export type ReportFormat = keyof typeof FORMATS;
 
 export interface CliRun extends Omit<RunOptions, "baseUrl" | "log" | "replayTarget" | "onExchange"> {
@@ -26,6 +29,11 @@ export interface CliRun extends Omit<RunOptions, "baseUrl" | "log" | "replayTarg
   /** `--record PATH`: every exchange, one a line, as it comes (what `dealkit judge` reads). */
   exchangeLog?: string;
   out?: (line: string) => void;
+  /**
+   * Where the live progress line goes when it is a TTY (default: process.stdout when `out` is not
+   * given); otherwise the run logs plain lines.
+   */
+  terminal?: Terminal;
 }
 
 /** The NDJSON of exchanges, written as they come; undefined when none was asked for. */
@@ -65,7 +73,10 @@ function stoppedCode(signal: AbortSignal | undefined): number {
  * 128 + the signal's number when `signal` stopped it: the reports are written all the same).
  */
 export async function conformanceCommand(cli: CliRun): Promise<{ code: number; report?: RunReport }> {
-  const out = cli.out ?? ((line: string) => console.log(line));
+  const terminal = cli.terminal ?? (cli.out ? undefined : process.stdout);
+  const live = terminal?.isTTY && !cli.planOnly ? new LiveLine(terminal) : undefined;
+  const print = cli.out ?? ((line: string) => console.log(line));
+  const out = live ? (line: string) => live.print(line) : print;
   const started = Date.now();
   const log = (line: string) => out(`[${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s] ${line}`);
   await validateSelection(cli);
@@ -87,7 +98,9 @@ export async function conformanceCommand(cli: CliRun): Promise<{ code: number; r
       log,
       replayTarget: cli.baseUrl ? `--base-url ${cli.baseUrl} ` : "",
       ...(exchangeLog ? { onExchange: exchangeLog.write } : {}),
+      ...(live ? { progress: (state) => live.update(progressLine(state)) } : {}),
     });
+    live?.clear();
     const { report } = result;
     if (cli.planOnly && result.plan) {
       out(formatPlan(result.plan, target.baseUrl, result.discovered));
@@ -99,6 +112,7 @@ export async function conformanceCommand(cli: CliRun): Promise<{ code: number; r
     if (report.stopped) return { code: stoppedCode(cli.signal), report };
     return { code: report.error ? 2 : report.passed ? 0 : 1, report };
   } catch (err) {
+    live?.clear();
     // A fault of the suite itself: still one line, still the report files, still exit 2.
     const message = `internal error: ${(err as Error).message}`;
     console.error(

@@ -39,7 +39,7 @@ describe("dealkit conformance: the account options", () => {
 describe("dealkit conformance: reports and the exchange recording", () => {
   it("records exchanges with --record (as dealkit proxy does), not as a --report format", async () => {
     await expect(run(["--report", "ndjson=x.ndjson"])).rejects.toThrow(
-      "--report format must be junit, json, markdown, got ndjson",
+      "--report format must be junit, json, markdown, html, got ndjson",
     );
   });
 });

@@ -16,7 +16,9 @@ port and checked. Exit 0 when every check passes, 1 when any fails, 2 for a usag
 target the run could not judge (unreachable, not this API). CHECK is a check name, "rules"
 (every rule check) or a prefix ending in *.
   --report F=PATH     write a report: junit (CI test results), json (everything), markdown (a job
-                      summary or pull-request comment); repeatable
+                      summary or pull-request comment), html (one self-contained page to open:
+                      verdict, findings with copyable curl and replay lines, timeline, filterable
+                      checks); repeatable
   --record PATH       every exchange as NDJSON, one a line as it comes (as dealkit proxy --record:
                       what dealkit judge reads back)
   --budget N          most requests of the whole run (default 210 from one address, 4000 when
@@ -68,7 +70,7 @@ export async function run(args: string[]): Promise<number> {
   const reports = (values.report ?? []).map((r) => {
     const m = /^([a-z]+)=(.+)$/.exec(r);
     if (!m?.[1] || !m[2])
-      throw new UsageError(`--report must be FORMAT=PATH (junit, json, markdown), got ${r}`);
+      throw new UsageError(`--report must be FORMAT=PATH (${Object.keys(FORMATS).join(", ")}), got ${r}`);
     if (!(m[1] in FORMATS))
       throw new UsageError(`--report format must be ${Object.keys(FORMATS).join(", ")}, got ${m[1]}`);
     return { format: m[1] as ReportFormat, path: m[2] };

@@ -7,10 +7,12 @@
  * (never longer than the window) with a few refused knocks halfway, and is served again. What
  * happened is a BurstRecord, judged by the rate-limit check.
  */
+
 import type { Spec } from "../../src/spec/spec.ts";
 import { uncounted } from "../checks/rate-limit.ts";
 import type { Pacer } from "../http/pacer.ts";
 import { type BurstRecord, type Exchange, isCounted, type RequestCase } from "../types.ts";
+import type { Progress } from "./progress.ts";
 import { countedRequests, type Item, type Sender } from "./sender.ts";
 import type { RunEnd } from "./stop.ts";
 import { describesPolicy, type SendOptions } from "./transport.ts";
@@ -66,6 +68,8 @@ export interface BurstEnv {
   skipSlow: boolean;
   end: RunEnd;
   log(line: string): void;
+  /** The live line's phase: the wait is shown with its seconds left. */
+  progress?: Progress;
 }
 
 const remainingOf = (e: Exchange | undefined, limit: number) =>
@@ -284,6 +288,7 @@ const waitItOut: Step = async (env, record) => {
   );
   // The wait counts from the refusal: the refill probes and the knocks go within it.
   const refusedAt = (refusal?.receivedAt ?? Date.now() / 1000) * 1000;
+  env.progress?.waiting(refusedAt + wait * 1000);
   await refillProbes(env, record, Math.min(REFILL_PROBES, refused), refusedAt);
   const knocks = Math.max(0, refused - record.refill.filter((e) => e.status === status).length);
   const halfway = await env.end.sleep(refusedAt + (wait * 1000) / 2 - Date.now());
@@ -298,6 +303,7 @@ const waitItOut: Step = async (env, record) => {
     if (e) record.knocks.push(e);
   }
   const waited = await env.end.sleep(refusedAt + wait * 1000 + 300 - Date.now());
+  env.progress?.waited();
   if (waited) return `${waited} during the wait`;
   const after = await env.afterWait({ address: record.address, raw: true, phase: "wait", waited: wait });
   if (!after) return env.sender.blocked() ?? "nothing was sent after the wait";

@@ -5,6 +5,7 @@
  * other addresses. Then the fallbacks of rules still without evidence, the shrinking of what the
  * plan found, and random exploration as the budget and --max-time allow.
  */
+
 import type { Spec } from "../../src/spec/spec.ts";
 import type { Account } from "../arbitraries/requests.ts";
 import { requestArbitrary } from "../arbitraries/requests.ts";
@@ -16,6 +17,7 @@ import { releaseBody } from "./exchange.ts";
 import { dropEntries, explore } from "./explore.ts";
 import type { Judge } from "./judge.ts";
 import { isPreflightGroup, type Plan, type PlanStep } from "./plan.ts";
+import type { Progress } from "./progress.ts";
 import { countedRequests, type Item, itemOperation, type Sender } from "./sender.ts";
 import type { RunEnd } from "./stop.ts";
 import { sleep, type Transport } from "./transport.ts";
@@ -40,6 +42,8 @@ export interface ExecEnv {
   end: RunEnd;
   skipSlow: boolean;
   log(line: string): void;
+  /** The live line's phase (burst, plan, fallbacks, exploration). */
+  progress?: Progress;
 }
 
 export interface Execution {
@@ -129,6 +133,7 @@ async function fallbacks(env: ExecEnv): Promise<void> {
       return;
     }
     env.log(`fallbacks: ${items.length} requests or groups for checks without evidence yet`);
+    env.progress?.enter("fallbacks");
     await paced(env, items);
     // What the lanes left when the run was cut on the way.
     for (const item of items.splice(0))
@@ -194,6 +199,7 @@ export async function execute(env: ExecEnv): Promise<Execution> {
     return item;
   };
   // In a one-address run the paced requests wait for the burst and its wait; in a spread run they go beside it.
+  env.progress?.enter(plan.burst ? "burst" : "plan");
   const burst = plan.burst
     ? runBurst({
         spec,
@@ -214,10 +220,12 @@ export async function execute(env: ExecEnv): Promise<Execution> {
         skipSlow: env.skipSlow,
         end: env.end,
         log: env.log,
+        ...(env.progress ? { progress: env.progress } : {}),
       })
     : undefined;
   if (plan.mode === "one-address") {
     execution.burst = await burst;
+    env.progress?.enter("plan");
     await paced(env, queue);
   } else {
     [execution.burst] = await Promise.all([burst, paced(env, queue)]);
@@ -227,6 +235,7 @@ export async function execute(env: ExecEnv): Promise<Execution> {
     .filter(([, e]) => e.status === spec.rateLimit.status)
     .map(([step]) => step);
   for (const step of refused) env.sender.sent.delete(step);
+  env.progress?.enter("plan");
   await paced(
     env,
     refused.map((step) => ({ kind: "step", step })),
@@ -237,6 +246,7 @@ export async function execute(env: ExecEnv): Promise<Execution> {
   await shrinkAndRecord(env);
   if (plan.exploration.some((x) => x.runs > 0) && !env.sender.blocked())
     env.log(`exploring: ${plan.exploration.map((x) => `${x.operationId} ${x.runs}`).join(", ")}`);
+  env.progress?.enter("exploration");
   await Promise.all(
     plan.exploration.map(async ({ operationId, runs, seed }) => {
       const op = spec.operation(operationId);

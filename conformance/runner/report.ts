@@ -8,7 +8,7 @@
  * before any of a check's planned requests went is not that check's evidence, whatever the
  * answers sent before (discovery's) showed.
  */
-import type { Check, Severity, Violation } from "../types.ts";
+import type { Check, Phase, Severity, Violation } from "../types.ts";
 import { goalCheck } from "./candidates.ts";
 import type { Cause } from "./causes.ts";
 import type { Evidence, Judge } from "./judge.ts";
@@ -24,6 +24,8 @@ export interface CheckResult {
   verifies: string;
   source: string;
   severity: Severity;
+  /** The operation it judges, for a check of one operation (the HTML report filters by it). */
+  operation?: string;
   status: CheckStatus;
   /** Exchanges judged, and those that could have shown a violation. */
   cases: number;
@@ -50,6 +52,21 @@ export interface PassiveCounts {
   findings: number;
 }
 
+/**
+ * One exchange of an active run, as the HTML report's timeline draws it: a few numbers, never the
+ * body (a 200-request run's timeline is a few kilobytes of the JSON report).
+ */
+export interface TimelinePoint {
+  /** Milliseconds from the run's start to when the request left, and until the answer came. */
+  at: number;
+  ms: number;
+  /** 0 when no whole answer came (then `failure` says how). */
+  status: number;
+  phase?: Phase;
+  operation?: string;
+  failure?: string;
+}
+
 export interface RunReport {
   seed: number;
   baseUrl: string;
@@ -60,6 +77,10 @@ export interface RunReport {
   requests: number;
   /** Set by passive runs. */
   passive?: PassiveCounts;
+  /** The rate limit the run paced at and judged against (active runs). */
+  rate?: { limit: number; windowSeconds: number };
+  /** Every exchange the run sent, in the order the answers came (active runs). */
+  timeline?: TimelinePoint[];
   /** 429 answers outside the deliberate burst (a correct runner against a correct server gets none). */
   unexpected429: number;
   checks: CheckResult[];
@@ -184,6 +205,7 @@ export function checkResults(all: Check[], facts: Facts): CheckResult[] {
       verifies: check.verifies,
       source: check.source,
       severity: check.severity,
+      ...(check.operationId ? { operation: check.operationId } : {}),
     };
     const evidence = facts.judge?.evidence.get(check.name);
     if (!facts.selected.has(check.name) || !evidence) {

@@ -20,8 +20,9 @@ import { discover } from "./discover.ts";
 import { releaseBody } from "./exchange.ts";
 import { execute } from "./execute.ts";
 import { Judge } from "./judge.ts";
-import { buildPlan, candidatesByOperation, type Plan, validCasesOf } from "./plan.ts";
-import { checkResults, passed, type RunReport } from "./report.ts";
+import { buildPlan, candidatesByOperation, type Plan, requestsOf, validCasesOf } from "./plan.ts";
+import { Progress, type ProgressState } from "./progress.ts";
+import { checkResults, passed, type RunReport, type TimelinePoint } from "./report.ts";
 import { Sender } from "./sender.ts";
 import { judgedSpecs } from "./specs.ts";
 import { RunEnd } from "./stop.ts";
@@ -58,6 +59,11 @@ export interface RunOptions {
   log?: (line: string) => void;
   /** How the replay line names the target (`--base-url URL `, or "" for the bundled server). */
   replayTarget?: string;
+  /**
+   * The live line on a terminal: told where the run is at every change of phase and every second.
+   * Without it the run logs "… N requests sent" every 15 s instead.
+   */
+  progress?: (state: ProgressState) => void;
   /** Sees every exchange as it comes, its whole body included (--record). */
   onExchange?: (exchange: Exchange) => void;
   /**
@@ -119,10 +125,16 @@ export async function run(options: RunOptions): Promise<RunResult> {
     spec.rateLimit.status;
   const diagnosis = new RateDiagnosis(() => ctx.rate, log, mode === "spread" ? probe : undefined);
   const budget = options.budget ?? BUDGET[mode];
+  // The report's timeline: when each request left and what came back, no body (reporters/html.ts).
+  const timeline: TimelinePoint[] = [];
+  const onExchange = (e: Exchange) => {
+    timeline.push(timelinePoint(e, started));
+    options.onExchange?.(e);
+  };
   transport = new Transport(spec, options.baseUrl, pacer, diagnosis, {
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     bounds: { budget, end },
-    ...(options.onExchange ? { onExchange: options.onExchange } : {}),
+    onExchange,
     seed: options.seed,
   });
   const judge = new Judge(
@@ -152,6 +164,8 @@ export async function run(options: RunOptions): Promise<RunResult> {
       startedAt: new Date(started).toISOString(),
       durationMs: Date.now() - started,
       requests: transport.requests,
+      rate: ctx.rate,
+      timeline,
       unexpected429: transport.unexpected429,
       checks: error
         ? results.map((c) =>
@@ -172,7 +186,19 @@ export async function run(options: RunOptions): Promise<RunResult> {
     };
   };
 
+  const live = options.progress;
+  const progress = new Progress(
+    {
+      sent: () => transport.requests,
+      failures: () => [...judge.violations.values()].reduce((n, list) => n + list.length, 0),
+      deadline: end.deadline,
+    },
+    () => live?.(progress.state()),
+  );
+  const ticker = live ? setInterval(() => live(progress.state()), 1000) : undefined;
+  ticker?.unref();
   try {
+    live?.(progress.state());
     log(`discovering ${options.baseUrl}`);
     const discovery = await discover((r) => transport.send(r, { phase: "discovery" }));
     for (const e of discovery.exchanges) {
@@ -220,8 +246,19 @@ export async function run(options: RunOptions): Promise<RunResult> {
       plan.budget,
       end,
     );
-    const progress = setInterval(() => log(`  … ${transport.requests} requests sent`), 15_000);
-    progress.unref();
+    // What the plan means to send, as the live line counts it (exploration as the budget allows).
+    progress.planned = Math.min(
+      plan.budget,
+      transport.requests +
+        plan.steps.filter((s) => !s.sentBy).length +
+        requestsOf(plan.groups) +
+        (plan.burst ? plan.rate.limit : 0) +
+        plan.exploration.reduce((n, x) => n + x.runs, 0),
+    );
+    const plain = live
+      ? undefined
+      : setInterval(() => log(`  … ${transport.requests} requests sent`), 15_000);
+    plain?.unref();
     const execution = await execute({
       spec,
       plan,
@@ -252,7 +289,8 @@ export async function run(options: RunOptions): Promise<RunResult> {
       end,
       skipSlow: options.skipSlow ?? false,
       log,
-    }).finally(() => clearInterval(progress));
+      ...(live ? { progress } : {}),
+    }).finally(() => clearInterval(plain));
     const rateLimit = checks.find((c) => c.judgeBurst);
     if (execution.burst && rateLimit?.judgeBurst) {
       judge.verdict(
@@ -301,8 +339,21 @@ export async function run(options: RunOptions): Promise<RunResult> {
       discovered: discovery.exchanges.length,
     };
   } finally {
+    clearInterval(ticker);
     closeAgents();
   }
+}
+
+function timelinePoint(e: Exchange, started: number): TimelinePoint {
+  const at = Math.max(0, Math.round(e.sentAt * 1000 - started));
+  return {
+    at,
+    ms: Math.max(0, Math.round(e.receivedAt * 1000 - started) - at),
+    status: e.status,
+    ...(e.phase ? { phase: e.phase } : {}),
+    ...(e.request.operationId ? { operation: e.request.operationId } : {}),
+    ...(e.failure ? { failure: e.failure.kind } : {}),
+  };
 }
 
 /**

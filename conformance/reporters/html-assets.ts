@@ -1,0 +1,84 @@
+/**
+ * The HTML report's own style and script, inline so that the file opens from disk and from a CI
+ * artifact viewer with no network. The script reads no data into markup: it hides rows by their
+ * data attributes and copies a block's textContent, nothing else (no innerHTML anywhere).
+ */
+
+export const STYLE = `
+:root{color-scheme:light dark;--bg:#fff;--fg:#1b1f24;--muted:#57606a;--line:#d0d7de;--card:#f6f8fa;
+--pass:#1a7f37;--fail:#cf222e;--warn:#9a6700;--info:#0969da;--band:rgba(9,105,218,.06);--band2:rgba(9,105,218,.12)}
+@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--line:#30363d;--card:#161b22;
+--pass:#3fb950;--fail:#f85149;--warn:#d29922;--info:#4493f8;--band:rgba(68,147,248,.08);--band2:rgba(68,147,248,.16)}}
+*{box-sizing:border-box}
+body{margin:0 auto;max-width:72rem;padding:1rem;background:var(--bg);color:var(--fg);
+font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+h1{font-size:1.5rem;margin:.2rem 0}h2{font-size:1.15rem;margin:1.6rem 0 .5rem;border-bottom:1px solid var(--line)}
+code,pre,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.85em}
+pre{background:var(--card);border:1px solid var(--line);border-radius:6px;padding:.5rem;margin:.25rem 0;
+white-space:pre-wrap;overflow-wrap:anywhere;max-height:24rem;overflow:auto}
+.verdict{border-left:6px solid var(--fail);padding:.5rem 1rem;background:var(--card);border-radius:6px}
+.verdict.passed{border-color:var(--pass)}.verdict.error{border-color:var(--warn)}
+.muted{color:var(--muted)}
+.st{font-weight:600;white-space:nowrap}.st-pass{color:var(--pass)}.st-fail{color:var(--fail)}
+.st-not-exercised{color:var(--warn)}.st-skipped{color:var(--muted)}
+.sev{display:inline-block;padding:0 .4em;border-radius:4px;border:1px solid currentColor;font-size:.8em}
+.sev-critical,.sev-high{color:var(--fail)}.sev-medium{color:var(--warn)}.sev-low{color:var(--muted)}
+table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.3rem .4rem;border-bottom:1px solid var(--line);
+vertical-align:top;overflow-wrap:anywhere}
+.table{overflow-x:auto}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margin:0}dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;overflow-wrap:anywhere}
+details.finding{border:1px solid var(--line);border-radius:6px;margin:.4rem 0;padding:.3rem .6rem}
+details.finding>summary{cursor:pointer;font-weight:600}
+details.finding[open]>summary{margin-bottom:.4rem}
+.block{margin:.4rem 0}.block-head{display:flex;gap:.5rem;align-items:center;justify-content:space-between}
+button{font:inherit;font-size:.8rem;padding:.15rem .6rem;border:1px solid var(--line);border-radius:4px;
+background:var(--card);color:var(--fg);cursor:pointer}
+button:focus-visible,summary:focus-visible,select:focus-visible,a:focus-visible{outline:3px solid var(--info);outline-offset:2px}
+form.filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;margin:.5rem 0}
+select{font:inherit;padding:.15rem;background:var(--bg);color:var(--fg);border:1px solid var(--line);border-radius:4px}
+a{color:var(--info)}
+svg.timeline{width:100%;height:auto;display:block}
+svg .lane,svg .phase,svg .window-label{fill:var(--muted);font-size:11px;font-family:system-ui,sans-serif}
+svg .axis{stroke:var(--line)}svg .window{stroke:var(--info);stroke-dasharray:4 3}
+svg .band-0{fill:var(--band)}svg .band-1{fill:var(--band2)}
+svg .dot{stroke:none;opacity:.85}svg .l-2xx{fill:var(--pass)}svg .l-3xx{fill:var(--info)}svg .l-4xx{fill:var(--warn)}
+svg .l-429{fill:#8250df}svg .l-5xx,svg .l-failure{fill:var(--fail)}
+@media (max-width:40rem){body{padding:.5rem;font-size:14px}dl.facts{grid-template-columns:1fr}dl.facts dt{margin-top:.3rem}
+th.wide,td.wide{display:none}}
+`;
+
+export const SCRIPT = `
+(function () {
+  var ids = ["f-status", "f-kind", "f-operation"];
+  function value(id) { var el = document.getElementById(id); return el ? el.value : ""; }
+  function apply() {
+    var status = value("f-status"), kind = value("f-kind"), op = value("f-operation"), shown = 0;
+    document.querySelectorAll("[data-status]").forEach(function (el) {
+      var ops = " " + (el.getAttribute("data-operations") || "") + " ";
+      var show = (!status || el.getAttribute("data-status") === status) &&
+        (!kind || el.getAttribute("data-kind") === kind) && (!op || ops.indexOf(" " + op + " ") >= 0);
+      el.hidden = !show;
+      if (show && el.tagName === "TR") shown++;
+    });
+    var count = document.getElementById("shown");
+    if (count) count.textContent = shown + " checks shown";
+  }
+  ids.forEach(function (id) { var el = document.getElementById(id); if (el) el.addEventListener("change", apply); });
+  apply();
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest("button[data-copy]") : null;
+    if (!button) return;
+    var source = document.getElementById(button.getAttribute("data-copy"));
+    if (!source) return;
+    var done = function (word) { button.textContent = word; setTimeout(function () { button.textContent = "Copy"; }, 1500); };
+    var select = function () {
+      var range = document.createRange(); range.selectNodeContents(source);
+      var sel = window.getSelection(); sel.removeAllRanges(); sel.addRange(range);
+      done(document.execCommand && document.execCommand("copy") ? "Copied" : "Selected: press Ctrl+C");
+    };
+    if (navigator.clipboard && navigator.clipboard.writeText)
+      navigator.clipboard.writeText(source.textContent).then(function () { done("Copied"); }, select);
+    else select();
+  });
+})();
+`;

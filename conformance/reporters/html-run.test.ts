@@ -1,0 +1,160 @@
+/**
+ * The HTML report of a real failing run: the suite against a planted bug (the reference server
+ * behind a proxy dropping `h5` from shenghuo records, as the planted matrix runs it), through the
+ * CLI's own command with `--report html=FILE`; then the file as a person sees it, in headless
+ * Chromium: the verdict, a finding opened by a click, the filters, no script but its own, no request.
+ */
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chromiumAvailable, launchChromium } from "../../src/docs/browser.ts";
+import { requireTool } from "../../test/required-tool.ts";
+import { conformanceCommand } from "../main.ts";
+import { type PlantedProxy, startProxy } from "../planted/proxy.ts";
+import { PLANTED } from "../planted/variants.ts";
+import type { RunReport } from "../runner/report.ts";
+import { startBundledServer, type Target } from "../runner/target.ts";
+import { formatHtml } from "./html.ts";
+import { hostileRun } from "./html-fixtures.ts";
+
+const bug = PLANTED.find((b) => b.name === "h5-dropped");
+
+let upstream: Target;
+let proxy: PlantedProxy;
+let dir: string;
+let path: string;
+let html: string;
+let report: RunReport;
+let code: number;
+
+beforeAll(async () => {
+  if (!bug) throw new Error("the planted bug h5-dropped is gone: pick another for this test");
+  upstream = await startBundledServer();
+  // Subnet 240: apart from the planted matrix's proxies (1 on), should the files share a server.
+  proxy = await startProxy(upstream.baseUrl, bug.mutation, 240);
+  dir = await mkdtemp(join(tmpdir(), "dealkit-html-report-"));
+  path = join(dir, "nested", "report.html");
+  const result = await conformanceCommand({
+    baseUrl: proxy.url,
+    seed: 42,
+    skipSlow: true,
+    randomRuns: 0,
+    ...(upstream.account ? { account: upstream.account } : {}),
+    reports: [{ format: "html", path }],
+    out: () => {},
+  });
+  code = result.code;
+  if (!result.report) throw new Error("no report");
+  report = result.report;
+  html = await readFile(path, "utf8");
+}, 120_000);
+
+afterAll(async () => {
+  await proxy?.close();
+  await upstream?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe("--report html=FILE of a run against a planted bug", () => {
+  it("writes the page with the failed verdict, the failing checks and their findings", () => {
+    expect(code).toBe(1);
+    expect(html.startsWith("<!doctype html>")).toBe(true);
+    const failed = report.checks.filter((c) => c.status === "fail");
+    expect(failed.map((c) => c.name)).toEqual(bug?.expect);
+    expect(html).toContain(`<h1>Failed: ${failed.length} checks failed</h1>`);
+    for (const c of failed)
+      expect(html).toContain(
+        `<tr data-status="fail" data-kind="${c.name.startsWith("rule:") ? "rule" : "protocol"}"`,
+      );
+    const findings = failed.flatMap((c) => c.violations);
+    expect(html.match(/<details class="finding"/g)?.length).toBe(findings.length);
+    expect(html).toMatch(/<pre id="finding-1-request">curl [^<]*\/api\/v1\/shenghuo/);
+  });
+
+  it("draws every exchange the run sent on its timeline, and stays under 1 MB", () => {
+    expect(report.timeline?.length).toBe(report.requests);
+    expect(html.match(/<circle class="dot/g)?.length).toBe(report.requests);
+    expect(Buffer.byteLength(html)).toBeLessThan(1_000_000);
+  });
+});
+
+const present = requireTool({
+  name: "chromium",
+  available: chromiumAvailable(),
+  install: "apt-get install -y chromium",
+  needs: "the HTML conformance report in a browser",
+});
+
+describe.runIf(present)("the HTML report in a browser", () => {
+  let browser: Browser;
+  let page: Page;
+  const errors: string[] = [];
+  const requests: string[] = [];
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  async function open(file: string): Promise<Page> {
+    const p = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    p.on("console", (m) => {
+      if (m.type() === "error") errors.push(m.text());
+    });
+    p.on("pageerror", (e) => errors.push(e.message));
+    p.on("dialog", (d) => {
+      errors.push(`dialog: ${d.message()}`);
+      return d.dismiss();
+    });
+    p.on("request", (r) => {
+      if (!r.url().startsWith("file:")) requests.push(r.url());
+    });
+    await p.goto(pathToFileURL(file).href);
+    return p;
+  }
+
+  it("shows the verdict and the first finding without scrolling, and opens a finding on a click", async () => {
+    page = await open(path);
+    const verdict = page.locator("h1");
+    await expect(verdict.textContent()).resolves.toMatch(/^Failed: \d+ checks failed$/);
+    expect((await verdict.boundingBox())?.y ?? 900).toBeLessThan(800);
+    const finding = page.locator("#finding-1");
+    expect((await finding.boundingBox())?.y ?? 900).toBeLessThan(800);
+    await expect(page.locator("#finding-1-request").isVisible()).resolves.toBe(false);
+    await finding.locator("summary").click();
+    await expect(page.locator("#finding-1-request").isVisible()).resolves.toBe(true);
+    await expect(page.locator("#finding-1-request").textContent()).resolves.toMatch(
+      /^curl .*\/api\/v1\/shenghuo/,
+    );
+    expect(await page.locator("circle.dot").count()).toBe(report.requests);
+  });
+
+  it("filters the checks by kind and status", async () => {
+    await page.selectOption("#f-kind", "rule");
+    const shown = await page.locator("#checks ~ .table tbody tr:visible").count();
+    expect(shown).toBe(report.checks.filter((c) => c.name.startsWith("rule:")).length);
+    await page.selectOption("#f-status", "fail");
+    await expect(page.locator("#shown").textContent()).resolves.toBe(
+      `${report.checks.filter((c) => c.name.startsWith("rule:") && c.status === "fail").length} checks shown`,
+    );
+  });
+
+  it("shows a hostile report inert: no script but its own runs, nothing is requested, no error", async () => {
+    const hostile = join(dir, "hostile.html");
+    await writeFile(hostile, formatHtml(hostileRun()));
+    const p = await open(hostile);
+    await p.locator("#finding-1 summary").click();
+    await expect(p.locator("#finding-1-title, #finding-1 summary").first().textContent()).resolves.toContain(
+      "<script>alert(1)</script>",
+    );
+    expect(await p.locator("img").count()).toBe(0);
+    expect(await p.locator("script").count()).toBe(1);
+    expect(requests).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,0 +1,254 @@
+/**
+ * The report as one self-contained HTML page (`--report html=FILE`): for the team lead opening a CI
+ * artifact after a failed night run. The verdict and its causes first, then the run's facts and
+ * timeline, every finding expandable with its request, answer and replay (each with a copy
+ * button), and every check, filterable by status, kind and operation. Inline style and script, no
+ * network; every text goes through html-escape.ts (a target's body can hold anything).
+ */
+import { createHash } from "node:crypto";
+import type { CheckResult, RunReport } from "../runner/report.ts";
+import type { Violation } from "../types.ts";
+import { runVolume } from "./console.ts";
+import { SCRIPT, STYLE } from "./html-assets.ts";
+import { text } from "./html-escape.ts";
+import { LANES, timelineSvg } from "./html-timeline.ts";
+
+/** A check's kind, as its name says: `rule:<id>` and `relation:<id>`, the rest protocol checks. */
+export function kindOf(name: string): "rule" | "relation" | "protocol" {
+  if (name.startsWith("rule:")) return "rule";
+  if (name.startsWith("relation:")) return "relation";
+  return "protocol";
+}
+
+const STATUS_WORDS: Record<CheckResult["status"], string> = {
+  pass: "passed",
+  fail: "failed",
+  "not-exercised": "not exercised",
+  skipped: "not selected",
+};
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** The operations a check touches: its own, and those of its findings. */
+function operationsOf(c: CheckResult): string[] {
+  return [...new Set([...(c.operation ? [c.operation] : []), ...c.violations.map((v) => v.operation)])];
+}
+
+/** The attributes the page's filters read (values escaped like any other text). */
+function filterAttributes(c: CheckResult, operations = operationsOf(c)): string {
+  return `data-status="${text(c.status)}" data-kind="${kindOf(c.name)}" data-operations="${text(operations.join(" "))}"`;
+}
+
+function verdict(report: RunReport, findingIds: Map<Violation, string>): string {
+  const failed = report.checks.filter((c) => c.status === "fail");
+  const unexercised = report.checks.filter((c) => c.status === "not-exercised");
+  let heading: string;
+  let kind = "failed";
+  if (report.error) {
+    heading = "Could not judge the target";
+    kind = "error";
+  } else if (report.stopped) heading = `Stopped: ${report.stopped}`;
+  else if (report.passed) {
+    heading = "Passed";
+    kind = "passed";
+  } else if (failed.length === 0 && report.expiredKnown?.length) heading = "Failed: a known finding expired";
+  else if (failed.length > 0) heading = `Failed: ${plural(failed.length, "check")} failed`;
+  else heading = `Failed: ${plural(unexercised.length, "check")} not exercised (--require-evidence)`;
+  const lines = [`<section class="verdict ${kind}" aria-label="verdict">`, `<h1>${text(heading)}</h1>`];
+  if (report.error) lines.push(`<p>${text(report.error)}</p>`);
+  const counts = (["pass", "fail", "not-exercised", "skipped"] as const)
+    .map((s) => `${report.checks.filter((c) => c.status === s).length} ${STATUS_WORDS[s]}`)
+    .join(" · ");
+  lines.push(`<p class="muted">${text(report.baseUrl)} · ${text(runVolume(report))} · ${counts}</p>`);
+  if (report.causes.length > 0) {
+    lines.push("<h2>Root causes</h2><ol>");
+    for (const c of report.causes) {
+      const first = report.checks
+        .flatMap((k) => k.violations)
+        .find((v) => v.cause === c.id && findingIds.has(v));
+      lines.push(
+        `<li><span class="sev sev-${text(c.severity)}">${text(c.severity)}</span> <strong>${text(c.title)}</strong>: explains ${plural(c.count, "finding")} of ${c.checks.map((k) => `<code>${text(k)}</code>`).join(", ")} (${text(c.operations.join(", "))})${first ? ` · <a href="#${findingIds.get(first)}">first finding</a>` : ""}`,
+        c.evidence.length > 0 ? `<ul>${c.evidence.map((e) => `<li>${text(e)}</li>`).join("")}</ul>` : "",
+        "</li>",
+      );
+    }
+    lines.push("</ol>");
+  } else if (failed.length > 0) {
+    lines.push("<h2>Failed checks</h2><ul>");
+    for (const c of failed) {
+      const first = c.violations.find((v) => findingIds.has(v));
+      lines.push(
+        `<li><span class="sev sev-${text(c.severity)}">${text(c.severity)}</span> <code>${text(c.name)}</code>: ${text(c.title)} · ${plural(c.violations.filter((v) => !v.known).length, "finding")}${first ? ` · <a href="#${findingIds.get(first)}">first finding</a>` : ""}</li>`,
+      );
+    }
+    lines.push("</ul>");
+  }
+  for (const e of report.expiredKnown ?? [])
+    lines.push(`<p><strong>Expired known finding (fails the run):</strong> ${text(e)}</p>`);
+  lines.push("</section>");
+  return lines.join("\n");
+}
+
+function facts(report: RunReport): string {
+  const rows: [string, string][] = [
+    ["target", text(report.baseUrl)],
+    ["mode", text(report.mode === "passive" ? "passive (traffic judged as it passed)" : report.mode)],
+    ["seed", String(report.seed)],
+    ...(report.rate
+      ? [
+          ["rate in force", `${report.rate.limit} requests per ${report.rate.windowSeconds} s`] as [
+            string,
+            string,
+          ],
+        ]
+      : []),
+    ["started", text(report.startedAt)],
+    ["duration", `${(report.durationMs / 1000).toFixed(1)} s`],
+    ["requests", text(runVolume(report))],
+    ["429s outside the burst", String(report.unexpected429)],
+    ["--require-evidence", report.requireEvidence ? "yes" : "no"],
+  ];
+  const list = rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join("");
+  const notes =
+    report.notes.length > 0
+      ? `<h3>Notes</h3><ul>${report.notes.map((n) => `<li>${text(n)}</li>`).join("")}</ul>`
+      : "";
+  return `<section aria-labelledby="facts"><h2 id="facts">The run</h2><dl class="facts">${list}</dl>${notes}</section>`;
+}
+
+function timeline(report: RunReport): string {
+  const svg = timelineSvg(report);
+  if (!svg) return "";
+  const legend = LANES.map((l) => `<span class="mono">${l}</span>`).join(" · ");
+  return `<section aria-labelledby="timeline"><h2 id="timeline">Timeline</h2><p class="muted">Each dot a request, by when it left and what came back (${legend}); bands are the run's phases, dashed lines the rate windows with the requests sent in each. Hover a dot for its operation and status.</p>${svg}</section>`;
+}
+
+/** One copyable block: a labelled <pre> and a button copying its text. */
+function block(id: string, label: string, body: string): string {
+  return `<div class="block"><div class="block-head"><span>${label}</span><button type="button" data-copy="${id}" aria-label="Copy ${label}">Copy</button></div><pre id="${id}">${body}</pre></div>`;
+}
+
+function answerFacts(v: Violation): string {
+  const a = v.answer;
+  if (!a) return "";
+  const rows: [string, string][] = [
+    ["status", a.status === 0 ? "no whole answer" : String(a.status)],
+    ...(a.mediaType ? [["content-type", text(a.mediaType)] as [string, string]] : []),
+    ["CORS headers", a.cors ? "present" : "absent"],
+    ["RateLimit headers", a.rateLimit ? "present" : "absent"],
+    ["Retry-After", a.retryAfter ? "present" : "absent"],
+    ...(a.server ? [["server", text(a.server)] as [string, string]] : []),
+    ...(a.via ? [["via", text(a.via)] as [string, string]] : []),
+    ...(a.cache.length > 0 ? [["cache", text(a.cache.join(", "))] as [string, string]] : []),
+    ...(a.replayed ? [["repeats", text(a.replayed)] as [string, string]] : []),
+  ];
+  return `<h4>The answer</h4><dl class="facts">${rows.map(([k, val]) => `<dt>${k}</dt><dd>${val}</dd>`).join("")}</dl>`;
+}
+
+function finding(v: Violation, check: CheckResult, id: string, report: RunReport): string {
+  const cause = report.causes.find((c) => c.id === v.cause);
+  const known = v.known
+    ? ` <span class="muted">(known until ${text(v.known.expires)}: ${text(v.known.reason)})</span>`
+    : "";
+  return [
+    `<details class="finding" id="${id}" ${filterAttributes(check, [v.operation])}>`,
+    `<summary><span class="sev sev-${text(v.severity)}">${text(v.severity)}</span> <code>${text(v.check)}</code> · ${text(v.operation)}: ${text(v.title, 300)}${known}</summary>`,
+    `<p class="muted">code <code>${text(v.code)}</code>${v.rule ? ` · rule <code>${text(v.rule)}</code>` : ""}${cause ? ` · root cause: ${text(cause.title)}` : ""}</p>`,
+    block(`${id}-request`, "Request (curl)", text(v.request)),
+    answerFacts(v),
+    block(`${id}-received`, "Received", text(v.received)),
+    block(`${id}-documented`, "Documented", text(v.documented)),
+    block(`${id}-replay`, "Replay", text(v.replay)),
+    v.reproduce ? block(`${id}-reproduce`, "Reproduce script", text(v.reproduce, 8000)) : "",
+    "</details>",
+  ].join("\n");
+}
+
+function findings(report: RunReport, ids: Map<Violation, string>): string {
+  if (ids.size === 0) return "";
+  const parts = ['<section aria-labelledby="findings"><h2 id="findings">Findings</h2>'];
+  for (const c of report.checks)
+    for (const v of c.violations) {
+      const id = ids.get(v);
+      if (id) parts.push(finding(v, c, id, report));
+    }
+  parts.push("</section>");
+  return parts.join("\n");
+}
+
+function select(id: string, label: string, options: [string, string][]): string {
+  const opts = options
+    .map(([value, words]) => `<option value="${text(value)}">${text(words)}</option>`)
+    .join("");
+  return `<label>${label} <select id="${id}"><option value="">all</option>${opts}</select></label>`;
+}
+
+function checks(report: RunReport, ids: Map<Violation, string>): string {
+  const operations = [...new Set(report.checks.flatMap(operationsOf))].sort();
+  const statuses = (["fail", "not-exercised", "pass", "skipped"] as const).filter((s) =>
+    report.checks.some((c) => c.status === s),
+  );
+  const rows = report.checks.map((c) => {
+    const first = c.violations.find((v) => ids.has(v));
+    const why = [c.reason, c.note].filter(Boolean).join("; ");
+    return `<tr ${filterAttributes(c)}><td class="st st-${text(c.status)}">${STATUS_WORDS[c.status]}</td><td><code>${text(c.name)}</code><br><span class="muted">${text(c.title, 300)}</span></td><td>${c.informative} of ${c.cases}</td><td class="wide">${text(operationsOf(c).join(", "))}</td><td>${first ? `<a href="#${ids.get(first)}">${plural(c.violations.length, "finding")}</a>` : ""}${why ? `<span class="muted">${first ? "<br>" : ""}${text(why, 600)}</span>` : ""}</td></tr>`;
+  });
+  return [
+    '<section aria-labelledby="checks"><h2 id="checks">Checks</h2>',
+    '<form class="filters" aria-label="filter the checks">',
+    select(
+      "f-status",
+      "status",
+      statuses.map((s) => [s, STATUS_WORDS[s]]),
+    ),
+    select("f-kind", "kind", [
+      ["protocol", "protocol"],
+      ["rule", "rule (rule:*)"],
+      ["relation", "relation (relation:*)"],
+    ]),
+    select(
+      "f-operation",
+      "operation",
+      operations.map((o) => [o, o]),
+    ),
+    `<span id="shown" class="muted" aria-live="polite">${report.checks.length} checks shown</span></form>`,
+    '<div class="table"><table><thead><tr><th>status</th><th>check</th><th>evidence (informative of judged)</th><th class="wide">operation</th><th>findings · why</th></tr></thead><tbody>',
+    ...rows,
+    "</tbody></table></div></section>",
+  ].join("\n");
+}
+
+/**
+ * The page's policy: nothing loads from anywhere, and only the page's own style and script run
+ * (by hash: an inline handler such as onerror= would not run even if one slipped through).
+ */
+const hash = (s: string) => `'sha256-${createHash("sha256").update(s).digest("base64")}'`;
+const POLICY = `default-src 'none'; style-src ${hash(STYLE)}; script-src ${hash(SCRIPT)}; img-src data:`;
+
+/** The whole page: a string of HTML, every piece of data escaped and capped. */
+export function formatHtml(report: RunReport): string {
+  const ids = new Map<Violation, string>();
+  for (const c of report.checks) for (const v of c.violations) ids.set(v, `finding-${ids.size + 1}`);
+  const title = `dealkit conformance: ${report.passed ? "passed" : "failed"} · ${report.baseUrl}`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${POLICY}">
+<title>${text(title, 200)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+${verdict(report, ids)}
+${findings(report, ids)}
+${facts(report)}
+${timeline(report)}
+${checks(report, ids)}
+</main>
+<script>${SCRIPT}</script>
+</body>
+</html>
+`;
+}
