@@ -170,3 +170,16 @@ describe("served over the limit", () => {
     expect(codes(b).map(([c]) => c)).toEqual(["rate-limit/not-enforced"]);
   });
 });
+
+describe("a limiter that refills within seconds", () => {
+  it("is not said to exempt the endpoints it happened to serve over the limit", () => {
+    const window = ["getMeta", "getRss", "getRank", "getRss", "getFeed", "getRss", "searchAlerts"]
+      .concat(["getRank", "getFeed", "listActivities"])
+      .map((op) => exchange(op, 200));
+    const b = burst(window);
+    b.overLimit = [...Array.from({ length: 3 }, () => exchange("getMeta", 200)), exchange("getMeta", 429)];
+    b.otherEndpoints = [exchange("getRss", 200), exchange("getRank", 429)];
+    b.refill = [exchange("getMeta", 200), exchange("getMeta", 200)];
+    expect(codes(b).map(([c]) => c)).toEqual(["rate-limit/refills-early"]);
+  });
+});

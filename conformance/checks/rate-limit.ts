@@ -160,8 +160,11 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
   const servedOver = before.filter((e) => !forged(e) && answered(e));
   // Operations served over the limit, whose requests in the window match what was served over: not counted.
   const forgedServed = before.some((e) => forged(e) && answered(e) && !limited(e));
+  // Served again seconds after a refusal: a bucket refilling serves whichever request comes next,
+  // so one request of an endpoint served over the limit no longer shows that endpoint exempt.
+  const refillsSoon = burst.refill.some((x) => answered(x) && !limited(x));
   const uncountedOps =
-    firstRefusal >= 0 && servedOver.length > uncertain
+    firstRefusal >= 0 && servedOver.length > uncertain && !refillsSoon
       ? uncountedOperations(burst, servedOver.length, uncertain, forgedServed, policy.status)
       : undefined;
   if (uncountedOps) {
@@ -200,7 +203,7 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
     const e = servedOver.at(-1) as Exchange;
     // Refused at last and served again seconds later: a bucket that drained while the window
     // filled (how many it let over depends on how fast the client was); the shape is the finding.
-    const refilled = firstRefusal >= 0 && burst.refill.some((x) => answered(x) && !limited(x));
+    const refilled = firstRefusal >= 0 && refillsSoon;
     fail(
       e,
       refilled ? "refills-early" : "not-enforced",
@@ -253,9 +256,11 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
     );
   }
   const named = new Set(uncountedOps?.operations);
-  const unlimited = burst.otherEndpoints.filter(
-    (x) => !limited(x) && answered(x) && !named.has(x.operation?.operationId ?? x.request.pathname),
-  );
+  const unlimited = refillsSoon
+    ? []
+    : burst.otherEndpoints.filter(
+        (x) => !limited(x) && answered(x) && !named.has(x.operation?.operationId ?? x.request.pathname),
+      );
   for (const e of unlimited) {
     if ((e.parsed?.errors.length ?? 0) > 0) {
       fail(
@@ -291,6 +296,9 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
   const partial = [
     measured,
     burst.otherAddress ? undefined : "per-IP counting not tested (one source address)",
+    refillsSoon
+      ? "every endpoint refusing over the limit not judged (the limiter refills within seconds)"
+      : undefined,
     burst.after ? undefined : (burst.skipped ?? "the client was not seen served again after the wait"),
   ].filter(Boolean);
   return { findings, informative: true, partial: partial.join("; ") };
