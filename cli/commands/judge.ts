@@ -18,7 +18,7 @@ scripts). Exit 0 when no check failed, 1 when one did, 2 for a usage error or a 
 be read.
   --base-url URL      judge only requests to this origin, below this path prefix (the API's
                       address in the recording); the replay lines name it
-  --report F=PATH     junit, json, markdown; ndjson: every finding, one a line; repeatable
+  --report F=PATH     junit, json, markdown, html; ndjson: every finding, one a line; repeatable
   --rate N/MIN        the deployment's limit, when it was configured with another than the spec's
   --only/--skip       check names as for dealkit conformance`;
 

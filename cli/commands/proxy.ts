@@ -21,7 +21,7 @@ when no check failed, 1 when one did, 2 for a usage error.
                       judged (up to the 8 MB body cap) instead of streamed
   --forwarded-for     add the client's address to X-Forwarded-For (off: the upstream sees the
                       proxy as the client, and limits it as one)
-  --report F=PATH     junit, json, markdown: written on exit; ndjson: every finding, one a line,
+  --report F=PATH     junit, json, markdown, html: written on exit; ndjson: every finding, one a line,
                       as it comes; repeatable
   --record PATH       every exchange as NDJSON (dealkit judge reads it back)
   --record-har PATH   every exchange as a HAR file (secrets redacted)
