@@ -132,53 +132,47 @@ describe("an early refusal with RateLimit-Remaining", () => {
   });
 });
 
+/**
+ * A full window of 10 served GETs, 3 of them RSS; then `servedOver` more served over the limit
+ * before a refusal; over the limit, the other endpoints answer as given.
+ */
+function servedOverLimit(servedOver: number, otherEndpoints: Exchange[] = []): BurstRecord {
+  const ops = ["getMeta", "getRss", "getRank", "getRss", "getFeed", "getRss", "searchAlerts"];
+  const b = burst([...ops, "getRank", "getFeed", "listActivities"].map((op) => exchange(op, 200)));
+  b.overLimit = [
+    ...Array.from({ length: servedOver }, () => exchange("getMeta", 200)),
+    exchange("getMeta", 429),
+  ];
+  b.otherEndpoints = otherEndpoints;
+  return b;
+}
+
 describe("served over the limit", () => {
   it("names the operation whose requests in the window match what was served over: it is not counted", () => {
-    // 10 GETs in the window, 3 of them RSS; 3 more served over the limit, then refused.
-    const ops = ["getMeta", "getRss", "getRank", "getRss", "getFeed", "getRss", "searchAlerts"];
-    const window = [...ops, "getRank", "getFeed", "listActivities"].map((op) => exchange(op, 200));
-    const b = burst(window);
-    b.overLimit = [
-      exchange("getMeta", 200),
-      exchange("getMeta", 200),
-      exchange("getMeta", 200),
-      exchange("getMeta", 429),
-    ];
     // Over the limit, every other operation refuses the client, but RSS still serves it.
-    b.otherEndpoints = [exchange("getRank", 429), exchange("getRss", 200), exchange("getFeed", 429)];
+    const b = servedOverLimit(3, [
+      exchange("getRank", 429),
+      exchange("getRss", 200),
+      exchange("getFeed", 429),
+    ]);
     const found = codes(b);
     expect(found.map(([c]) => c)).toEqual(["rate-limit/endpoint-not-limited"]);
     expect(found[0]?.[1]).toMatch(/as many as the 3 getRss requests of the window/);
   });
 
   it("blames no operation that the limit still refuses over the limit (a bucket refilling serves as many)", () => {
-    const window = ["getMeta", "getRss", "getRank", "getRss", "getFeed", "getRss", "searchAlerts"]
-      .concat(["getRank", "getFeed", "listActivities"])
-      .map((op) => exchange(op, 200));
-    const b = burst(window);
-    b.overLimit = [...Array.from({ length: 3 }, () => exchange("getMeta", 200)), exchange("getMeta", 429)];
-    b.otherEndpoints = [exchange("getRss", 429), exchange("getRank", 429)];
+    const b = servedOverLimit(3, [exchange("getRss", 429), exchange("getRank", 429)]);
     expect(codes(b).map(([c]) => c)).toEqual(["rate-limit/not-enforced"]);
   });
 
   it("says the limit is not enforced when no operation accounts for the excess", () => {
-    const window = ["getMeta", "getRss", "getRank", "getRss", "getFeed", "getRss", "searchAlerts"]
-      .concat(["getRank", "getFeed", "listActivities"])
-      .map((op) => exchange(op, 200));
-    const b = burst(window);
-    b.overLimit = [...Array.from({ length: 7 }, () => exchange("getMeta", 200)), exchange("getMeta", 429)];
-    expect(codes(b).map(([c]) => c)).toEqual(["rate-limit/not-enforced"]);
+    expect(codes(servedOverLimit(7)).map(([c]) => c)).toEqual(["rate-limit/not-enforced"]);
   });
 });
 
 describe("a limiter that refills within seconds", () => {
   it("is not said to exempt the endpoints it happened to serve over the limit", () => {
-    const window = ["getMeta", "getRss", "getRank", "getRss", "getFeed", "getRss", "searchAlerts"]
-      .concat(["getRank", "getFeed", "listActivities"])
-      .map((op) => exchange(op, 200));
-    const b = burst(window);
-    b.overLimit = [...Array.from({ length: 3 }, () => exchange("getMeta", 200)), exchange("getMeta", 429)];
-    b.otherEndpoints = [exchange("getRss", 200), exchange("getRank", 429)];
+    const b = servedOverLimit(3, [exchange("getRss", 200), exchange("getRank", 429)]);
     b.refill = [exchange("getMeta", 200), exchange("getMeta", 200)];
     expect(codes(b).map(([c]) => c)).toEqual(["rate-limit/refills-early"]);
   });
