@@ -64,16 +64,20 @@ const cache = new Map<string, { mtimeMs: number; html: Promise<string> }>();
 /**
  * The reference page as an HTML string, for a server's `GET /docs`: built once per process
  * into a temporary file, and rebuilt only when the spec file changes. The first call takes a
- * few seconds (Redocly); call it at start-up to warm it.
+ * few seconds (Redocly); call it at start-up to warm it. `build` is replaceable so a test can see
+ * that a cache hit never builds.
  */
-export async function docsHtml(specPath: string = SPEC_PATH): Promise<string> {
+export async function docsHtml(
+  specPath: string = SPEC_PATH,
+  build: typeof buildDocs = buildDocs,
+): Promise<string> {
   const { mtimeMs } = await stat(specPath);
   const hit = cache.get(specPath);
   if (hit && hit.mtimeMs === mtimeMs) return hit.html;
   const html = (async () => {
     const dir = await mkdtemp(join(tmpdir(), "dealkit-docs-"));
     try {
-      return await readFile(await buildDocs({ specPath, out: join(dir, "index.html") }), "utf8");
+      return await readFile(await build({ specPath, out: join(dir, "index.html") }), "utf8");
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
