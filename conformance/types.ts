@@ -75,6 +75,10 @@ export interface Exchange {
   waited?: number;
 }
 
+/** The operation an exchange went to, for messages and grouping: its operationId, else the path asked. */
+export const operationName = (e: Pick<Exchange, "operation" | "request">): string =>
+  e.operation?.operationId ?? e.request.pathname;
+
 /** What a check found wrong (the recorder adds request, seed and replay). */
 export interface Finding {
   /** Stable code: `<check>` or `<check>/<detail>`; the dedupe key is code + operation. */

@@ -1,6 +1,14 @@
 import { wrongKeyFor } from "../arbitraries/requests.ts";
 import { cacheEvidence } from "../http/cache-evidence.ts";
-import type { Check, Exchange, Finding, PlanContext, PlannedGroup, RequestCase } from "../types.ts";
+import {
+  type Check,
+  type Exchange,
+  type Finding,
+  operationName,
+  type PlanContext,
+  type PlannedGroup,
+  type RequestCase,
+} from "../types.ts";
 
 const NAME = "credentials-not-cached";
 const KEY = "x-api-key";
@@ -97,7 +105,7 @@ export const credentialsNotCached: Check = {
           exchange: e,
           finding: {
             code: NAME,
-            title: `${e.operation?.operationId ?? e.request.pathname}: ${what} was answered ${e.status} right after the owner's request: the account's stream reached a client without its key${evidence.length ? ` (likely a shared cache keyed on the URL: ${evidence.join("; ")})` : ""}`,
+            title: `${operationName(e)}: ${what} was answered ${e.status} right after the owner's request: the account's stream reached a client without its key${evidence.length ? ` (likely a shared cache keyed on the URL: ${evidence.join("; ")})` : ""}`,
             received: { status: e.status, evidence },
             documented: "401 (x-caching personal: private, no-store)",
           },

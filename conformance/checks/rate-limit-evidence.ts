@@ -5,7 +5,7 @@
  * which requests RateLimit-Remaining shows counted (preflights, requests costing two units).
  */
 import type { UnitCost } from "../runner/unit-costs.ts";
-import { type BurstRecord, type Exchange, isCounted } from "../types.ts";
+import { type BurstRecord, type Exchange, isCounted, operationName } from "../types.ts";
 
 /** A whole answer came (its body may not decode: the server answered, and counted, all the same). */
 export const answered = (e: Exchange) => !e.failure || e.failure.kind === "undecodable";
@@ -131,7 +131,7 @@ function costlyInWindow(burst: BurstRecord): Cost[] {
   const costs = new Map<string, number[]>();
   let previous = burst.limit;
   for (const e of counted) {
-    const op = e.operation?.operationId ?? e.request.pathname;
+    const op = operationName(e);
     costs.set(op, [...(costs.get(op) ?? []), previous - remainingOf(e)]);
     previous = remainingOf(e);
   }
@@ -156,8 +156,7 @@ export function earlyRefusalFits(
 ): { preflights: boolean; operations: string[] } {
   const gets = burst.window.filter((e) => e.request.method === "GET" && answered(e));
   const served = gets.filter((e) => e.status !== status);
-  const opOf = (e: Exchange) => e.operation?.operationId ?? e.request.pathname;
-  const refusedOps = new Set(gets.filter((e) => e.status === status).map(opOf));
+  const refusedOps = new Set(gets.filter((e) => e.status === status).map(operationName));
   const fits = (extra: number, refusedCostsTwo: boolean) => {
     const units = served.length + extra;
     return units <= burst.limit && units + uncertain >= burst.limit - (refusedCostsTwo ? 1 : 0);
@@ -167,7 +166,7 @@ export function earlyRefusalFits(
     (e) => e.request.method === "OPTIONS" && e.sentAt < firstRefusal,
   ).length;
   const perOperation = new Map<string, number>();
-  for (const e of served) perOperation.set(opOf(e), (perOperation.get(opOf(e)) ?? 0) + 1);
+  for (const e of served) perOperation.set(operationName(e), (perOperation.get(operationName(e)) ?? 0) + 1);
   return {
     preflights: !countsPreflight && preflights > 0 && fits(preflights, false),
     operations: [...perOperation]
@@ -190,15 +189,14 @@ export function uncountedOperations(
   forgedServed: boolean,
   status: number,
 ): { operations: string[]; requests: number; exchange: Exchange } | undefined {
-  const opOf = (e: Exchange) => e.operation?.operationId ?? e.request.pathname;
   // A request with a bad parameter over the limit is the 429-first question, not this one.
   const unlimited = new Set(
     burst.otherEndpoints
       .filter((e) => answered(e) && e.status !== status && (e.parsed?.errors.length ?? 0) === 0)
-      .map(opOf),
+      .map(operationName),
   );
   const theirs = burst.window.filter(
-    (e) => e.request.method === "GET" && answered(e) && unlimited.has(opOf(e)),
+    (e) => e.request.method === "GET" && answered(e) && unlimited.has(operationName(e)),
   );
   if (theirs.length < 2) return undefined;
   // A served forged request was counted by a limiter that does not believe it (as it must); one

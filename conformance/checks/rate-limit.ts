@@ -4,6 +4,7 @@ import {
   type Exchange,
   type Finding,
   isCounted,
+  operationName,
   type Verdict,
 } from "../types.ts";
 import {
@@ -258,15 +259,13 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
   const named = new Set(uncountedOps?.operations);
   const unlimited = refillsSoon
     ? []
-    : burst.otherEndpoints.filter(
-        (x) => !limited(x) && answered(x) && !named.has(x.operation?.operationId ?? x.request.pathname),
-      );
+    : burst.otherEndpoints.filter((x) => !limited(x) && answered(x) && !named.has(operationName(x)));
   for (const e of unlimited) {
     if ((e.parsed?.errors.length ?? 0) > 0) {
       fail(
         e,
         "parameters-before-limit",
-        `${e.operation?.operationId ?? e.request.pathname} answered ${e.status} to a request with a bad parameter while the client was over the limit: the parameters were read before the limit`,
+        `${operationName(e)} answered ${e.status} to a request with a bad parameter while the client was over the limit: the parameters were read before the limit`,
         e.status,
         `${policy.status}: the rate limit is checked first (info.description "Order of checks")`,
       );
@@ -275,7 +274,7 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
     fail(
       e,
       "endpoint-not-limited",
-      `${e.operation?.operationId ?? e.request.pathname} answered ${e.status} while the client was over the limit`,
+      `${operationName(e)} answered ${e.status} while the client was over the limit`,
       e.status,
       `${policy.status}: the limit applies to every endpoint`,
     );

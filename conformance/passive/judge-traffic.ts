@@ -5,7 +5,14 @@ import { findCauses } from "../runner/causes.ts";
 import { Judge } from "../runner/judge.ts";
 import { checkResults, passed, type RunReport } from "../runner/report.ts";
 import { judgedSpecs } from "../runner/specs.ts";
-import type { Check, CheckContext, Exchange, Finding, Severity } from "../types.ts";
+import {
+  type Check,
+  type CheckContext,
+  type Exchange,
+  type Finding,
+  operationName,
+  type Severity,
+} from "../types.ts";
 import { passiveReason } from "./applicability.ts";
 import { CrossAnswers } from "./pairs.ts";
 import { readTraffic, type Traffic } from "./traffic.ts";
@@ -134,7 +141,7 @@ export class TrafficJudge {
       ...finding,
       check: check.name,
       severity: check.severity,
-      operation: exchange.operation?.operationId ?? exchange.request.pathname,
+      operation: operationName(exchange),
       request: curlLine(exchange),
       status: exchange.status,
       first,
