@@ -134,11 +134,10 @@ export async function buildClientWhileLimited(base: string) {
     : String(thrown);
 }
 
-/** The kept client's next call, after an optional wait in the page (seconds). */
-export async function callKeptClient(waitSeconds: number) {
+/** The kept client's next call: the number of items it answered. */
+export async function callKeptClient() {
   const g = globalThis as unknown as PageGlobals;
   if (!g.keptClient) throw new Error("no kept client: run buildClientWhileLimited first");
-  await new Promise((resolve) => setTimeout(resolve, waitSeconds * 1000));
   return (await g.keptClient.rank({ act: "jintian" })).data.length;
 }
 
