@@ -37,8 +37,15 @@ import { type Exchange, type RecordingProxy, startRecordingProxy } from "./recor
  */
 const SERVER_RATE = { limit: 20, windowSeconds: 3 };
 
-/** The browser logs a console error for every non-2xx fetch; these statuses the tests ask for. */
-const EXPECTED_CONSOLE = /^Failed to load resource: the server responded with a status of (400|401|429) /;
+/**
+ * The console errors the tests cause: the browser logs one for every non-2xx fetch (these
+ * statuses are asked for), and two for the `Prefer` the reference server's preflight refuses.
+ */
+const EXPECTED_CONSOLE = [
+  /^Failed to load resource: the server responded with a status of (400|401|429) /,
+  /has been blocked by CORS policy: Request header field prefer is not allowed by Access-Control-Allow-Headers in preflight response\.$/,
+  /^Failed to load resource: net::ERR_FAILED$/,
+];
 
 const present = requireTool({
   name: "chromium",
@@ -203,6 +210,20 @@ describe.runIf(present)("the bundled client in a page on another origin", () => 
 
     everyTargetCases("server", () => ({ page, proxy, t }));
 
+    it("server: Prefer is refused by the API's preflight (x-cors), so the page's fetch fails", async () => {
+      // The contract's side of the mock's difference (mocks/README.md): Prefer is the mock's header only.
+      expect(spec.cors.preflight.allow_headers).not.toContain("Prefer");
+      const from = proxy.exchanges.length;
+      const forced = page.evaluate(readAnswer, {
+        url: `${t.base}/api/v1/rank?act=jintian`,
+        headers: { Prefer: "code=429" },
+        max: 1,
+      });
+      await expect(forced).rejects.toThrow(/TypeError: Failed to fetch/);
+      // Only the preflight reached the server: the request itself was never sent.
+      expect(proxy.exchanges.slice(from).map((e) => e.method)).toEqual(["OPTIONS"]);
+    });
+
     it("server: a 429 is read from JS with Retry-After and RateLimit-*", async () => {
       await readsReal429(page, t.base, serverClock, SERVER_RATE);
     });
@@ -273,7 +294,7 @@ describe.runIf(present)("the bundled client in a page on another origin", () => 
   });
 
   it("logged no console error but the statuses asked for, and sent nothing beyond loopback", () => {
-    expect(consoleErrors.filter((m) => !EXPECTED_CONSOLE.test(m))).toEqual([]);
+    expect(consoleErrors.filter((m) => !EXPECTED_CONSOLE.some((e) => e.test(m)))).toEqual([]);
     expect(consoleErrors.length).toBeGreaterThan(0);
     const away = requested.filter((u) => !u.startsWith("data:") && new URL(u).hostname !== "127.0.0.1");
     expect(away).toEqual([]);
