@@ -181,7 +181,8 @@ describe("client pacing", () => {
     const client = createDealClient({ baseUrl, clock, pacing: "meta", retry: { maxRetries: 0 } });
     const refused = await client.rank({ act: "jintian" }).catch((err: unknown) => err);
     expect(refused).toBeInstanceOf(DealApiError);
-    expect(refused).toMatchObject({ status: 429, retryAfterSeconds: 9 });
+    // The refused manifest's problem is read as any call's is: its type, not about:blank.
+    expect(refused).toMatchObject({ status: 429, retryAfterSeconds: 9, type: "/problems/rate-limited" });
     script = [{ status: 200, body: manifest }, ok];
     await expect(client.rank({ act: "jintian" })).resolves.toMatchObject({ meta: { act: "jintian" } });
     expect(seen.map((s) => s.url)).toEqual(["/api/v1/meta", "/api/v1/meta", "/api/v1/rank?act=jintian"]);

@@ -119,7 +119,7 @@ function lazyPacer(
         response.status === 429
           ? retryAfterSeconds(response.headers.get("retry-after"), clock.now())
           : undefined;
-      throw new DealApiError(response.status, await response.text(), response.statusText, wait);
+      throw new DealApiError(response.status, await bodyOf(response), response.statusText, wait);
     }
     const manifest = (await response.json()) as Json<"getMeta">;
     const { limit, window_seconds } = manifest.data.rate_limit;
@@ -135,4 +135,14 @@ function lazyPacer(
     });
     return pending;
   };
+}
+
+/** An error answer's body as every other call surfaces it: parsed JSON (the problem), else the text. */
+async function bodyOf(response: Response): Promise<unknown> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text; // not JSON (a proxy's HTML page): DealApiError keeps it as the body
+  }
 }
