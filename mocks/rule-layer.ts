@@ -21,6 +21,9 @@ import { credentialsValid, DEFAULT_DEMO_ACCOUNT, type DemoAccount } from "./auth
 import { asFirstAnswer, equalSource, withOwedItems } from "./cross-answers.ts";
 import type { ShapeContext } from "./enforce.ts";
 import { pickExample } from "./examples.ts";
+import { fixtureAnswerer } from "./fixtures/answer.ts";
+import type { Fixtures } from "./fixtures/generate.ts";
+import { readFixtures } from "./fixtures/store.ts";
 import { shapeAnswer } from "./shape.ts";
 import { isReplacedUpstreamHeader } from "./upstream-headers.ts";
 
@@ -30,6 +33,8 @@ export interface RuleLayerOptions {
   upstream: string;
   /** Prism runs with -d: no named examples to choose from. */
   dynamic?: boolean;
+  /** The data valid requests are answered from (default: the checked-in fixture set). */
+  fixtures?: Fixtures;
   account?: DemoAccount;
   /** Milliseconds since the epoch; injectable so rate-limit tests need no real waiting. */
   now?: () => number;
@@ -59,6 +64,7 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
     limit: spec.rateLimit.limit,
     windowSeconds: spec.rateLimit.window_seconds,
   });
+  const data = fixtureAnswerer(spec, options.fixtures ?? readFixtures(), account);
 
   async function answer(req: IncomingMessage): Promise<Answer> {
     const url = new URL(req.url ?? "/", "http://mock.invalid");
@@ -141,6 +147,16 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
     if (parsed.errors.length > 0) return problemAnswer(invalidParameters(spec, parsed.errors));
 
     const ctx: ShapeContext = { spec, operation, request: parsed, now: Math.floor(now() / 1000) };
+    const asked = header(req, "prefer");
+    // Unless the caller names an example (or Prism's own dynamic bodies), the data is the fixtures'.
+    if (!/example=|dynamic=/.test(asked ?? "")) {
+      // Prism still negotiates (Accept) and states the media type; its body is replaced.
+      const negotiated = await relay(req, canonicalPath(operation, url.pathname, parsed), asked);
+      if (negotiated.status !== 200) return negotiated;
+      const baseUrl = `http://${req.headers.host ?? "127.0.0.1"}`;
+      const fixture = data.answer({ operation, parsed, headers: req.headers, baseUrl, now: ctx.now });
+      return { ...negotiated, status: fixture.status, body: fixture.body };
+    }
     // An answer that must equal another operation's (the legacy rank file) is that answer.
     const source = equalSource(spec, operation, parsed);
     if (source) {
@@ -151,7 +167,6 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
       return { ...b, body: JSON.stringify(body) };
     }
     // The caller's own choice of example (or of dynamic bodies) wins over the layer's.
-    const asked = header(req, "prefer");
     const example = options.dynamic || /example=|dynamic=/.test(asked ?? "") ? undefined : pickExample(ctx);
     const prefer = [asked, example && `example=${example}`].filter(Boolean).join(", ");
     const path = canonicalPath(operation, url.pathname, parsed);
@@ -183,7 +198,7 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
     return { status: res.status, headers: out, body: await res.text() };
   }
 
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
     answer(req).then(
       async (a) => {
         const encoded = await encodeBody(
@@ -200,6 +215,8 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
       },
     );
   });
+  server.once("close", () => data.close());
+  return server;
 }
 
 /**

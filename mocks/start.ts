@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { loadSpec } from "../src/spec/load.ts";
 import type { DemoAccount } from "./auth.ts";
+import { dynamicFixtures } from "./fixtures/dynamic.ts";
 import { type PrismProcess, startPrism } from "./prism.ts";
 import { createRuleLayer } from "./rule-layer.ts";
 
@@ -49,6 +50,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       spec,
       upstream: prism.url,
       dynamic: options.dynamic,
+      fixtures: options.dynamic ? dynamicFixtures(spec, options.seed, options.now ?? Date.now) : undefined,
       account: options.account,
       now: options.now,
     });
