@@ -20,7 +20,6 @@ import type { Operation } from "../src/spec/types.ts";
 import { credentialsValid, DEFAULT_DEMO_ACCOUNT, type DemoAccount } from "./auth.ts";
 import { asFirstAnswer, equalSource, withOwedItems } from "./cross-answers.ts";
 import type { ShapeContext } from "./enforce.ts";
-import { pickExample } from "./examples.ts";
 import { fixtureAnswerer } from "./fixtures/answer.ts";
 import type { Fixtures } from "./fixtures/generate.ts";
 import { readFixtures } from "./fixtures/store.ts";
@@ -31,8 +30,6 @@ export interface RuleLayerOptions {
   spec: Spec;
   /** Base URL of the Prism mock behind the layer. */
   upstream: string;
-  /** Prism runs with -d: no named examples to choose from. */
-  dynamic?: boolean;
   /** The data valid requests are answered from (default: the checked-in fixture set). */
   fixtures?: Fixtures;
   account?: DemoAccount;
@@ -166,11 +163,9 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
       const body = shapeAnswer(ctx, asFirstAnswer(source.relation, JSON.parse(b.body)));
       return { ...b, body: JSON.stringify(body) };
     }
-    // The caller's own choice of example (or of dynamic bodies) wins over the layer's.
-    const example = options.dynamic || /example=|dynamic=/.test(asked ?? "") ? undefined : pickExample(ctx);
-    const prefer = [asked, example && `example=${example}`].filter(Boolean).join(", ");
+    // The caller's own choice: Prism's named example (or its schema-faker body), shaped by the rules.
     const path = canonicalPath(operation, url.pathname, parsed);
-    const upstreamAnswer = await relay(req, path, prefer);
+    const upstreamAnswer = await relay(req, path, asked);
     if (upstreamAnswer.status !== 200) {
       console.warn(
         `mock rule layer: Prism answered ${upstreamAnswer.status} to ${path}, which the layer accepted`,

@@ -49,7 +49,6 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     const server = createRuleLayer({
       spec,
       upstream: prism.url,
-      dynamic: options.dynamic,
       fixtures: options.dynamic ? dynamicFixtures(spec, options.seed, options.now ?? Date.now) : undefined,
       account: options.account,
       now: options.now,
