@@ -145,8 +145,9 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
 
     const ctx: ShapeContext = { spec, operation, request: parsed, now: Math.floor(now() / 1000) };
     const asked = header(req, "prefer");
-    // Unless the caller names an example (or Prism's own dynamic bodies), the data is the fixtures'.
-    if (!/example=|dynamic=/.test(asked ?? "")) {
+    // Unless the caller names one of the spec's examples, the data is the fixtures' (Prism's
+    // `dynamic=` bodies too: schema-faker text is what the fixtures replace).
+    if (!/example=/.test(asked ?? "")) {
       // Prism still negotiates (Accept) and states the media type; its body is replaced.
       const negotiated = await relay(req, canonicalPath(operation, url.pathname, parsed), asked);
       if (negotiated.status !== 200) return negotiated;
@@ -163,7 +164,7 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
       const body = shapeAnswer(ctx, asFirstAnswer(source.relation, JSON.parse(b.body)));
       return { ...b, body: JSON.stringify(body) };
     }
-    // The caller's own choice: Prism's named example (or its schema-faker body), shaped by the rules.
+    // The caller's own choice: the spec's named example, shaped by the rules.
     const path = canonicalPath(operation, url.pathname, parsed);
     const upstreamAnswer = await relay(req, path, asked);
     if (upstreamAnswer.status !== 200) {
@@ -184,7 +185,10 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
     if (apiKey !== undefined) headers["x-api-key"] = apiKey;
     const preferValue = prefer ?? header(req, "prefer");
     if (preferValue) headers.prefer = preferValue;
-    const res = await fetch(new URL(pathAndQuery, upstream), { headers });
+    const target = new URL(pathAndQuery, upstream);
+    // One retry on a network error: a kept-alive socket Prism closed as it was reused fails the
+    // GET without Prism having seen it (seen under --dynamic, where Prism's answers are slower).
+    const res = await fetch(target, { headers }).catch(() => fetch(target, { headers }));
     const out: Record<string, string> = {};
     res.headers.forEach((value, name) => {
       if (!isReplacedUpstreamHeader(name)) out[name] = value;

@@ -39,8 +39,11 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     specPath: options.specPath,
     host: rules ? "127.0.0.1" : host,
     port: rules ? 0 : options.port,
-    dynamic: options.dynamic,
-    seed: options.seed,
+    // Behind the layer Prism only negotiates and serves named examples: --dynamic data comes from
+    // the fixture generator (fixtures/dynamic.ts), so Prism's faker would only burn CPU. Without
+    // the layer, --dynamic is Prism's own -d.
+    dynamic: rules ? false : options.dynamic,
+    seed: rules ? undefined : options.seed,
   });
   if (!rules) return { url: prism.url, prismUrl: prism.url, prismExited: prism.exited, close: prism.close };
 
