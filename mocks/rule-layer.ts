@@ -149,8 +149,14 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
     // `dynamic=` bodies too: schema-faker text is what the fixtures replace).
     if (!/example=/.test(asked ?? "")) {
       // Prism still negotiates (Accept) and states the media type; its body is replaced.
-      const negotiated = await relay(req, canonicalPath(operation, url.pathname, parsed), asked);
-      if (negotiated.status !== 200) return negotiated;
+      const path = canonicalPath(operation, url.pathname, parsed);
+      const negotiated = await relay(req, path, asked);
+      if (negotiated.status !== 200) {
+        // 406 is negotiation; anything else is Prism disagreeing with the layer's validation.
+        if (negotiated.status !== 406)
+          console.warn(`mock rule layer: Prism answered ${negotiated.status} to ${path}`);
+        return negotiated;
+      }
       const baseUrl = `http://${req.headers.host ?? "127.0.0.1"}`;
       const fixture = data.answer({ operation, parsed, headers: req.headers, baseUrl, now: ctx.now });
       return { ...negotiated, status: fixture.status, body: fixture.body };
