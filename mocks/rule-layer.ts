@@ -48,9 +48,10 @@ const PREFER_CODE = /(?:^|[\s,;])code=(\d{3})\b/;
 /**
  * The rule layer: an HTTP front for Prism that does what a plain Prism mock cannot, all read
  * from the spec: parameter validation and refusing rules with our problem+json shapes, the
- * uniform 401 of the personal streams, answers shaped by the x-conformance rules, CORS on
- * every answer, and the per-IP sliding-window limit. `Prefer: code=NNN` still reaches Prism,
- * so developers can force any documented answer.
+ * uniform 401 of the personal streams, valid requests answered from the fixture set by the
+ * reference server's handlers (fixtures/answer.ts), CORS on every answer, and the per-IP
+ * sliding-window limit. `Prefer: code=NNN` and `Prefer: example=NAME` still reach Prism, so
+ * developers can force any documented answer (a named example is shaped by the rules).
  */
 export function createRuleLayer(options: RuleLayerOptions): Server {
   const { spec, upstream } = options;
