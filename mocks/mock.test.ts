@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDealClient } from "../src/client/client.ts";
 import { loadSpec } from "../src/spec/load.ts";
 import type { Spec } from "../src/spec/spec.ts";
 import { DEFAULT_DEMO_ACCOUNT } from "./auth.ts";
@@ -115,6 +116,28 @@ describe("dealkit mock (Prism + rule layer)", () => {
   ];
   it.each(refusals)("refuses %s with the API's problem+json naming the parameter", async (_, c) => {
     expectProblem(await get(c.path), c.status, c.type, c.param);
+  });
+
+  it("shows data to the README's typed-client calls and the issue's typical screens", async () => {
+    nextMinute();
+    // The README's examples (README.md, src/client/README.md), against the mock.
+    const api = createDealClient({ baseUrl: mock.url, apiKey: KEY["x-api-key"], retry: { maxRetries: 3 } });
+    expect((await api.rank({ act: "yixiaoshi" })).data.length).toBeGreaterThan(0);
+    const wide = await api.rank({ act: "yixiaoshi", limit: 60 });
+    expect(wide.data.every((a) => typeof a.content === "string")).toBe(true);
+    // A list, a pager, a price filter, a "content above limit 50" view, shenghuo's second page.
+    const common = await api.search({ q: "券" });
+    expect(common.meta.total).toBeGreaterThan(2 * common.meta.limit);
+    expect((await api.search({ q: "券", page: 2 })).data).toHaveLength(common.meta.limit);
+    const priced = await api.search({ mip: 1, mxp: 100 });
+    expect(priced.data.length).toBeGreaterThan(0);
+    for (const a of priced.data) expect(a.price).toBeGreaterThanOrEqual(1);
+    const jintian = await api.rank({ act: "zuotian", limit: 51 });
+    expect(jintian.data.length).toBeGreaterThan(0);
+    expect(jintian.data.every((a) => typeof a.content === "string")).toBe(true);
+    expect((await api.shenghuo({ page: 2 })).data.length).toBeGreaterThan(0);
+    expect((await api.feed({ limit: 50 })).data).toHaveLength(20);
+    expect((await api.myFollow({ uid: DEFAULT_DEMO_ACCOUNT.uid })).data.length).toBeGreaterThan(0);
   });
 
   it("ignores unknown parameters and treats empty values as absent", async () => {

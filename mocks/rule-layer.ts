@@ -20,7 +20,9 @@ import type { Operation } from "../src/spec/types.ts";
 import { credentialsValid, DEFAULT_DEMO_ACCOUNT, type DemoAccount } from "./auth.ts";
 import { asFirstAnswer, equalSource, withOwedItems } from "./cross-answers.ts";
 import type { ShapeContext } from "./enforce.ts";
-import { pickExample } from "./examples.ts";
+import { fixtureAnswerer } from "./fixtures/answer.ts";
+import type { Fixtures } from "./fixtures/generate.ts";
+import { readFixtures } from "./fixtures/store.ts";
 import { shapeAnswer } from "./shape.ts";
 import { isReplacedUpstreamHeader } from "./upstream-headers.ts";
 
@@ -28,8 +30,8 @@ export interface RuleLayerOptions {
   spec: Spec;
   /** Base URL of the Prism mock behind the layer. */
   upstream: string;
-  /** Prism runs with -d: no named examples to choose from. */
-  dynamic?: boolean;
+  /** The data valid requests are answered from (default: the checked-in fixture set). */
+  fixtures?: Fixtures;
   account?: DemoAccount;
   /** Milliseconds since the epoch; injectable so rate-limit tests need no real waiting. */
   now?: () => number;
@@ -46,9 +48,10 @@ const PREFER_CODE = /(?:^|[\s,;])code=(\d{3})\b/;
 /**
  * The rule layer: an HTTP front for Prism that does what a plain Prism mock cannot, all read
  * from the spec: parameter validation and refusing rules with our problem+json shapes, the
- * uniform 401 of the personal streams, answers shaped by the x-conformance rules, CORS on
- * every answer, and the per-IP sliding-window limit. `Prefer: code=NNN` still reaches Prism,
- * so developers can force any documented answer.
+ * uniform 401 of the personal streams, valid requests answered from the fixture set by the
+ * reference server's handlers (fixtures/answer.ts), CORS on every answer, and the per-IP
+ * sliding-window limit. `Prefer: code=NNN` and `Prefer: example=NAME` still reach Prism, so
+ * developers can force any documented answer (a named example is shaped by the rules).
  */
 export function createRuleLayer(options: RuleLayerOptions): Server {
   const { spec, upstream } = options;
@@ -59,6 +62,7 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
     limit: spec.rateLimit.limit,
     windowSeconds: spec.rateLimit.window_seconds,
   });
+  const data = fixtureAnswerer(spec, options.fixtures ?? readFixtures(), account);
 
   async function answer(req: IncomingMessage): Promise<Answer> {
     const url = new URL(req.url ?? "/", "http://mock.invalid");
@@ -141,6 +145,23 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
     if (parsed.errors.length > 0) return problemAnswer(invalidParameters(spec, parsed.errors));
 
     const ctx: ShapeContext = { spec, operation, request: parsed, now: Math.floor(now() / 1000) };
+    const asked = header(req, "prefer");
+    // Unless the caller names one of the spec's examples, the data is the fixtures' (Prism's
+    // `dynamic=` bodies too: schema-faker text is what the fixtures replace).
+    if (!/example=/.test(asked ?? "")) {
+      // Prism still negotiates (Accept) and states the media type; its body is replaced.
+      const path = canonicalPath(operation, url.pathname, parsed);
+      const negotiated = await relay(req, path, asked);
+      if (negotiated.status !== 200) {
+        // 406 is negotiation; anything else is Prism disagreeing with the layer's validation.
+        if (negotiated.status !== 406)
+          console.warn(`mock rule layer: Prism answered ${negotiated.status} to ${path}`);
+        return negotiated;
+      }
+      const baseUrl = `http://${req.headers.host ?? "127.0.0.1"}`;
+      const fixture = data.answer({ operation, parsed, headers: req.headers, baseUrl, now: ctx.now });
+      return { ...negotiated, status: fixture.status, body: fixture.body };
+    }
     // An answer that must equal another operation's (the legacy rank file) is that answer.
     const source = equalSource(spec, operation, parsed);
     if (source) {
@@ -150,12 +171,9 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
       const body = shapeAnswer(ctx, asFirstAnswer(source.relation, JSON.parse(b.body)));
       return { ...b, body: JSON.stringify(body) };
     }
-    // The caller's own choice of example (or of dynamic bodies) wins over the layer's.
-    const asked = header(req, "prefer");
-    const example = options.dynamic || /example=|dynamic=/.test(asked ?? "") ? undefined : pickExample(ctx);
-    const prefer = [asked, example && `example=${example}`].filter(Boolean).join(", ");
+    // The caller's own choice: the spec's named example, shaped by the rules.
     const path = canonicalPath(operation, url.pathname, parsed);
-    const upstreamAnswer = await relay(req, path, prefer);
+    const upstreamAnswer = await relay(req, path, asked);
     if (upstreamAnswer.status !== 200) {
       console.warn(
         `mock rule layer: Prism answered ${upstreamAnswer.status} to ${path}, which the layer accepted`,
@@ -174,7 +192,10 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
     if (apiKey !== undefined) headers["x-api-key"] = apiKey;
     const preferValue = prefer ?? header(req, "prefer");
     if (preferValue) headers.prefer = preferValue;
-    const res = await fetch(new URL(pathAndQuery, upstream), { headers });
+    const target = new URL(pathAndQuery, upstream);
+    // One retry on a network error: a kept-alive socket Prism closed as it was reused fails the
+    // GET without Prism having seen it (seen under --dynamic, where Prism's answers are slower).
+    const res = await fetch(target, { headers }).catch(() => fetch(target, { headers }));
     const out: Record<string, string> = {};
     res.headers.forEach((value, name) => {
       if (!isReplacedUpstreamHeader(name)) out[name] = value;
@@ -183,7 +204,7 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
     return { status: res.status, headers: out, body: await res.text() };
   }
 
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
     answer(req).then(
       async (a) => {
         const encoded = await encodeBody(
@@ -200,6 +221,8 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
       },
     );
   });
+  server.once("close", () => data.close());
+  return server;
 }
 
 /**

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { checkRule } from "../src/rules/evaluate.ts";
+import { get } from "../src/rules/pointer.ts";
 import { loadSpec } from "../src/spec/load.ts";
 import { parseRequest } from "../src/spec/request.ts";
 import type { Spec } from "../src/spec/spec.ts";
-import type { ShapeContext } from "./enforce.ts";
-import { pickExample } from "./examples.ts";
+import { type ShapeContext, shapingRules } from "./enforce.ts";
 import { acceptedRequests, PRICE_CASES, SEARCH_BASE } from "./request-cases.ts";
 import { shapeAnswer } from "./shape.ts";
 
@@ -24,6 +24,27 @@ function ctxFor(operationId: string, query: Record<string, string>, pathParams =
 }
 
 /** The documented 200 example Prism would serve after the layer's `Prefer: example=` choice. */
+/**
+ * The name of the documented 200 example that survives this request's rules best (most items
+ * left after shaping), for Prism's `Prefer: example=`. Prism alone always serves the first
+ * example, which is the wrong structure for e.g. `feed?type=zdm`. Undefined when the
+ * operation has at most one example.
+ */
+function pickExample(ctx: ShapeContext): string | undefined {
+  const response = ctx.spec.response(ctx.operation.operationId, 200);
+  const media = response && Object.values(response.content)[0];
+  const examples = Object.entries(media?.examples ?? {});
+  if (examples.length < 2) return undefined;
+  const at = shapingRules(ctx).find((r) => r.then.each)?.then.each?.at ?? "/data";
+  let best: { name: string; score: number } | undefined;
+  for (const [name, example] of examples) {
+    const items = get(shapeAnswer(ctx, example.value), at);
+    const score = Array.isArray(items) ? items.length : 0;
+    if (!best || score > best.score) best = { name, score };
+  }
+  return best?.name;
+}
+
 function served(ctx: ShapeContext): unknown {
   const media = Object.values(ctx.spec.response(ctx.operation.operationId, 200)?.content ?? {})[0];
   const examples = media?.examples ?? {};

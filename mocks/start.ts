@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { loadSpec } from "../src/spec/load.ts";
 import type { DemoAccount } from "./auth.ts";
+import { dynamicFixtures } from "./fixtures/dynamic.ts";
 import { type PrismProcess, startPrism } from "./prism.ts";
 import { createRuleLayer } from "./rule-layer.ts";
 
@@ -38,8 +39,11 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     specPath: options.specPath,
     host: rules ? "127.0.0.1" : host,
     port: rules ? 0 : options.port,
-    dynamic: options.dynamic,
-    seed: options.seed,
+    // Behind the layer Prism only negotiates and serves named examples: --dynamic data comes from
+    // the fixture generator (fixtures/dynamic.ts), so Prism's faker would only burn CPU. Without
+    // the layer, --dynamic is Prism's own -d.
+    dynamic: rules ? false : options.dynamic,
+    seed: rules ? undefined : options.seed,
   });
   if (!rules) return { url: prism.url, prismUrl: prism.url, prismExited: prism.exited, close: prism.close };
 
@@ -48,7 +52,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     const server = createRuleLayer({
       spec,
       upstream: prism.url,
-      dynamic: options.dynamic,
+      fixtures: options.dynamic ? dynamicFixtures(spec, options.seed, options.now ?? Date.now) : undefined,
       account: options.account,
       now: options.now,
     });

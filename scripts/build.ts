@@ -35,4 +35,6 @@ for (const entry of readdirSync(out, { recursive: true, withFileTypes: true })) 
 
 for (const f of ["openapi.yaml", "x-conformance.schema.json", "README.md", "releases"])
   cpSync(join(root, "openapi", f), join(out, "openapi", f), { recursive: true });
+// The mock's data (mocks/fixtures/store.ts reads it beside its module).
+cpSync(join(root, "mocks/fixtures/fixtures.json"), join(out, "mocks/fixtures/fixtures.json"));
 console.log(`built ${out}`);

@@ -5,9 +5,11 @@ import { intOption, parseOptions, UsageError } from "../args.ts";
 export const usage = `usage: dealkit mock [--port 4010] [--host 127.0.0.1] [--dynamic] [--seed S] [--no-rules] [--spec PATH]
                    [--uid UID --api-key KEY]
 
-Starts Prism on the spec (its documented examples; generated bodies with --dynamic) and, in
-front of it, the rule layer: parameter validation with the API's problem+json, the x-conformance
-rules, CORS and the 60/min/IP limit. --no-rules serves plain Prism on the port instead.
+Starts Prism on the spec and, in front of it, the rule layer: parameter validation with the
+API's problem+json, the x-conformance rules, CORS and the 60/min/IP limit. Valid requests are
+answered from a generated fixture set (mocks/fixtures/fixtures.json; --dynamic: a new draw of its
+generator, repeatable with --seed S). --no-rules serves plain Prism on the port instead (--dynamic
+then is Prism's -d).
 Force any documented answer with Prism's Prefer header, e.g.
   curl -H 'Prefer: code=429' http://127.0.0.1:4010/api/v1/meta
 The personal streams accept one account: by default uid ${DEFAULT_DEMO_ACCOUNT.uid} with
@@ -40,7 +42,13 @@ export async function run(args: string[]): Promise<number> {
     specPath: values.spec,
     account,
   });
-  const mode = values.dynamic ? "dynamic bodies" : "static examples";
+  const mode = values["no-rules"]
+    ? values.dynamic
+      ? "Prism's generated bodies"
+      : "the spec's examples"
+    : values.dynamic
+      ? `a fixture set drawn for this run${values.seed === undefined ? "" : ` (seed ${values.seed})`}`
+      : "the fixture set";
   const layer = values["no-rules"]
     ? "plain Prism, no rule layer"
     : `rule layer over Prism at ${mock.prismUrl}`;

@@ -251,9 +251,12 @@ export interface components {
             title: string;
             /** @description Plain-text body of the alert. */
             content?: string;
-            /** @description Publication date, YYYY-MM-DD, Asia/Shanghai. */
+            /**
+             * Format: date
+             * @description Publication date, YYYY-MM-DD, Asia/Shanghai (a date that exists: stated by `format` and the pattern since 1.2.0).
+             */
             datetime: string;
-            /** @description Publication time, HH:mm, Asia/Shanghai. */
+            /** @description Publication time, HH:mm (00:00 to 23:59 since 1.2.0), Asia/Shanghai. */
             shorttime: string;
             /** @description Publication time, Unix seconds. */
             shijianchuo: number;
@@ -263,14 +266,20 @@ export interface components {
             comments: number;
             /** @description Author (楼主). */
             louzhu: string;
-            /** @description Author's registration date when known. */
+            /**
+             * Format: date
+             * @description Author's registration date (YYYY-MM-DD, since 1.2.0 stated as a date) when known.
+             */
             louzhuregtime: string | null;
             /**
              * Format: uri
              * @description Absolute link to the alert on the site.
              */
             url: string;
-            /** @description Link to the original post when there is one. */
+            /**
+             * Format: uri
+             * @description Link to the original post when there is one (an absolute URI, stated since 1.2.0).
+             */
             yuanurl: string | null;
             /** @description Price in yuan; only on priced categories. */
             price?: number;
@@ -309,7 +318,15 @@ export interface components {
             h5: string;
             /** Format: uri */
             pic: string;
+            /**
+             * Format: date
+             * @description First day, YYYY-MM-DD (a date that exists: stated since 1.2.0).
+             */
             start_time: string;
+            /**
+             * Format: date
+             * @description Last day, YYYY-MM-DD, or null when open-ended.
+             */
             end_time: string | null;
         };
         ActivityCategory: {
