@@ -2,7 +2,8 @@
  * The run's timeline as inline SVG: one dot per request, placed by when it left and by what came
  * back (2xx, 3xx, 4xx, the rate limit's 429, 5xx, no whole answer), the run's phases as bands
  * (discovery, burst, the Retry-After wait, plan, exploration) and the rate windows as lines with
- * the requests sent in each. Drawn from `RunReport.timeline`: numbers only, nothing of a body.
+ * the requests sent in each. Drawn from `RunReport.timeline`: numbers only, nothing of a body. Each
+ * dot links to its exchange (html-plan.ts says where).
  */
 import type { RunReport, TimelinePoint } from "../runner/report.ts";
 import { text } from "./html-escape.ts";
@@ -43,7 +44,11 @@ function phaseBands(points: TimelinePoint[]): [string, number, number][] {
 }
 
 /** The SVG, or undefined when the report has no timeline (a passive run, an older JSON report). */
-export function timelineSvg(report: RunReport): string | undefined {
+export function timelineSvg(
+  report: RunReport,
+  targets: Map<number, string> = new Map(),
+  prefix = "",
+): string | undefined {
   const all = report.timeline ?? [];
   if (all.length === 0) return undefined;
   const points = all.slice(0, MAX_POINTS);
@@ -53,8 +58,8 @@ export function timelineSvg(report: RunReport): string | undefined {
   const bottom = TOP + LANES.length * LANE_HEIGHT;
   const parts: string[] = [];
   parts.push(
-    `<svg class="timeline" viewBox="0 0 ${WIDTH} ${height}" role="img" aria-labelledby="timeline-title">`,
-    `<title id="timeline-title">${points.length} requests over ${Math.round(span / 1000)} s by status class</title>`,
+    `<svg class="timeline" viewBox="0 0 ${WIDTH} ${height}" role="img" aria-labelledby="${prefix}timeline-title">`,
+    `<title id="${prefix}timeline-title">${points.length} requests over ${Math.round(span / 1000)} s by status class</title>`,
   );
   for (const [i, [phase, from, to]] of phaseBands(points).entries()) {
     const w = Math.max(x(to) - x(from), 1.5);
@@ -86,9 +91,10 @@ export function timelineSvg(report: RunReport): string | undefined {
     // A little vertical spread so that requests sent together stay countable.
     const y = TOP + LANES.indexOf(lane) * LANE_HEIGHT + LANE_HEIGHT / 2 + ((i % 5) - 2) * 3;
     const what = `${(p.at / 1000).toFixed(1)} s: ${p.operation ?? "no operation"} → ${p.failure ?? p.status} (${p.phase ?? "other"}, ${p.ms} ms)`;
-    parts.push(
-      `<circle class="dot l-${lane}" cx="${fixed(x(p.at))}" cy="${y}" r="3"><title>${text(what, 200)}</title></circle>`,
-    );
+    const dot = `<circle class="dot l-${lane}" cx="${fixed(x(p.at))}" cy="${y}" r="3"><title>${text(what, 200)}</title></circle>`;
+    // A link: a click (or Enter) opens the exchange's finding, else its row of the plan.
+    const target = targets.get(i);
+    parts.push(target ? `<a href="#${target}">${dot}</a>` : dot);
   }
   parts.push("</svg>");
   if (all.length > points.length)
