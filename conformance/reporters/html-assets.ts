@@ -48,6 +48,7 @@ td.l-2xx{color:var(--pass)}td.l-3xx,td.l-4xx{color:var(--warn)}td.l-429{color:#8
 tr:target{background:var(--band2)}details.finding:target{outline:3px solid var(--info)}
 svg a:focus-visible circle,svg a:hover circle{stroke:var(--fg);stroke-width:2}
 details.requests>summary{cursor:pointer}
+code.failing-request{display:inline-block;margin:.15rem 0;overflow-wrap:anywhere}
 table.matrix tr.differs>td:first-child{border-left:4px solid var(--warn)}
 section.target{border-top:3px solid var(--line);margin-top:2rem}
 @media (max-width:40rem){body{padding:.5rem;font-size:14px}dl.facts{grid-template-columns:1fr}dl.facts dt{margin-top:.3rem}

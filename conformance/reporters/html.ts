@@ -41,6 +41,19 @@ function filterAttributes(c: CheckResult, operations = operationsOf(c)): string 
 }
 
 /**
+ * The request a finding came from, on a line of its own under its cause: what a person opening
+ * the report looks for first. The timeline's line (method, URL, answer) when the run linked the
+ * two, else the curl line.
+ */
+function failingRequest(v: Violation, report: RunReport): string {
+  const point = v.exchange !== undefined ? report.timeline?.[v.exchange] : undefined;
+  const line = point?.request
+    ? `${point.request} → ${point.status === 0 ? (point.failure ?? "no answer") : point.status}`
+    : v.request;
+  return `<br><code class="failing-request">${text(line, 300)}</code>`;
+}
+
+/**
  * The verdict: `level` 1 for a report of its own, 3 for a target's inside a matrix (its heading
  * then names the target above it).
  */
@@ -75,7 +88,7 @@ export function verdict(report: RunReport, findingIds: Map<Violation, string>, l
         .flatMap((k) => k.violations)
         .find((v) => v.cause === c.id && findingIds.has(v));
       lines.push(
-        `<li><span class="sev sev-${text(c.severity)}">${text(c.severity)}</span> <strong>${text(c.title)}</strong>: explains ${plural(c.count, "finding")} of ${c.checks.map((k) => `<code>${text(k)}</code>`).join(", ")} (${text(c.operations.join(", "))})${first ? ` · <a href="#${findingIds.get(first)}">first finding</a>` : ""}`,
+        `<li><span class="sev sev-${text(c.severity)}">${text(c.severity)}</span> <strong>${text(c.title)}</strong>: explains ${plural(c.count, "finding")} of ${c.checks.map((k) => `<code>${text(k)}</code>`).join(", ")} (${text(c.operations.join(", "))})${first ? ` · <a href="#${findingIds.get(first)}">first finding</a>${failingRequest(first, report)}` : ""}`,
         c.evidence.length > 0 ? `<ul>${c.evidence.map((e) => `<li>${text(e)}</li>`).join("")}</ul>` : "",
         "</li>",
       );
@@ -86,7 +99,7 @@ export function verdict(report: RunReport, findingIds: Map<Violation, string>, l
     for (const c of failed) {
       const first = c.violations.find((v) => findingIds.has(v));
       lines.push(
-        `<li><span class="sev sev-${text(c.severity)}">${text(c.severity)}</span> <code>${text(c.name)}</code>: ${text(c.title)} · ${plural(c.violations.filter((v) => !v.known).length, "finding")}${first ? ` · <a href="#${findingIds.get(first)}">first finding</a>` : ""}</li>`,
+        `<li><span class="sev sev-${text(c.severity)}">${text(c.severity)}</span> <code>${text(c.name)}</code>: ${text(c.title)} · ${plural(c.violations.filter((v) => !v.known).length, "finding")}${first ? ` · <a href="#${findingIds.get(first)}">first finding</a>${failingRequest(first, report)}` : ""}</li>`,
       );
     }
     lines.push("</ul>");
