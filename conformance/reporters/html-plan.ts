@@ -40,8 +40,14 @@ export function exchangeTargets(
   return out;
 }
 
-/** A purpose's kind, for the summary: "plan", "discovery", "burst", "rate-limit group"... */
-const kindOfPurpose = (purpose: string) => purpose.split(":")[0]?.trim() || purpose;
+/**
+ * A purpose's kind, for the summary: "plan", "group" (a check's own requests, sent together),
+ * "discovery", "burst", "random valid", "steered"... (the words before the first check name).
+ */
+function kindOfPurpose(purpose: string): string {
+  if (purpose.startsWith("group ")) return "group";
+  return (purpose.split(":")[0] ?? purpose).replace(/ (rule|relation)$/, "").trim() || purpose;
+}
 
 export function plan(report: RunReport, ids: Map<Violation, string>, prefix = ""): string {
   const timeline = report.timeline ?? [];

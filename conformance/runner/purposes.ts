@@ -40,6 +40,10 @@ export function notePurposes(points: WeakMap<Exchange, TimelinePoint>, sender: S
   for (const { group, exchanges } of sender.groups)
     for (const e of exchanges) {
       const point = points.get(e);
-      if (point) point.purpose = cap(`${group.check} group: ${e.request.label}`, PURPOSE_CAP);
+      // Labels often repeat the check's name: "rule:x control" reads "group rule:x: control".
+      const label = e.request.label.startsWith(`${group.check} `)
+        ? e.request.label.slice(group.check.length + 1)
+        : e.request.label;
+      if (point) point.purpose = cap(`group ${group.check}: ${label}`, PURPOSE_CAP);
     }
 }
