@@ -49,7 +49,7 @@ tr:target{background:var(--band2)}details.finding:target{outline:3px solid var(-
 svg a:focus-visible circle,svg a:hover circle{stroke:var(--fg);stroke-width:2}
 details.requests>summary{cursor:pointer}
 code.failing-request{display:inline-block;margin:.15rem 0;overflow-wrap:anywhere}
-table.matrix tr.differs>td:first-child{border-left:4px solid var(--warn)}
+table.matrix tr.differs>td:first-child{border-left:4px solid var(--warn)}table.matrix td.st .muted{font-weight:400}
 section.target{border-top:3px solid var(--line);margin-top:2rem}
 @media (max-width:40rem){body{padding:.5rem;font-size:14px}dl.facts{grid-template-columns:1fr}dl.facts dt{margin-top:.3rem}
 th.wide,td.wide{display:none}}
@@ -73,6 +73,13 @@ export const SCRIPT = `
   }
   ids.forEach(function (id) { var el = document.getElementById(id); if (el) el.addEventListener("change", apply); });
   apply();
+  // The matrix of targets: only the checks whose targets disagree.
+  var differs = document.getElementById("f-differs");
+  if (differs) differs.addEventListener("change", function () {
+    document.querySelectorAll("table.matrix tbody tr").forEach(function (tr) {
+      tr.hidden = differs.checked && !tr.classList.contains("differs");
+    });
+  });
   // A link into the page (a dot of the timeline, "first finding") opens the closed <details> it
   // points into, so that the exchange it names is shown, not just scrolled to.
   function reveal(id) {

@@ -19,6 +19,7 @@ import type { RunReport } from "../runner/report.ts";
 import { startBundledServer, type Target } from "../runner/target.ts";
 import { formatHtml } from "./html.ts";
 import { failingRun, hostileRun } from "./html-fixtures.ts";
+import { formatMatrixHtml } from "./matrix-html.ts";
 
 const bug = PLANTED.find((b) => b.name === "h5-dropped");
 
@@ -95,7 +96,8 @@ async function expectOnScreen(locator: Locator, p?: Page): Promise<void> {
   expect(box, "not rendered").not.toBeNull();
   if (!box || !viewport) return;
   const scrolled = await locator.page().evaluate<number>("window.scrollY");
-  expect(box.y).toBeGreaterThanOrEqual(0);
+  // Scrolled to, it may sit a fraction of a pixel above the top.
+  expect(box.y).toBeGreaterThanOrEqual(-1);
   expect(box.y + box.height, `scrolled by ${scrolled}`).toBeLessThanOrEqual(viewport.height);
 }
 
@@ -194,6 +196,35 @@ describe.runIf(present)("the HTML report in a browser", () => {
     expect(bands.some((b) => b.startsWith("burst:"))).toBe(true);
     expect(bands.some((b) => b.startsWith("wait:"))).toBe(true);
     await expect(p.locator("svg.timeline text.phase", { hasText: /^wait$/ }).isVisible()).resolves.toBe(true);
+    await p.close();
+  });
+
+  it("shows a matrix of targets: only the differing checks on a tick, a cell's link opens that target's finding", async () => {
+    const file = join(dir, "matrix.html");
+    const broken = failingRun(40);
+    const passing = {
+      ...broken,
+      baseUrl: "http://127.0.0.1:1001",
+      passed: true,
+      causes: [],
+      checks: broken.checks.map((c) => ({
+        ...c,
+        status: c.status === "fail" ? ("pass" as const) : c.status,
+        violations: [],
+      })),
+    };
+    await writeFile(file, formatMatrixHtml([passing, broken]));
+    const p = await open(file);
+    await expect(p.locator("h1").textContent()).resolves.toBe("1 of 2 targets failed");
+    const rows = p.locator("table.matrix tbody tr");
+    expect(await rows.count()).toBe(broken.checks.length);
+    await p.locator("#f-differs").check();
+    expect(await p.locator("table.matrix tbody tr:visible").count()).toBe(
+      broken.checks.filter((c) => c.status === "fail").length,
+    );
+    await p.locator('table.matrix a[href="#t2-finding-32"]').click();
+    await expect(p.locator("#t2-finding-32-request").isVisible()).resolves.toBe(true);
+    await expectOnScreen(p.locator("#t2-finding-32 summary"), p);
     await p.close();
   });
 

@@ -80,6 +80,7 @@ export function formatMatrixHtml(reports: RunReport[]): string {
     `<div class="table"><table><thead><tr><th>#</th><th>target</th><th>verdict</th><th>requests</th><th>seed</th></tr></thead><tbody>${summary}</tbody></table></div></section>`,
     '<section aria-labelledby="matrix"><h2 id="matrix">Checks × targets</h2>',
     '<p class="muted">Each cell: the status, its evidence (informative of judged answers) and a link to the first finding. Rows whose targets disagree are marked.</p>',
+    `<form class="filters" aria-label="filter the checks"><label><input type="checkbox" id="f-differs"> only the ${plural(differing, "check")} whose results differ</label></form>`,
     `<div class="table"><table class="matrix"><thead><tr><th>check</th>${head}</tr></thead><tbody>`,
     body,
     "</tbody></table></div></section>",
