@@ -15,8 +15,9 @@ export const usage = `usage: dealkit conformance [--base-url URL] [--seed N] [--
 Without --base-url the bundled reference server is started in process on an ephemeral loopback
 port and checked. Several --base-url are checked one after another with the same options, and
 each --report is then one file for all: the checks × targets matrix (html, markdown), every
-target's report (json), one testsuite a target (junit). Exit 0 when every check passes, 1 when any fails, 2 for a usage error or a
-target the run could not judge (unreachable, not this API). CHECK is a check name, "rules"
+target's report (json), one testsuite a target (junit); the exit code is the worst run's. Exit 0
+when every check passes, 1 when any fails, 2 for a usage error or a target the run could not
+judge (unreachable, not this API). CHECK is a check name, "rules"
 (every rule check) or a prefix ending in *.
   --report F=PATH     write a report: junit (CI test results), json (everything), markdown (a job
                       summary or pull-request comment), html (one self-contained page to open:
