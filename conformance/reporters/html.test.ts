@@ -82,6 +82,31 @@ describe("the HTML report: what it holds", () => {
     expect(html).toMatch(/<text class="phase"[^>]*>wait<\/text>/);
   });
 
+  it("names a phase too short for its band above it (a one-address burst lasts a second of two minutes)", () => {
+    const timeline = (report.timeline ?? []).map((p, i) => ({
+      ...p,
+      phase:
+        i < 4
+          ? ("discovery" as const)
+          : i < 8
+            ? ("burst" as const)
+            : i < 100
+              ? ("wait" as const)
+              : ("plan" as const),
+      at: i < 8 ? i * 100 : p.at,
+    }));
+    const page = formatHtml({ ...report, timeline });
+    const labels = [...page.matchAll(/<text class="phase" x="([\d.]+)" y="(\d+)">(\w+)<\/text>/g)];
+    const named = labels.map((m) => m[3]);
+    expect(named).toEqual(expect.arrayContaining(["wait", "plan", "burst"]));
+    // Two labels on one row never overlap.
+    for (const a of labels)
+      for (const b of labels)
+        if (a !== b && a[2] === b[2]) expect(Math.abs(Number(a[1]) - Number(b[1]))).toBeGreaterThan(30);
+    // None runs past the picture's right edge (960).
+    for (const m of labels) expect(Number(m[1]) + (m[3]?.length ?? 0) * 6.5).toBeLessThanOrEqual(960);
+  });
+
   it("leaves the timeline out when the report has none (a passive run, an older JSON report)", () => {
     const { timeline: _, ...passive } = report;
     expect(formatHtml({ ...passive, mode: "passive" })).not.toContain("<svg");
