@@ -170,7 +170,9 @@ export function hostileRun(): RunReport {
         operations: [HOSTILE],
       } as RunReport["causes"][number],
     ],
-    timeline: [{ at: 0, ms: 5, status: 200, operation: HOSTILE, phase: "plan" }],
+    timeline: [
+      { at: 0, ms: 5, status: 200, operation: HOSTILE, phase: "plan", purpose: HOSTILE, request: HOSTILE },
+    ],
     expiredKnown: [HOSTILE],
   };
 }
