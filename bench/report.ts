@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { end, start } from "./markers.ts";
 import { formatNumber } from "./stats.ts";
 import type { BenchRun, Cell, Table, TargetResult } from "./types.ts";
 
@@ -77,6 +78,12 @@ export function renderMarkdown(run: BenchRun, previous?: BenchRun): string {
     "## Targets",
     "",
     targetsTable(run),
+    "",
+    "## Charts",
+    "",
+    // Filled with the run's charts by updateReadmes (readme-results.ts), which writes the SVG files.
+    start("charts"),
+    end("charts"),
   ];
   if (previous)
     parts.push("", "## Compared with the previous full run", "", renderTable(comparisonTable(run, previous)));

@@ -48,6 +48,10 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: "freeze the current spec as openapi/releases/<info.version>.yaml",
     load: () => import("./commands/release.ts"),
   },
+  report: {
+    summary: "report again from JSON reports: one run's, or the checks × targets matrix of several",
+    load: () => import("./commands/report.ts"),
+  },
   serve: {
     summary: "run the reference server (Fastify + embedded SQLite)",
     load: () => import("./commands/serve.ts"),

@@ -108,6 +108,8 @@ export interface Violation extends Finding {
   answer?: AnswerFacts;
   /** The id of the root cause that explains it, when a known one does. */
   cause?: string;
+  /** Its exchange's index in the run's timeline (active runs): the HTML report links the two. */
+  exchange?: number;
 }
 
 /** What checks may read: the spec, the frozen releases, and the target's facts. */

@@ -100,6 +100,8 @@ export async function field(ctx: BenchContext): Promise<Section> {
       requests,
       durationMs: report?.durationMs,
       notes: report?.notes,
+      // [ms from the start, status, phase] per request: the chart of results.md (charts.ts).
+      timeline: report?.timeline?.map((p) => [p.at, p.status, p.phase]),
     },
   };
 }

@@ -1,5 +1,6 @@
 import os from "node:os";
 import { conformanceCommand, FORMATS, type ReportFormat } from "../../conformance/main.ts";
+import { conformanceMatrix } from "../../conformance/matrix.ts";
 import { UnknownCheckError } from "../../conformance/registry.ts";
 import { DEFAULT_MAX_TIME_SECONDS, KNOWN_KEYS } from "../../conformance/runner/run.ts";
 import { type AcceptEntry, AcceptListError, readAcceptList } from "../../src/accept/list.ts";
@@ -12,8 +13,11 @@ export const usage = `usage: dealkit conformance [--base-url URL] [--seed N] [--
                           [--uid UID --api-key KEY]
 
 Without --base-url the bundled reference server is started in process on an ephemeral loopback
-port and checked. Exit 0 when every check passes, 1 when any fails, 2 for a usage error or a
-target the run could not judge (unreachable, not this API). CHECK is a check name, "rules"
+port and checked. Several --base-url are checked one after another with the same options, and
+each --report is then one file for all: the checks × targets matrix (html, markdown), every
+target's report (json), one testsuite a target (junit); the exit code is the worst run's. Exit 0
+when every check passes, 1 when any fails, 2 for a usage error or a target the run could not
+judge (unreachable, not this API). CHECK is a check name, "rules"
 (every rule check) or a prefix ending in *.
   --report F=PATH     write a report: junit (CI test results), json (everything), markdown (a job
                       summary or pull-request comment), html (one self-contained page to open:
@@ -45,7 +49,7 @@ const list = (v: string | undefined) =>
 
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(args, {
-    "base-url": { type: "string" },
+    "base-url": { type: "string", multiple: true },
     seed: { type: "string" },
     report: { type: "string", multiple: true },
     only: { type: "string" },
@@ -64,9 +68,12 @@ export async function run(args: string[]): Promise<number> {
     record: { type: "string" },
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
-  const baseUrl = values["base-url"];
-  if (baseUrl !== undefined && !/^https?:\/\/[^/]+/.test(baseUrl))
-    throw new UsageError(`--base-url must be an http(s) URL, got ${baseUrl}`);
+  // Several --base-url: each target in turn, one matrix report (conformance/matrix.ts).
+  const baseUrls = values["base-url"] ?? [];
+  const bad = baseUrls.find((u) => !/^https?:\/\/[^/]+/.test(u));
+  if (bad !== undefined) throw new UsageError(`--base-url must be an http(s) URL, got ${bad}`);
+  if (baseUrls.length > 1 && values.record) throw new UsageError("--record takes one --base-url");
+  const baseUrl = baseUrls[0];
   const reports = (values.report ?? []).map((r) => {
     const m = /^([a-z]+)=(.+)$/.exec(r);
     if (!m?.[1] || !m[2])
@@ -108,7 +115,7 @@ export async function run(args: string[]): Promise<number> {
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   try {
-    const { code } = await conformanceCommand({
+    const options = {
       signal: stop.signal,
       ...(known ? { known } : {}),
       seed,
@@ -126,7 +133,9 @@ export async function run(args: string[]): Promise<number> {
       ...(timeout !== undefined ? { limits: { deadlineMs: timeout * 1000 } } : {}),
       ...(values.uid && apiKey ? { account: { uid: values.uid, key: apiKey } } : {}),
       ...(values.spec ? { specPath: values.spec } : {}),
-    });
+    };
+    const { code } =
+      baseUrls.length > 1 ? await conformanceMatrix(options, baseUrls) : await conformanceCommand(options);
     return code;
   } catch (err) {
     if (err instanceof UnknownCheckError) throw new UsageError(err.message);

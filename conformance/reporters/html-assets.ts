@@ -1,7 +1,8 @@
 /**
  * The HTML report's own style and script, inline so that the file opens from disk and from a CI
  * artifact viewer with no network. The script reads no data into markup: it hides rows by their
- * data attributes and copies a block's textContent, nothing else (no innerHTML anywhere).
+ * data attributes, copies a block's textContent and opens the <details> a link points into,
+ * nothing else (no innerHTML anywhere).
  */
 
 export const STYLE = `
@@ -43,6 +44,13 @@ svg .axis{stroke:var(--line)}svg .window{stroke:var(--info);stroke-dasharray:4 3
 svg .band-0{fill:var(--band)}svg .band-1{fill:var(--band2)}
 svg .dot{stroke:none;opacity:.85}svg .l-2xx{fill:var(--pass)}svg .l-3xx{fill:var(--info)}svg .l-4xx{fill:var(--warn)}
 svg .l-429{fill:#8250df}svg .l-5xx,svg .l-failure{fill:var(--fail)}
+td.l-2xx{color:var(--pass)}td.l-3xx,td.l-4xx{color:var(--warn)}td.l-429{color:#8250df}td.l-5xx,td.l-failure{color:var(--fail)}
+tr:target{background:var(--band2)}details.finding:target{outline:3px solid var(--info)}
+svg a:focus-visible circle,svg a:hover circle{stroke:var(--fg);stroke-width:2}
+details.requests>summary{cursor:pointer}
+code.failing-request{display:inline-block;margin:.15rem 0;overflow-wrap:anywhere}
+table.matrix tr.differs>td:first-child{border-left:4px solid var(--warn)}table.matrix td.st .muted{font-weight:400}
+section.target{border-top:3px solid var(--line);margin-top:2rem}
 @media (max-width:40rem){body{padding:.5rem;font-size:14px}dl.facts{grid-template-columns:1fr}dl.facts dt{margin-top:.3rem}
 th.wide,td.wide{display:none}}
 `;
@@ -65,7 +73,27 @@ export const SCRIPT = `
   }
   ids.forEach(function (id) { var el = document.getElementById(id); if (el) el.addEventListener("change", apply); });
   apply();
+  // The matrix of targets: only the checks whose targets disagree.
+  var differs = document.getElementById("f-differs");
+  if (differs) differs.addEventListener("change", function () {
+    document.querySelectorAll("table.matrix tbody tr").forEach(function (tr) {
+      tr.hidden = differs.checked && !tr.classList.contains("differs");
+    });
+  });
+  // A link into the page (a dot of the timeline, "first finding") opens the closed <details> it
+  // points into, so that the exchange it names is shown, not just scrolled to.
+  function reveal(id) {
+    var el = id ? document.getElementById(id) : null;
+    if (!el) return;
+    for (var d = el; d; d = d.parentElement) if (d.tagName === "DETAILS") d.open = true;
+    el.scrollIntoView({ block: "start" });
+  }
+  function hashId() { try { return decodeURIComponent(location.hash.slice(1)); } catch (e) { return ""; } }
+  window.addEventListener("hashchange", function () { reveal(hashId()); });
+  if (location.hash) reveal(hashId());
   document.addEventListener("click", function (event) {
+    var link = event.target.closest ? event.target.closest("a[href^='#']") : null;
+    if (link) { reveal(decodeURIComponent(link.getAttribute("href").slice(1))); return; }
     var button = event.target.closest ? event.target.closest("button[data-copy]") : null;
     if (!button) return;
     var source = document.getElementById(button.getAttribute("data-copy"));

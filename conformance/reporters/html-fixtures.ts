@@ -75,11 +75,17 @@ export function failingRun(requests = 200): RunReport {
       ...(phase ? { phase } : {}),
       operation: i % 2 ? "listAlerts" : "searchAlerts",
       ...(i % 41 === 0 && i % 17 !== 0 ? { failure: "timeout" } : {}),
+      purpose: phase === "plan" ? `plan: rule:price-format, boundary of limit` : (phase ?? "other"),
+      request: `GET /v1/${i % 2 ? "listAlerts" : "searchAlerts"}?limit=${i}`,
     };
   });
+  // Each finding came from an exchange of the timeline (the run links them: Violation.exchange).
   const schema = Array.from({ length: 30 }, (_, i) =>
-    violation("response-schema", i % 2 ? "listAlerts" : "searchAlerts", i),
+    violation("response-schema", i % 2 ? "listAlerts" : "searchAlerts", i, {
+      ...(i * 5 + 1 < requests ? { exchange: i * 5 + 1 } : {}),
+    }),
   );
+  const overLimit = timeline.findIndex((p) => p.status === 429);
   return {
     seed: 42,
     baseUrl: "http://127.0.0.1:8080",
@@ -101,6 +107,7 @@ export function failingRun(requests = 200): RunReport {
       check("relation:search-subset", "pass", [], "searchAlerts"),
       check("rate-limit", "fail", [
         violation("rate-limit", "listAlerts", 2, {
+          ...(overLimit >= 0 ? { exchange: overLimit } : {}),
           reproduce: `#!/bin/sh\nfor i in $(seq 60); do curl -s 'http://127.0.0.1:8080/v1/alerts' >/dev/null; done`,
         }),
       ]),
@@ -163,7 +170,9 @@ export function hostileRun(): RunReport {
         operations: [HOSTILE],
       } as RunReport["causes"][number],
     ],
-    timeline: [{ at: 0, ms: 5, status: 200, operation: HOSTILE, phase: "plan" }],
+    timeline: [
+      { at: 0, ms: 5, status: 200, operation: HOSTILE, phase: "plan", purpose: HOSTILE, request: HOSTILE },
+    ],
     expiredKnown: [HOSTILE],
   };
 }

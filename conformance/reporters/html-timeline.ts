@@ -2,7 +2,8 @@
  * The run's timeline as inline SVG: one dot per request, placed by when it left and by what came
  * back (2xx, 3xx, 4xx, the rate limit's 429, 5xx, no whole answer), the run's phases as bands
  * (discovery, burst, the Retry-After wait, plan, exploration) and the rate windows as lines with
- * the requests sent in each. Drawn from `RunReport.timeline`: numbers only, nothing of a body.
+ * the requests sent in each. Drawn from `RunReport.timeline`: numbers only, nothing of a body. Each
+ * dot links to its exchange (html-plan.ts says where).
  */
 import type { RunReport, TimelinePoint } from "../runner/report.ts";
 import { text } from "./html-escape.ts";
@@ -42,8 +43,45 @@ function phaseBands(points: TimelinePoint[]): [string, number, number][] {
   return bands;
 }
 
+const KEY_PHASES = ["burst", "over-limit", "wait"];
+
+/** Pixels a phase label takes (11 px system-ui, generously): enough to keep two apart. */
+const labelWidth = (phase: string) => phase.length * 6.5 + 6;
+
+/**
+ * The phases' names above their bands, on two rows: a band wide enough is named on the first row;
+ * then the narrow ones (a one-address burst lasts a second of a two-minute run) where a row has
+ * room, so the burst is named beside the long wait instead of lost.
+ */
+function phaseLabels(bands: { phase: string; x: number; w: number }[]): string[] {
+  const rows: [number, number][][] = [[], []];
+  const free = (row: number, from: number, to: number) =>
+    rows[row]?.every(([a, b]) => to + 4 <= a || from >= b + 4) ?? false;
+  const out: string[] = [];
+  // Of the narrow ones, the rate limit's phases first: what a reader of the timeline looks for.
+  const rank = (phase: string) => {
+    const i = KEY_PHASES.indexOf(phase);
+    return i === -1 ? KEY_PHASES.length : i;
+  };
+  const narrow = bands.filter((b) => b.w <= 40).sort((a, b) => rank(a.phase) - rank(b.phase));
+  for (const b of [...bands.filter((b) => b.w > 40), ...narrow]) {
+    // Kept inside the picture: a phase at the very end is named leftwards of its band.
+    const from = Math.min(b.x, WIDTH - 2 - labelWidth(b.phase));
+    const to = from + labelWidth(b.phase);
+    const row = [0, 1].find((r) => free(r, from, to));
+    if (row === undefined) continue;
+    rows[row]?.push([from, to]);
+    out.push(`<text class="phase" x="${fixed(from + 2)}" y="${TOP - 8 - row * 12}">${text(b.phase)}</text>`);
+  }
+  return out;
+}
+
 /** The SVG, or undefined when the report has no timeline (a passive run, an older JSON report). */
-export function timelineSvg(report: RunReport): string | undefined {
+export function timelineSvg(
+  report: RunReport,
+  targets: Map<number, string> = new Map(),
+  prefix = "",
+): string | undefined {
   const all = report.timeline ?? [];
   if (all.length === 0) return undefined;
   const points = all.slice(0, MAX_POINTS);
@@ -53,24 +91,25 @@ export function timelineSvg(report: RunReport): string | undefined {
   const bottom = TOP + LANES.length * LANE_HEIGHT;
   const parts: string[] = [];
   parts.push(
-    `<svg class="timeline" viewBox="0 0 ${WIDTH} ${height}" role="img" aria-labelledby="timeline-title">`,
-    `<title id="timeline-title">${points.length} requests over ${Math.round(span / 1000)} s by status class</title>`,
+    `<svg class="timeline" viewBox="0 0 ${WIDTH} ${height}" role="img" aria-labelledby="${prefix}timeline-title">`,
+    `<title id="${prefix}timeline-title">${points.length} requests over ${Math.round(span / 1000)} s by status class</title>`,
   );
-  for (const [i, [phase, from, to]] of phaseBands(points).entries()) {
+  const bands = phaseBands(points);
+  for (const [i, [phase, from, to]] of bands.entries()) {
     const w = Math.max(x(to) - x(from), 1.5);
     parts.push(
       `<rect class="band band-${i % 2}" x="${fixed(x(from))}" y="${TOP - 4}" width="${fixed(w)}" height="${bottom - TOP + 4}"><title>${text(phase)}: ${Math.round(from / 1000)}–${Math.round(to / 1000)} s</title></rect>`,
     );
-    if (w > 40)
-      parts.push(`<text class="phase" x="${fixed(x(from) + 2)}" y="${TOP - 8}">${text(phase)}</text>`);
   }
+  parts.push(...phaseLabels(bands.map(([phase, from, to]) => ({ phase, x: x(from), w: x(to) - x(from) }))));
   const windowMs = (report.rate?.windowSeconds ?? 0) * 1000;
   if (windowMs > 0) {
     for (let start = 0; start < span; start += windowMs) {
       const sent = points.filter((p) => p.at >= start && p.at < start + windowMs).length;
       parts.push(
         `<line class="window" x1="${fixed(x(start))}" x2="${fixed(x(start))}" y1="${TOP - 4}" y2="${bottom + 4}"/>`,
-        `<text class="window-label" x="${fixed(x(start) + 3)}" y="${bottom + 18}">${sent} sent${report.rate ? ` / ${report.rate.limit} per ${report.rate.windowSeconds} s` : ""}</text>`,
+        // The last window's words end at the picture's edge rather than past it.
+        `<text class="window-label" x="${fixed(Math.min(x(start) + 3, WIDTH - 150))}" y="${bottom + 18}">${sent} sent${report.rate ? ` / ${report.rate.limit} per ${report.rate.windowSeconds} s` : ""}</text>`,
       );
     }
   }
@@ -86,9 +125,10 @@ export function timelineSvg(report: RunReport): string | undefined {
     // A little vertical spread so that requests sent together stay countable.
     const y = TOP + LANES.indexOf(lane) * LANE_HEIGHT + LANE_HEIGHT / 2 + ((i % 5) - 2) * 3;
     const what = `${(p.at / 1000).toFixed(1)} s: ${p.operation ?? "no operation"} → ${p.failure ?? p.status} (${p.phase ?? "other"}, ${p.ms} ms)`;
-    parts.push(
-      `<circle class="dot l-${lane}" cx="${fixed(x(p.at))}" cy="${y}" r="3"><title>${text(what, 200)}</title></circle>`,
-    );
+    const dot = `<circle class="dot l-${lane}" cx="${fixed(x(p.at))}" cy="${y}" r="3"><title>${text(what, 200)}</title></circle>`;
+    // A link: a click (or Enter) opens the exchange's finding, else its row of the plan.
+    const target = targets.get(i);
+    parts.push(target ? `<a href="#${target}">${dot}</a>` : dot);
   }
   parts.push("</svg>");
   if (all.length > points.length)

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { formatHtml, kindOf } from "./html.ts";
 import { capText, escapeHtml } from "./html-escape.ts";
 import { failingRun, hostileRun } from "./html-fixtures.ts";
+import { PLAN_ROWS } from "./html-plan.ts";
 
 const count = (html: string, re: RegExp) => html.match(re)?.length ?? 0;
 
@@ -81,6 +82,31 @@ describe("the HTML report: what it holds", () => {
     expect(html).toMatch(/<text class="phase"[^>]*>wait<\/text>/);
   });
 
+  it("names a phase too short for its band above it (a one-address burst lasts a second of two minutes)", () => {
+    const timeline = (report.timeline ?? []).map((p, i) => ({
+      ...p,
+      phase:
+        i < 4
+          ? ("discovery" as const)
+          : i < 8
+            ? ("burst" as const)
+            : i < 100
+              ? ("wait" as const)
+              : ("plan" as const),
+      at: i < 8 ? i * 100 : p.at,
+    }));
+    const page = formatHtml({ ...report, timeline });
+    const labels = [...page.matchAll(/<text class="phase" x="([\d.]+)" y="(\d+)">(\w+)<\/text>/g)];
+    const named = labels.map((m) => m[3]);
+    expect(named).toEqual(expect.arrayContaining(["wait", "plan", "burst"]));
+    // Two labels on one row never overlap.
+    for (const a of labels)
+      for (const b of labels)
+        if (a !== b && a[2] === b[2]) expect(Math.abs(Number(a[1]) - Number(b[1]))).toBeGreaterThan(30);
+    // None runs past the picture's right edge (960).
+    for (const m of labels) expect(Number(m[1]) + (m[3]?.length ?? 0) * 6.5).toBeLessThanOrEqual(960);
+  });
+
   it("leaves the timeline out when the report has none (a passive run, an older JSON report)", () => {
     const { timeline: _, ...passive } = report;
     expect(formatHtml({ ...passive, mode: "passive" })).not.toContain("<svg");
@@ -92,6 +118,69 @@ describe("the HTML report: what it holds", () => {
     expect(html).not.toMatch(/<link|@import|url\(/);
     expect(html).not.toContain("innerHTML");
     expect(html).toContain("default-src 'none'");
+  });
+});
+
+describe("the HTML report: the plan, and the timeline's links into the exchanges", () => {
+  const report = failingRun();
+  const html = formatHtml(report);
+  const timeline = report.timeline ?? [];
+
+  it("shows each cause's failing request in the verdict, before any finding", () => {
+    const verdict = html.slice(0, html.indexOf('id="findings"'));
+    // The cause's first finding (rule:price-format's) has no exchange: its curl line.
+    expect(verdict).toContain(
+      'first finding</a><br><code class="failing-request">curl -sS &#39;http://127.0.0.1:8080/v1/listAlerts?limit=1&#39;</code>',
+    );
+    const page = formatHtml({ ...report, causes: [] });
+    // A failed check's first finding came from exchange 1: its method, URL and answer.
+    expect(page).toContain(
+      '<a href="#finding-1">first finding</a><br><code class="failing-request">GET /v1/listAlerts?limit=1 → 200</code>',
+    );
+  });
+
+  it("makes every dot a link: to its exchange's finding when it gave one, else to its row of the plan", () => {
+    expect(count(html, /<a href="#[^"]+"><circle class="dot/g)).toBe(timeline.length);
+    // response-schema's findings came from exchanges 1, 6, 11...: finding-1 is the first of them.
+    expect(html).toMatch(
+      /<a href="#finding-1"><circle class="dot l-2xx" cx="[\d.]+" cy="[\d.]+" r="3"><title>0\.8 s: listAlerts/,
+    );
+    const overLimit = timeline.findIndex((p) => p.status === 429);
+    expect(html).toMatch(
+      new RegExp(
+        `<a href="#finding-32"><circle class="dot l-429"[^>]*><title>${(overLimit * 0.8).toFixed(1)} s`,
+      ),
+    );
+    expect(html).toMatch(/<a href="#req-3"><circle class="dot/);
+    // Every link leads to an element of the page.
+    const ids = new Set([...html.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]));
+    for (const [, href] of html.matchAll(/href="#([^"]+)"/g)) expect(ids.has(href)).toBe(true);
+  });
+
+  it("lists what the requests were for, and every request with its phase, purpose and answer", () => {
+    const plan = html.slice(html.indexOf('id="plan"'), html.indexOf('id="checks"'));
+    expect(plan).toContain(`What the run's ${timeline.length} requests were for:`);
+    const planned = timeline.filter((p) => p.phase === "plan").length;
+    expect(plan).toMatch(
+      new RegExp(`<li><strong>plan</strong>: ${planned} requests(, 1 without a whole or sound answer)?</li>`),
+    );
+    expect(plan).toMatch(/<li><strong>over-limit<\/strong>: \d+ requests<\/li>/);
+    expect(count(plan, /<tr id="req-\d+">/g)).toBe(timeline.length);
+    expect(plan).toContain(
+      '<tr id="req-2"><td>2</td><td>0.8</td><td>discovery</td><td><code>GET /v1/listAlerts?limit=1</code></td><td>discovery</td><td class="l-2xx">200</td><td><a href="#finding-1">finding</a></td></tr>',
+    );
+    expect(plan).toContain("<td>plan: rule:price-format, boundary of limit</td>");
+  });
+
+  it("lists at most PLAN_ROWS requests, and says how many more there were", () => {
+    const big = failingRun(PLAN_ROWS + 7);
+    const page = formatHtml(big);
+    expect(count(page, /<tr id="req-\d+">/g)).toBe(PLAN_ROWS);
+    expect(page).toContain("7 later requests not listed.");
+    // Past the table, a dot links to its finding or to nothing.
+    expect(page).toMatch(
+      new RegExp(`<circle class="dot[^>]*><title>${(((PLAN_ROWS + 3) * 800) / 1000).toFixed(1)} s`),
+    );
   });
 });
 

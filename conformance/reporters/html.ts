@@ -11,6 +11,7 @@ import type { Violation } from "../types.ts";
 import { runVolume } from "./console.ts";
 import { SCRIPT, STYLE } from "./html-assets.ts";
 import { text } from "./html-escape.ts";
+import { exchangeTargets, plan } from "./html-plan.ts";
 import { LANES, timelineSvg } from "./html-timeline.ts";
 
 /** A check's kind, as its name says: `rule:<id>` and `relation:<id>`, the rest protocol checks. */
@@ -39,7 +40,24 @@ function filterAttributes(c: CheckResult, operations = operationsOf(c)): string 
   return `data-status="${text(c.status)}" data-kind="${kindOf(c.name)}" data-operations="${text(operations.join(" "))}"`;
 }
 
-function verdict(report: RunReport, findingIds: Map<Violation, string>): string {
+/**
+ * The request a finding came from, on a line of its own under its cause: what a person opening
+ * the report looks for first. The timeline's line (method, URL, answer) when the run linked the
+ * two, else the curl line.
+ */
+function failingRequest(v: Violation, report: RunReport): string {
+  const point = v.exchange !== undefined ? report.timeline?.[v.exchange] : undefined;
+  const line = point?.request
+    ? `${point.request} → ${point.status === 0 ? (point.failure ?? "no answer") : point.status}`
+    : v.request;
+  return `<br><code class="failing-request">${text(line, 300)}</code>`;
+}
+
+/**
+ * The verdict: `level` 1 for a report of its own, 3 for a target's inside a matrix (its heading
+ * then names the target above it).
+ */
+export function verdict(report: RunReport, findingIds: Map<Violation, string>, level = 1): string {
   const failed = report.checks.filter((c) => c.status === "fail");
   const unexercised = report.checks.filter((c) => c.status === "not-exercised");
   let heading: string;
@@ -54,31 +72,34 @@ function verdict(report: RunReport, findingIds: Map<Violation, string>): string 
   } else if (failed.length === 0 && report.expiredKnown?.length) heading = "Failed: a known finding expired";
   else if (failed.length > 0) heading = `Failed: ${plural(failed.length, "check")} failed`;
   else heading = `Failed: ${plural(unexercised.length, "check")} not exercised (--require-evidence)`;
-  const lines = [`<section class="verdict ${kind}" aria-label="verdict">`, `<h1>${text(heading)}</h1>`];
+  const lines = [
+    `<section class="verdict ${kind}" aria-label="verdict">`,
+    `<h${level}>${text(heading)}</h${level}>`,
+  ];
   if (report.error) lines.push(`<p>${text(report.error)}</p>`);
   const counts = (["pass", "fail", "not-exercised", "skipped"] as const)
     .map((s) => `${report.checks.filter((c) => c.status === s).length} ${STATUS_WORDS[s]}`)
     .join(" · ");
   lines.push(`<p class="muted">${text(report.baseUrl)} · ${text(runVolume(report))} · ${counts}</p>`);
   if (report.causes.length > 0) {
-    lines.push("<h2>Root causes</h2><ol>");
+    lines.push(`<h${level + 1}>Root causes</h${level + 1}><ol>`);
     for (const c of report.causes) {
       const first = report.checks
         .flatMap((k) => k.violations)
         .find((v) => v.cause === c.id && findingIds.has(v));
       lines.push(
-        `<li><span class="sev sev-${text(c.severity)}">${text(c.severity)}</span> <strong>${text(c.title)}</strong>: explains ${plural(c.count, "finding")} of ${c.checks.map((k) => `<code>${text(k)}</code>`).join(", ")} (${text(c.operations.join(", "))})${first ? ` · <a href="#${findingIds.get(first)}">first finding</a>` : ""}`,
+        `<li><span class="sev sev-${text(c.severity)}">${text(c.severity)}</span> <strong>${text(c.title)}</strong>: explains ${plural(c.count, "finding")} of ${c.checks.map((k) => `<code>${text(k)}</code>`).join(", ")} (${text(c.operations.join(", "))})${first ? ` · <a href="#${findingIds.get(first)}">first finding</a>${failingRequest(first, report)}` : ""}`,
         c.evidence.length > 0 ? `<ul>${c.evidence.map((e) => `<li>${text(e)}</li>`).join("")}</ul>` : "",
         "</li>",
       );
     }
     lines.push("</ol>");
   } else if (failed.length > 0) {
-    lines.push("<h2>Failed checks</h2><ul>");
+    lines.push(`<h${level + 1}>Failed checks</h${level + 1}><ul>`);
     for (const c of failed) {
       const first = c.violations.find((v) => findingIds.has(v));
       lines.push(
-        `<li><span class="sev sev-${text(c.severity)}">${text(c.severity)}</span> <code>${text(c.name)}</code>: ${text(c.title)} · ${plural(c.violations.filter((v) => !v.known).length, "finding")}${first ? ` · <a href="#${findingIds.get(first)}">first finding</a>` : ""}</li>`,
+        `<li><span class="sev sev-${text(c.severity)}">${text(c.severity)}</span> <code>${text(c.name)}</code>: ${text(c.title)} · ${plural(c.violations.filter((v) => !v.known).length, "finding")}${first ? ` · <a href="#${findingIds.get(first)}">first finding</a>${failingRequest(first, report)}` : ""}</li>`,
       );
     }
     lines.push("</ul>");
@@ -89,7 +110,7 @@ function verdict(report: RunReport, findingIds: Map<Violation, string>): string 
   return lines.join("\n");
 }
 
-function facts(report: RunReport): string {
+export function facts(report: RunReport, prefix = ""): string {
   const rows: [string, string][] = [
     ["target", text(report.baseUrl)],
     ["mode", text(report.mode === "passive" ? "passive (traffic judged as it passed)" : report.mode)],
@@ -113,14 +134,14 @@ function facts(report: RunReport): string {
     report.notes.length > 0
       ? `<h3>Notes</h3><ul>${report.notes.map((n) => `<li>${text(n)}</li>`).join("")}</ul>`
       : "";
-  return `<section aria-labelledby="facts"><h2 id="facts">The run</h2><dl class="facts">${list}</dl>${notes}</section>`;
+  return `<section aria-labelledby="${prefix}facts"><h2 id="${prefix}facts">The run</h2><dl class="facts">${list}</dl>${notes}</section>`;
 }
 
-function timeline(report: RunReport): string {
-  const svg = timelineSvg(report);
+export function timeline(report: RunReport, ids: Map<Violation, string>, prefix = ""): string {
+  const svg = timelineSvg(report, exchangeTargets(report, ids, prefix), prefix);
   if (!svg) return "";
   const legend = LANES.map((l) => `<span class="mono">${l}</span>`).join(" · ");
-  return `<section aria-labelledby="timeline"><h2 id="timeline">Timeline</h2><p class="muted">Each dot a request, by when it left and what came back (${legend}); bands are the run's phases, dashed lines the rate windows with the requests sent in each. Hover a dot for its operation and status.</p>${svg}</section>`;
+  return `<section aria-labelledby="${prefix}timeline"><h2 id="${prefix}timeline">Timeline</h2><p class="muted">Each dot a request, by when it left and what came back (${legend}); bands are the run's phases, dashed lines the rate windows with the requests sent in each. Hover a dot for its operation and status; a click opens its finding, or its request in the plan.</p>${svg}</section>`;
 }
 
 /** One copyable block: a labelled <pre> and a button copying its text. */
@@ -164,9 +185,9 @@ function finding(v: Violation, check: CheckResult, id: string, report: RunReport
   ].join("\n");
 }
 
-function findings(report: RunReport, ids: Map<Violation, string>): string {
+export function findings(report: RunReport, ids: Map<Violation, string>, prefix = ""): string {
   if (ids.size === 0) return "";
-  const parts = ['<section aria-labelledby="findings"><h2 id="findings">Findings</h2>'];
+  const parts = [`<section aria-labelledby="${prefix}findings"><h2 id="${prefix}findings">Findings</h2>`];
   for (const c of report.checks)
     for (const v of c.violations) {
       const id = ids.get(v);
@@ -225,11 +246,32 @@ function checks(report: RunReport, ids: Map<Violation, string>): string {
 const hash = (s: string) => `'sha256-${createHash("sha256").update(s).digest("base64")}'`;
 const POLICY = `default-src 'none'; style-src ${hash(STYLE)}; script-src ${hash(SCRIPT)}; img-src data:`;
 
+/** Each finding's element id: `finding-N`, behind the target's prefix inside a matrix. */
+export function findingIds(report: RunReport, prefix = ""): Map<Violation, string> {
+  const ids = new Map<Violation, string>();
+  for (const c of report.checks) for (const v of c.violations) ids.set(v, `${prefix}finding-${ids.size + 1}`);
+  return ids;
+}
+
 /** The whole page: a string of HTML, every piece of data escaped and capped. */
 export function formatHtml(report: RunReport): string {
-  const ids = new Map<Violation, string>();
-  for (const c of report.checks) for (const v of c.violations) ids.set(v, `finding-${ids.size + 1}`);
+  const ids = findingIds(report);
   const title = `dealkit conformance: ${report.passed ? "passed" : "failed"} · ${report.baseUrl}`;
+  return page(
+    title,
+    [
+      verdict(report, ids),
+      findings(report, ids),
+      facts(report),
+      timeline(report, ids),
+      plan(report, ids),
+      checks(report, ids),
+    ].join("\n"),
+  );
+}
+
+/** A page around sections already escaped: the style, the script, and the policy that only they run. */
+export function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -241,11 +283,7 @@ export function formatHtml(report: RunReport): string {
 </head>
 <body>
 <main>
-${verdict(report, ids)}
-${findings(report, ids)}
-${facts(report)}
-${timeline(report)}
-${checks(report, ids)}
+${body}
 </main>
 <script>${SCRIPT}</script>
 </body>

@@ -40,6 +40,8 @@ export interface JudgedFinding {
 export class Judge {
   readonly evidence = new Map<string, Evidence>();
   readonly violations = new Map<string, Violation[]>();
+  /** The exchange each violation came from (the run links it to its point of the timeline). */
+  readonly sources = new WeakMap<Violation, Exchange>();
   /** Every answer judged, tallied by what it looks like (who made it: runner/causes.ts). */
   readonly census = new AnswerCensus();
   private readonly judged = new WeakMap<Exchange, JudgedFinding[]>();
@@ -106,7 +108,7 @@ export class Judge {
     this.keys.add(key);
     const only = check.name.includes(":") ? `'${check.name}'` : check.name;
     const reproduce = reproduceScript(exchange, this.baseUrl);
-    list.push({
+    const violation: Violation = {
       ...finding,
       check: check.name,
       severity: check.severity,
@@ -116,7 +118,9 @@ export class Judge {
       replay: this.replayLine(only, path),
       ...(reproduce ? { reproduce } : {}),
       ...(exchange.status ? { answer: answerFacts(exchange) } : {}),
-    });
+    };
+    list.push(violation);
+    this.sources.set(violation, exchange);
   }
 
   /** Records every finding of an exchange that is new. */

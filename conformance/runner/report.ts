@@ -65,6 +65,10 @@ export interface TimelinePoint {
   phase?: Phase;
   operation?: string;
   failure?: string;
+  /** What it was for: a plan step's goals, a group's check, else its kind (discovery, burst, random...). */
+  purpose?: string;
+  /** Method, path and query as sent (capped: a long-URL probe must not grow the report). */
+  request?: string;
 }
 
 export interface RunReport {

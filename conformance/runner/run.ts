@@ -22,6 +22,7 @@ import { execute } from "./execute.ts";
 import { Judge } from "./judge.ts";
 import { buildPlan, candidatesByOperation, type Plan, requestsOf, validCasesOf } from "./plan.ts";
 import { Progress, type ProgressState } from "./progress.ts";
+import { defaultPurpose, notePurposes, requestLine } from "./purposes.ts";
 import { checkResults, passed, type RunReport, type TimelinePoint } from "./report.ts";
 import { Sender } from "./sender.ts";
 import { judgedSpecs } from "./specs.ts";
@@ -127,8 +128,14 @@ export async function run(options: RunOptions): Promise<RunResult> {
   const budget = options.budget ?? BUDGET[mode];
   // The report's timeline: when each request left and what came back, no body (reporters/html.ts).
   const timeline: TimelinePoint[] = [];
+  // Each exchange's point and index: the plan's purposes and the findings are linked to them at the end.
+  const points = new WeakMap<Exchange, TimelinePoint>();
+  const indexes = new WeakMap<Exchange, number>();
   const onExchange = (e: Exchange) => {
-    timeline.push(timelinePoint(e, started));
+    const point = timelinePoint(e, started);
+    points.set(e, point);
+    indexes.set(e, timeline.length);
+    timeline.push(point);
     options.onExchange?.(e);
   };
   transport = new Transport(spec, options.baseUrl, pacer, diagnosis, {
@@ -155,6 +162,12 @@ export async function run(options: RunOptions): Promise<RunResult> {
     });
     // Stopped from outside: not a target the run could not judge, but a run cut short.
     const error = stopped ? undefined : fields.error;
+    if (facts?.sender) notePurposes(points, facts.sender);
+    for (const v of results.flatMap((c) => c.violations)) {
+      const source = judge.sources.get(v);
+      const index = source ? indexes.get(source) : undefined;
+      if (index !== undefined) v.exchange = index;
+    }
     const open = results.flatMap((c) => c.violations.filter((v) => !v.known));
     const causes = error ? [] : findCauses(spec, open, judge.census);
     return {
@@ -353,6 +366,8 @@ function timelinePoint(e: Exchange, started: number): TimelinePoint {
     ...(e.phase ? { phase: e.phase } : {}),
     ...(e.request.operationId ? { operation: e.request.operationId } : {}),
     ...(e.failure ? { failure: e.failure.kind } : {}),
+    purpose: defaultPurpose(e),
+    request: requestLine(e),
   };
 }
 

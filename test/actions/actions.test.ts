@@ -6,7 +6,7 @@
  * same action with the real npm and registry.
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
@@ -76,13 +76,28 @@ const env = (): NodeJS.ProcessEnv => ({
   // The stand-in npm first: a real one anywhere on PATH would reach for the registry.
   PATH: [fakeBin, dirname(process.execPath), "/usr/bin", "/bin"].join(":"),
 });
-const setupNode = { "actions/setup-node@v4": () => {} };
+const setupNode = { "actions/setup-node@v4": () => undefined };
+
+/** What the stand-in upload-artifact was given, and the URL it answered, as the real one does. */
+const uploads: { name: string; path: string; html: string }[] = [];
+const uploadArtifact = {
+  "actions/upload-artifact@v4": (w: Record<string, string>): Record<string, string> => {
+    expect(w["if-no-files-found"]).toBe("ignore");
+    const path = w.path ?? "";
+    if (!existsSync(path)) return {};
+    uploads.push({ name: w.name ?? "", path, html: readFileSync(path, "utf8") });
+    return {
+      "artifact-id": String(uploads.length),
+      "artifact-url": `https://github.com/o/r/actions/runs/7/artifacts/${uploads.length}`,
+    };
+  },
+};
 
 function conformance(ws: string, inputs: Record<string, string>): Promise<ActionRun> {
   return runAction(ACTIONS.conformance, {
     workspace: ws,
     env: env(),
-    uses: setupNode,
+    uses: { ...setupNode, ...uploadArtifact },
     inputs: { package: "./dealkit.tgz", ...inputs },
   });
 }
@@ -155,16 +170,31 @@ describe("the conformance action", () => {
       "api-key": KEY,
       args: "--only rule:my-*,rule:rank-* --skip-slow",
     });
-    expect(run.steps.map((s) => s.outcome)).toEqual(["success", "success", "success", "success", "success"]);
+    expect(run.steps.map((s) => s.outcome)).toEqual([
+      "success",
+      "success",
+      "success",
+      "success",
+      "success",
+      "success",
+    ]);
     expect(run.failed).toBe(false);
+    const url = `https://github.com/o/r/actions/runs/7/artifacts/${uploads.length}`;
     expect(run.outputs).toEqual({
       "exit-code": "0",
       passed: "true",
       junit: join(ws, "dealkit-conformance.xml"),
       markdown: join(ws, "dealkit-conformance.md"),
+      html: join(ws, "dealkit-conformance.html"),
+      "artifact-url": url,
     });
     expect(readFileSync(run.outputs.junit ?? "", "utf8")).toMatch(/<testsuite [^>]*failures="0"/);
-    expect(run.summary).toBe(readFileSync(run.outputs.markdown ?? "", "utf8"));
+    // The HTML report went up as the artifact, and the summary links it below the markdown.
+    expect(uploads.at(-1)).toMatchObject({ name: "dealkit-conformance-report", path: run.outputs.html });
+    expect(uploads.at(-1)?.html).toContain("<h1>Passed</h1>");
+    expect(run.summary).toBe(
+      `${readFileSync(run.outputs.markdown ?? "", "utf8")}\n**HTML report** (verdict, findings, timeline, plan): [dealkit-conformance-report](${url}), a zip holding one page to open in a browser.\n`,
+    );
     // The key reached the run: with no account the served-stream rules are "not exercised".
     expect(run.summary).toMatch(/^## ✅ dealkit conformance: passed$/m);
     expect(run.summary).toContain("11 passed, 0 failed, 0 not exercised");
@@ -185,8 +215,18 @@ describe("the conformance action", () => {
     expect(run.failed).toBe(true);
     expect(run.outputs["exit-code"]).toBe("1");
     expect(run.outputs.passed).toBe("false");
-    expect(run.steps.map((s) => s.outcome)).toEqual(["success", "success", "success", "success", "failure"]);
+    expect(run.steps.map((s) => s.outcome)).toEqual([
+      "success",
+      "success",
+      "success",
+      "success",
+      "success",
+      "failure",
+    ]);
     expect(run.summary).toContain("rule:rank-content-omitted");
+    // The page of the failed run: its verdict names the failed check; the summary links it.
+    expect(uploads.at(-1)?.html).toContain("<h1>Failed: 1 check failed</h1>");
+    expect(run.summary).toContain(`(${run.outputs["artifact-url"]})`);
     expect(run.summary).toMatch(/curl /);
     expect(run.log).toMatch(/::error title=dealkit conformance::.* does not conform/);
   }, 120_000);
@@ -208,7 +248,15 @@ describe("the conformance action", () => {
     // The stand-in npm is offline: a registry spec cannot be installed.
     const run = await conformance(workspace("no-install"), { "base-url": server.url, package: "dealkit@1" });
     expect(run.failed).toBe(true);
-    expect(run.steps.map((s) => s.outcome)).toEqual(["success", "failure", "skipped", "success", "skipped"]);
+    // No run, no page: nothing is uploaded.
+    expect(run.steps.map((s) => s.outcome)).toEqual([
+      "success",
+      "failure",
+      "skipped",
+      "skipped",
+      "success",
+      "skipped",
+    ]);
     expect(run.summary).toContain(
       "No report: the run stopped before writing one (dealkit was not installed)",
     );
@@ -222,6 +270,9 @@ describe("the conformance action", () => {
     expect(run.outputs["exit-code"]).toBe("2");
     expect(run.failed).toBe(true);
     expect(run.summary).toContain("No report: the run stopped before writing one (exit 2)");
+    // The upload step ran, found no page, and gave no URL: the summary links nothing.
+    expect(run.outputs["artifact-url"]).toBe("");
+    expect(run.summary).not.toContain("HTML report");
     expect(run.log).toContain("no check named rule:no-such-rule");
   }, 60_000);
 });

@@ -53,8 +53,8 @@ export interface RunActionOptions {
   workspace: string;
   /** Environment the job runs with (PATH picks the node, npm and dealkit the steps find). */
   env: NodeJS.ProcessEnv;
-  /** Stand-ins for `uses:` steps, by the action they name. */
-  uses?: Record<string, (with_: Record<string, string>) => void>;
+  /** Stand-ins for `uses:` steps, by the action they name; what one returns are its step's outputs. */
+  uses?: Record<string, (with_: Record<string, string>) => Record<string, string> | undefined>;
   runNumber?: number;
 }
 
@@ -175,7 +175,7 @@ export async function runAction(actionPath: string, options: RunActionOptions): 
           substitute(String(v), context),
         ]),
       );
-      standIn(with_);
+      stepOutputs = standIn(with_) ?? {};
     } else {
       if (step.shell !== "bash") throw new Error(`${name}: only shell: bash is run here (got ${step.shell})`);
       if (typeof step.run !== "string")

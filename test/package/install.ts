@@ -132,8 +132,14 @@ async function actionAgainst(
   const run = await runAction(ACTIONS.conformance, {
     workspace,
     env,
-    uses: { "actions/setup-node@v4": () => {} },
-    inputs: { package: staged.tarball, "base-url": url, args: "--skip-slow --only rule:rank-*" },
+    uses: { "actions/setup-node@v4": () => undefined },
+    // No artifact upload here (test/actions/actions.test.ts checks it with a stand-in).
+    inputs: {
+      package: staged.tarball,
+      "base-url": url,
+      args: "--skip-slow --only rule:rank-*",
+      artifact: "",
+    },
   });
   if (!run.failed && run.outputs.passed === "true" && run.summary.includes("dealkit conformance: passed"))
     return undefined;

@@ -1,0 +1,64 @@
+import { readFile } from "node:fs/promises";
+import { FORMATS, type ReportFormat, writeReports } from "../../conformance/main.ts";
+import { writeMatrixReports } from "../../conformance/matrix.ts";
+import { formatMarkdown } from "../../conformance/reporters/markdown.ts";
+import { matrixCode } from "../../conformance/reporters/matrix.ts";
+import { formatMatrixMarkdown } from "../../conformance/reporters/matrix-markdown.ts";
+import type { RunReport } from "../../conformance/runner/report.ts";
+import { parseOptions, UsageError } from "../args.ts";
+
+export const usage = `usage: dealkit report FILE.json ... [--report FORMAT=PATH ...]
+
+Reports again from earlier JSON reports (dealkit conformance, proxy or judge --report json=FILE,
+or the json of several --base-url): one target gives its own report, several the checks × targets
+matrix (which target passes what, with evidence, and each target's findings). Without --report the
+markdown goes to standard output. Exit 0 when every run passed, 1 when one failed, 2 when one
+could not judge its target (or a file is not a report).
+  --report F=PATH     html (one self-contained page), markdown, json, junit; repeatable`;
+
+/** A run report, loosely checked: enough that the reporters can read it. */
+function isRunReport(v: unknown): v is RunReport {
+  const r = v as Partial<RunReport> | null;
+  return (
+    typeof r === "object" &&
+    r !== null &&
+    typeof r.baseUrl === "string" &&
+    Array.isArray(r.checks) &&
+    r.checks.every((c) => typeof c?.name === "string" && typeof c.status === "string")
+  );
+}
+
+/** The run reports of one file: a run's report, or `targets` of a matrix's json. */
+export async function readReports(path: string): Promise<RunReport[]> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(path, "utf8"));
+  } catch (err) {
+    throw new UsageError(`${path}: not a readable JSON report (${(err as Error).message})`);
+  }
+  const targets = (parsed as { targets?: unknown }).targets;
+  const reports = Array.isArray(targets) ? targets : [parsed];
+  if (reports.length === 0 || !reports.every(isRunReport))
+    throw new UsageError(`${path}: not a dealkit JSON report (no baseUrl and checks)`);
+  // Reports written before these fields existed: the reporters expect them.
+  return reports.map((r) => ({ ...r, causes: r.causes ?? [], notes: r.notes ?? [] }));
+}
+
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseOptions(args, { report: { type: "string", multiple: true } });
+  if (positionals.length === 0) throw new UsageError("give at least one JSON report");
+  const files = (values.report ?? []).map((r) => {
+    const m = /^([a-z]+)=(.+)$/.exec(r);
+    if (!m?.[1] || !m[2] || !(m[1] in FORMATS))
+      throw new UsageError(`--report must be FORMAT=PATH (${Object.keys(FORMATS).join(", ")}), got ${r}`);
+    return { format: m[1] as ReportFormat, path: m[2] };
+  });
+  const reports = (await Promise.all(positionals.map(readReports))).flat();
+  const out = (line: string) => console.log(line);
+  const [only] = reports;
+  if (files.length === 0)
+    process.stdout.write(reports.length === 1 && only ? formatMarkdown(only) : formatMatrixMarkdown(reports));
+  else if (reports.length === 1 && only) await writeReports(files, only, out, "report");
+  else await writeMatrixReports(files, reports, out, "report");
+  return matrixCode(reports.map((r) => (r.error ? 2 : r.passed ? 0 : 1)));
+}
