@@ -20,6 +20,7 @@ export function compareExtensions(c: Collector, b: Json, h: Json, mode: Mode): v
   compareRateLimit(c, obj(b["x-rate-limit"]), obj(h["x-rate-limit"]), root("x-rate-limit"));
   compareCors(c, obj(b["x-cors"]), obj(h["x-cors"]), root("x-cors"));
   compareTransport(c, b, h);
+  compareMethods(c, obj(b["x-methods"]), obj(h["x-methods"]), root("x-methods"));
   compareCategories(c, obj(b["x-categories"]), obj(h["x-categories"]), root("x-categories"));
   compareRankWindows(c, obj(b["x-rank-windows"]), obj(h["x-rank-windows"]), root("x-rank-windows"));
   compareProblemTypes(c, obj(b["x-problem-types"]), obj(h["x-problem-types"]), root("x-problem-types"));
@@ -190,6 +191,43 @@ function compareTransport(c: Collector, b: Json, h: Json): void {
   }
   if ("policy" in zb && "policy" in zh && zb.policy !== zh.policy)
     c.add("documentation-changed", down(root("x-compression"), "policy"), "policy changed");
+}
+
+/**
+ * x-methods: which methods are answered and how. A method no longer allowed, HEAD answered
+ * otherwise than as GET, OPTIONS with another status: monitors, browsers and scripts that relied
+ * on it fail. OPTIONS newly counted spends the client's budget (rate-limit-tightened).
+ */
+function compareMethods(c: Collector, b: Json, h: Json, at: At): void {
+  // Stated for the first time: it describes what was served already (1.0.0 → 1.1.0 did this).
+  if (Object.keys(b).length === 0) {
+    if (Object.keys(h).length > 0) c.add("transport-policy-added", at, "x-methods stated");
+    return;
+  }
+  const lost = list(b.allow).filter((m) => !list(h.allow).includes(m));
+  const gained = list(h.allow).filter((m) => !list(b.allow).includes(m));
+  if (lost.length) c.add("methods-narrowed", down(at, "allow"), `${lost.join(", ")} no longer answered`);
+  if (gained.length) c.add("methods-widened", down(at, "allow"), `${gained.join(", ")} now answered`);
+  if ("head" in b && !same(b.head, h.head))
+    c.add("methods-narrowed", down(at, "head"), `HEAD ${show(b.head)} → ${show(h.head)}`);
+  const ob = obj(b.options);
+  const oh = obj(h.options);
+  for (const key of ["status", "unknown_path"]) {
+    if (key in ob && !same(ob[key], oh[key]))
+      c.add(
+        "methods-narrowed",
+        down(at, "options", key),
+        `OPTIONS ${key} ${show(ob[key])} → ${show(oh[key])}`,
+      );
+  }
+  if (ob.counted !== oh.counted) {
+    const rule = oh.counted === true ? "rate-limit-tightened" : "rate-limit-loosened";
+    c.add(rule, down(at, "options", "counted"), `OPTIONS counted ${show(ob.counted)} → ${show(oh.counted)}`);
+  }
+  compareRest(c, ob, oh, down(at, "options"), new Set(["status", "unknown_path", "counted"]));
+  if ("policy" in b && "policy" in h && b.policy !== h.policy)
+    c.add("documentation-changed", down(at, "policy"), "policy changed");
+  compareRest(c, b, h, at, new Set(["allow", "head", "options", "policy"]));
 }
 
 function compareCategories(c: Collector, b: Json, h: Json, at: At): void {

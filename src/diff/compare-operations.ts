@@ -168,6 +168,9 @@ function alternatives(security: Json[]): string[] {
   );
 }
 
+/** The alternatives as a set, the empty one (public) left out. */
+const spelled = (r: string[]) => [...new Set(r.filter((x) => x !== ""))].sort();
+
 /**
  * Public means no requirement or an empty alternative ({}). A public operation that now needs
  * credentials, or a secured one that lost a way of authenticating, breaks clients.
@@ -186,7 +189,9 @@ function compareSecurity(c: Collector, b: Side, h: Side, at: At): void {
     c.add("security-removed", where, `${at.operation} no longer requires credentials`);
   else if (!isPublic(rb) && lost.length)
     c.add("security-changed", where, `${at.operation} no longer accepts ${lost.join(" or ")}`);
-  else if (!same(rb, rh))
+  // Otherwise the same operations succeed: say so when the list reads differently ([] and [{}]
+  // are both public, and the order of alternatives means nothing).
+  else if (!same(spelled(rb), spelled(rh)))
     c.add("documentation-changed", where, `${at.operation} security ${rb.join(" | ")} → ${rh.join(" | ")}`);
   const used = (s: Json[]) => new Set(s.flatMap((req) => Object.keys(req)));
   const inHead = used(sh);

@@ -10,6 +10,7 @@ import {
   same,
   show,
 } from "./context.ts";
+import { absorbMissing } from "./normalize-schema.ts";
 import { comparePatterns } from "./patterns.ts";
 import { writtenNode } from "./pointer.ts";
 import type { RuleId } from "./rules.ts";
@@ -41,6 +42,10 @@ const HANDLED = new Set([
   "anyOf",
   "allOf",
   "deprecated",
+  "multipleOf",
+  "uniqueItems",
+  "readOnly",
+  "writeOnly",
 ]);
 
 function lowerBounds() {
@@ -50,35 +55,33 @@ function upperBounds() {
   return ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"];
 }
 
-function walk(c: Collector, b: unknown, h: unknown, at: At, dir: Direction, seen: Set<unknown>): void {
-  if (!isObject(b) || !isObject(h) || seen.has(b)) return;
+function walk(
+  c: Collector,
+  bAsWritten: unknown,
+  hAsWritten: unknown,
+  at: At,
+  dir: Direction,
+  seen: Set<unknown>,
+): void {
+  if (!isObject(bAsWritten) || !isObject(hAsWritten) || seen.has(bAsWritten)) return;
   // Dereferenced schemas share objects and may be cyclic: compare each base node once per path.
-  const inner = new Set(seen).add(b);
+  const inner = new Set(seen).add(bAsWritten);
+  // The same schema spelled with allOf, a one-branch oneOf or a oneOf of types is one schema.
+  const [b, h] = absorbMissing(bAsWritten, hAsWritten);
   compareTypes(c, b, h, at, dir);
   compareEnums(c, b, h, at, dir);
   compareBounds(c, b, h, at, dir);
   compareStrings(c, b, h, at, dir);
   if (!same(b.default, h.default)) {
-    c.add(
-      "default-changed",
-      down(at, "default"),
-      `${name(at)}default ${show(b.default)} → ${show(h.default)}`,
-    );
+    // A request default is what the server assumes when the client says nothing: changing,
+    // adding or removing it changes what an existing call means (oasdiff agrees). In a response
+    // it is an annotation: the server sends the value.
+    const msg = `${name(at)}default ${show(b.default)} → ${show(h.default)}`;
+    c.add(dir === "request" ? "default-changed" : "documentation-changed", down(at, "default"), msg);
   }
+  compareAccess(c, b, h, at, dir);
   compareProperties(c, b, h, at, dir, inner);
-  if (isObject(b.additionalProperties) && isObject(h.additionalProperties)) {
-    walk(
-      c,
-      b.additionalProperties,
-      h.additionalProperties,
-      sub(at, ["additionalProperties"], ".*"),
-      dir,
-      inner,
-    );
-  } else if (!same(b.additionalProperties, h.additionalProperties)) {
-    const msg = `${name(at)}additionalProperties ${brief(b.additionalProperties)} → ${brief(h.additionalProperties)}`;
-    c.add("unclassified-change", down(at, "additionalProperties"), msg);
-  }
+  compareAdditional(c, b, h, at, dir, inner);
   if (isObject(b.items) && isObject(h.items)) walk(c, b.items, h.items, sub(at, ["items"], "[]"), dir, inner);
   else if (!same(b.items, h.items)) {
     c.add(
@@ -191,32 +194,162 @@ function compareEnums(c: Collector, b: Json, h: Json, at: At, dir: Direction): v
 }
 
 function compareBounds(c: Collector, b: Json, h: Json, at: At, dir: Direction): void {
+  const report = (narrowed: boolean, key: string, side: "base" | "head", change?: string) => {
+    const rule =
+      dir === "request"
+        ? narrowed
+          ? "request-bound-narrowed"
+          : "request-bound-widened"
+        : narrowed
+          ? "response-bound-narrowed"
+          : "response-bound-widened";
+    c.add(rule, down(at, key), `${name(at)}${change ?? `${key} ${show(b[key])} → ${show(h[key])}`}`, side);
+  };
+  for (const lower of [true, false]) {
+    const vb = numericBound(b, lower);
+    const vh = numericBound(h, lower);
+    if (vb?.value === vh?.value && vb?.exclusive === vh?.exclusive) continue;
+    const keys = lower ? ["minimum", "exclusiveMinimum"] : ["maximum", "exclusiveMaximum"];
+    const key = keys.find((k) => !same(b[k], h[k])) ?? (keys[0] as string);
+    // A bound appearing narrows; disappearing widens; otherwise the tighter one wins.
+    const narrowed = vb === undefined || (vh !== undefined && tighter(vh, vb, lower));
+    report(narrowed, key, vh === undefined ? "base" : "head");
+  }
   for (const [keys, lower] of [
-    [lowerBounds(), true],
-    [upperBounds(), false],
+    [lowerBounds().filter((k) => !k.includes("imum")), true],
+    [upperBounds().filter((k) => !k.includes("imum")), false],
   ] as const) {
     for (const key of keys) {
       const vb = typeof b[key] === "number" ? (b[key] as number) : undefined;
       const vh = typeof h[key] === "number" ? (h[key] as number) : undefined;
       if (vb === vh) continue;
-      // A bound appearing narrows; disappearing widens; otherwise compare values by side.
       const narrowed = vb === undefined || (vh !== undefined && (lower ? vh > vb : vh < vb));
-      const rule =
-        dir === "request"
-          ? narrowed
-            ? "request-bound-narrowed"
-            : "request-bound-widened"
-          : narrowed
-            ? "response-bound-narrowed"
-            : "response-bound-widened";
-      c.add(
-        rule,
-        down(at, key),
-        `${name(at)}${key} ${show(vb)} → ${show(vh)}`,
-        vh === undefined ? "base" : "head",
-      );
+      report(narrowed, key, vh === undefined ? "base" : "head");
     }
   }
+  // multipleOf: every integer is a multiple of 1, so on integers an absent one is 1.
+  const implied = integerOnly(b) && integerOnly(h) ? 1 : undefined;
+  const mb = num(b.multipleOf) ?? implied;
+  const mh = num(h.multipleOf) ?? implied;
+  if (mb !== mh) {
+    const isWhole = (x: number) => Math.abs(x - Math.round(x)) < 1e-9;
+    const refusesSome = mh !== undefined && (mb === undefined || !isWhole(mb / mh));
+    const admitsOther = mb !== undefined && (mh === undefined || !isWhole(mh / mb));
+    report(dir === "request" ? refusesSome : !admitsOther, "multipleOf", mh === undefined ? "base" : "head");
+  }
+  if ((b.uniqueItems === true) !== (h.uniqueItems === true))
+    report(h.uniqueItems === true, "uniqueItems", h.uniqueItems === true ? "head" : "base");
+}
+
+const num = (v: unknown) => (typeof v === "number" ? v : undefined);
+
+interface Bound {
+  value: number;
+  exclusive: boolean;
+}
+
+/** Whether bound `x` admits fewer values than `y` (on the same side). */
+function tighter(x: Bound, y: Bound, lower: boolean): boolean {
+  if (x.value !== y.value) return lower ? x.value > y.value : x.value < y.value;
+  return x.exclusive && !y.exclusive;
+}
+
+/** Only integers (and maybe null) are allowed. */
+function integerOnly(s: Json): boolean {
+  const t = typesOf(s);
+  return t !== undefined && [...t].every((x) => x === "integer" || x === "null") && t.has("integer");
+}
+
+/**
+ * The effective numeric bound of one side: `minimum`, OAS 3.1's numeric `exclusiveMinimum` and
+ * OAS 3.0's boolean one, whichever is tightest. On integers `> 0` is `>= 1`, so equivalent
+ * spellings compare equal.
+ */
+function numericBound(s: Json, lower: boolean): Bound | undefined {
+  const inc = num(s[lower ? "minimum" : "maximum"]);
+  const exc = s[lower ? "exclusiveMinimum" : "exclusiveMaximum"];
+  let bound: Bound | undefined = inc === undefined ? undefined : { value: inc, exclusive: exc === true };
+  if (typeof exc === "number") {
+    const e = { value: exc, exclusive: true };
+    if (bound === undefined || tighter(e, bound, lower)) bound = e;
+  }
+  if (bound === undefined || !integerOnly(s)) return bound;
+  const { value, exclusive } = bound;
+  if (lower) return { value: exclusive ? Math.floor(value) + 1 : Math.ceil(value), exclusive: false };
+  return { value: exclusive ? Math.ceil(value) - 1 : Math.floor(value), exclusive: false };
+}
+
+/** What a numeric format admits: float and double any number, int32/int64 their ranges. */
+const FORMAT_RANGE: Record<string, [number, number]> = {
+  int32: [-(2 ** 31), 2 ** 31 - 1],
+  int64: [-(2 ** 63), 2 ** 63 - 1],
+  float: [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY],
+  double: [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY],
+};
+
+/** A numeric format that refuses no value the schema's bounds allow: a note, not a constraint. */
+function formatAdmitsAll(format: unknown, s: Json): boolean {
+  const range = typeof format === "string" ? FORMAT_RANGE[format] : undefined;
+  if (range === undefined) return false;
+  const lo = numericBound(s, true)?.value ?? Number.NEGATIVE_INFINITY;
+  const hi = numericBound(s, false)?.value ?? Number.POSITIVE_INFINITY;
+  return lo >= range[0] && hi <= range[1];
+}
+
+/**
+ * readOnly and writeOnly say in which direction a property travels. A response property made
+ * writeOnly is no longer sent (a removal); a request property made readOnly must no longer be
+ * sent (the server may ignore or refuse it). The other two moves change nothing on the wire.
+ */
+function compareAccess(c: Collector, b: Json, h: Json, at: At, dir: Direction): void {
+  const hidden = dir === "response" ? "writeOnly" : "readOnly";
+  for (const key of ["readOnly", "writeOnly"]) {
+    if ((b[key] === true) === (h[key] === true)) continue;
+    const msg = `${name(at)}${key} ${show(b[key])} → ${show(h[key])}`;
+    const side = h[key] === true ? "head" : "base";
+    if (key !== hidden) c.add("documentation-changed", down(at, key), msg, side);
+    else if (h[key] === true)
+      c.add(
+        dir === "response" ? "response-field-removed" : "request-property-removed",
+        down(at, key),
+        `${msg}: no longer ${dir === "response" ? "sent" : "accepted"}`,
+      );
+    else
+      c.add(
+        dir === "response" ? "response-field-added" : "request-property-added",
+        down(at, key),
+        `${msg}: now ${dir === "response" ? "sent" : "accepted"}`,
+        side,
+      );
+  }
+}
+
+/**
+ * additionalProperties: `false` closes an object, a schema types the entries of a map, absent
+ * or `true` is any entry (compared as the empty schema). Closing a request object refuses
+ * properties clients may send; closing a response object is a promise clients need not act on
+ * (they ignore fields they do not know), unless the entries were typed data (a map emptied).
+ * Opening a closed object is info both ways for the same reason.
+ */
+function compareAdditional(c: Collector, b: Json, h: Json, at: At, dir: Direction, seen: Set<unknown>): void {
+  const open = (v: unknown) => (v === undefined || v === true ? {} : v);
+  const ab = open(b.additionalProperties);
+  const ah = open(h.additionalProperties);
+  if (same(ab, ah)) return;
+  const where = down(at, "additionalProperties");
+  const msg = `${name(at)}additionalProperties ${brief(b.additionalProperties)} → ${brief(h.additionalProperties)}`;
+  if (isObject(ab) && isObject(ah)) walk(c, ab, ah, sub(at, ["additionalProperties"], ".*"), dir, seen);
+  else if (ah === false) {
+    const typedMap = isObject(ab) && Object.keys(ab).length > 0;
+    const rule =
+      dir === "request"
+        ? "request-properties-closed"
+        : typedMap
+          ? "response-field-removed"
+          : "response-properties-closed";
+    c.add(rule, where, msg);
+  } else if (ab === false) c.add("properties-opened", where, msg, "head");
+  else c.add("unclassified-change", where, msg);
 }
 
 /**
@@ -249,6 +382,18 @@ function compareStrings(c: Collector, b: Json, h: Json, at: At, dir: Direction):
   if (b.format !== h.format) {
     const side = h.format === undefined ? "base" : "head";
     const msg = `${name(at)}format ${show(b.format)} → ${show(h.format)}`;
+    // int32 on a value bounded 1..1000 refuses nothing: the bounds already say more. A request
+    // format is judged on what the old schema accepted, a response one on what the new may send.
+    const admitsAll = dir === "request" ? formatAdmitsAll(h.format, b) : formatAdmitsAll(b.format, h);
+    if (admitsAll) {
+      c.add(
+        "documentation-changed",
+        down(at, "format"),
+        `${msg} (admits every value the bounds allow)`,
+        side,
+      );
+      return;
+    }
     const breaks = dir === "request" ? h.format !== undefined : b.format !== undefined;
     const rule =
       dir === "request"
