@@ -158,14 +158,29 @@ function securityOf(side: Side): Json[] {
   return (Array.isArray(list) ? list : []).map(obj);
 }
 
-/** Each alternative of a security requirement as a sorted `scheme[scopes]` string. */
-function alternatives(security: Json[]): string[] {
+/**
+ * Each alternative of a security requirement as a sorted `scheme[scopes]` string; with `doc`,
+ * each scheme named by what travels (its type, location and name) instead of its component name.
+ */
+function alternatives(security: Json[], doc?: Json): string[] {
   return security.map((req) =>
     Object.entries(req)
-      .map(([name, scopes]) => `${name}[${Array.isArray(scopes) ? [...scopes].sort().join(",") : ""}]`)
+      .map(
+        ([name, scopes]) =>
+          `${doc ? wire(doc, name) : name}[${Array.isArray(scopes) ? [...scopes].sort().join(",") : ""}]`,
+      )
       .sort()
       .join("+"),
   );
+}
+
+const WIRE_KEYS = ["type", "in", "name", "scheme", "bearerFormat", "flows", "openIdConnectUrl"];
+
+/** How a scheme's credentials travel; a scheme the document lacks keeps its name. */
+function wire(doc: Json, name: string): string {
+  const scheme = obj(obj(doc.components).securitySchemes)[name];
+  if (!isObject(scheme)) return `name:${name}`;
+  return JSON.stringify(WIRE_KEYS.map((k) => scheme[k] ?? null));
 }
 
 /** The alternatives as a set, the empty one (public) left out. */
@@ -182,7 +197,11 @@ function compareSecurity(c: Collector, b: Side, h: Side, at: At): void {
   const rh = alternatives(sh);
   const isPublic = (r: string[]) => r.length === 0 || r.includes("");
   const where = down(at, "security");
-  const lost = rb.filter((r) => !rh.includes(r));
+  // An alternative is kept when one of the same name, or one sending the same credentials the
+  // same way (a scheme renamed in components), remains.
+  const wb = alternatives(sb, b.doc);
+  const wh = alternatives(sh, h.doc);
+  const lost = rb.filter((r, i) => !rh.includes(r) && !wh.includes(wb[i] as string));
   if (isPublic(rb) && !isPublic(rh))
     c.add("security-added", where, `${at.operation} now requires ${rh.join(" or ")}`);
   else if (!isPublic(rb) && isPublic(rh))
@@ -202,7 +221,7 @@ function compareSecurity(c: Collector, b: Side, h: Side, at: At): void {
 function compareScheme(c: Collector, bDoc: Json, hDoc: Json, name: string, at: At): void {
   const sb = obj(obj(obj(bDoc.components).securitySchemes)[name]);
   const sh = obj(obj(obj(hDoc.components).securitySchemes)[name]);
-  for (const key of ["type", "in", "name", "scheme", "bearerFormat", "flows", "openIdConnectUrl"]) {
+  for (const key of WIRE_KEYS) {
     if (same(sb[key], sh[key])) continue;
     const where: At = {
       ...at,

@@ -1,3 +1,4 @@
+import { compareContent } from "./compare-responses.ts";
 import { compareSchema } from "./compare-schema.ts";
 import {
   type At,
@@ -53,6 +54,7 @@ const HANDLED = new Set([
   "allowReserved",
   "deprecated",
   "x-words",
+  "content",
 ]);
 
 export function compareParameters(
@@ -105,7 +107,17 @@ function compareParameter(c: Collector, b: Json, h: Json, at: At): void {
   }
   if (b.deprecated !== true && h.deprecated === true)
     c.add("documentation-changed", down(at, "deprecated"), `${at.parameter} is now deprecated`);
-  compareSchema(c, b.schema, h.schema, down(at, "schema"), "request");
+  // `content` instead of `schema` writes the value as that media type (JSON), not as form text.
+  if (isObject(b.content) !== isObject(h.content)) {
+    const how = (p: Json) => (isObject(p.content) ? Object.keys(p.content).join(", ") : "schema");
+    c.add(
+      "request-parameter-style-changed",
+      down(at, isObject(h.content) ? "content" : "schema"),
+      `${at.parameter} now written as ${how(h)}, was ${how(b)}`,
+    );
+  } else if (isObject(b.content) && isObject(h.content))
+    compareContent(c, b.content, h.content, { ...down(at, "content"), field: at.parameter }, "request");
+  else compareSchema(c, b.schema, h.schema, down(at, "schema"), "request");
   compareWords(c, b["x-words"], h["x-words"], down(at, "x-words"));
   compareRest(c, b, h, at, HANDLED);
 }

@@ -21,7 +21,8 @@ import type { RuleId } from "./rules.ts";
  * widening it breaks them (like github/rest-api-description's breaking-change script and oasdiff).
  */
 export function compareSchema(c: Collector, b: unknown, h: unknown, at: At, dir: Direction): void {
-  walk(c, b, h, at, dir, new Set());
+  // A schema written on one side only: the other side allows anything (the empty schema).
+  walk(c, b ?? (isObject(h) ? {} : b), h ?? (isObject(b) ? {} : h), at, dir, new Set());
 }
 
 const HANDLED = new Set([
@@ -82,7 +83,10 @@ function walk(
   compareAccess(c, b, h, at, dir);
   compareProperties(c, b, h, at, dir, inner);
   compareAdditional(c, b, h, at, dir, inner);
-  if (isObject(b.items) && isObject(h.items)) walk(c, b.items, h.items, sub(at, ["items"], "[]"), dir, inner);
+  // Absent items allow any item: compared as the empty schema.
+  const ib = b.items ?? (isObject(h.items) ? {} : undefined);
+  const ih = h.items ?? (isObject(b.items) ? {} : undefined);
+  if (isObject(ib) && isObject(ih)) walk(c, ib, ih, sub(at, ["items"], "[]"), dir, inner);
   else if (!same(b.items, h.items)) {
     c.add(
       "unclassified-change",

@@ -12,7 +12,7 @@ function byId(list: unknown): Map<string, { entry: Json; i: string }> {
 
 /** The rule id an added or removed entry is reported under, and a note for its message. */
 type Kind = (entry: Json, others: Map<string, { entry: Json; i: string }>) => { rule: RuleId; note?: string };
-type Kinds = { added: Kind; removed: Kind; noun: string };
+type Kinds = { added: Kind; removed: Kind; noun: string; core: (entry: Json) => Json };
 
 /** Pairs a list's entries by id: removed and added ones are reported here, kept ones by `compare`. */
 function compareById(
@@ -25,7 +25,25 @@ function compareById(
 ): void {
   const rb = byId(bRaw);
   const rh = byId(hRaw);
+  // An entry whose id alone changed (same condition, same expectation) is the same promise.
+  const renamed = new Map<string, string>();
   for (const [id, b] of rb) {
+    if (rh.has(id)) continue;
+    const core = kinds.core(b.entry);
+    const to = [...rh].find(
+      ([hid, h]) => !rb.has(hid) && ![...renamed.values()].includes(hid) && same(kinds.core(h.entry), core),
+    );
+    if (to) renamed.set(id, to[0]);
+  }
+  for (const [id, b] of rb) {
+    const to = renamed.get(id);
+    if (to !== undefined) {
+      const h = rh.get(to) as { entry: Json; i: string };
+      const where: At = { ...at, base: [...at.base, b.i], head: [...at.head, h.i] };
+      c.add("documentation-changed", down(where, "id"), `${kinds.noun} ${id} renamed ${to}`);
+      compare(id, b.entry, { ...h.entry, id: b.entry.id }, where);
+      continue;
+    }
     const h = rh.get(id);
     const where: At = { ...at, base: [...at.base, b.i], head: [...at.head, h?.i ?? b.i] };
     if (h) compare(id, b.entry, h.entry, where);
@@ -34,8 +52,9 @@ function compareById(
       c.add(rule, where, `${kinds.noun} ${id} removed${note ?? ""}`, "base");
     }
   }
+  const targets = new Set(renamed.values());
   for (const [id, h] of rh) {
-    if (rb.has(id)) continue;
+    if (rb.has(id) || targets.has(id)) continue;
     const { rule, note } = kinds.added(h.entry, rb);
     c.add(rule, { ...at, head: [...at.head, h.i] }, `${kinds.noun} ${id} added${note ?? ""}`);
   }
@@ -65,6 +84,10 @@ export function compareConformance(c: Collector, bRaw: unknown, hRaw: unknown, a
         ? { rule: "x-conformance-refusal-removed", note: `: ${describeRefusal(rule)} no longer promised` }
         : { rule: "x-conformance-rule-removed" },
     noun: "rule",
+    core: (r) => {
+      const { id: _, ...rest } = logic(r);
+      return rest;
+    },
   };
   compareById(c, bRaw, hRaw, at, kinds, (id, b, h, where) => compareRule(c, id, b, h, where));
 }
@@ -78,6 +101,7 @@ export function compareRelations(c: Collector, bRaw: unknown, hRaw: unknown, at:
     added: () => ({ rule: "x-relation-added" }),
     removed: () => ({ rule: "x-relation-removed" }),
     noun: "relation",
+    core: (r) => Object.fromEntries(Object.entries(r).filter(([k]) => k !== "id" && !DOCS.includes(k))),
   };
   compareById(c, bRaw, hRaw, at, kinds, (id, b, h, where) => {
     if (!same(docsOnly(b), docsOnly(h)))
