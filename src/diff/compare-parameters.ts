@@ -117,7 +117,18 @@ function compareParameter(c: Collector, b: Json, h: Json, at: At): void {
     );
   } else if (isObject(b.content) && isObject(h.content))
     compareContent(c, b.content, h.content, { ...down(at, "content"), field: at.parameter }, "request");
-  else compareSchema(c, b.schema, h.schema, down(at, "schema"), "request");
+  else if (
+    b.required === true &&
+    h.required === true &&
+    !same(obj(b.schema).default, obj(h.schema).default)
+  ) {
+    // A required parameter is always sent: its default is never used (oasdiff agrees).
+    const msg = `${at.parameter} default ${show(obj(b.schema).default)} → ${show(obj(h.schema).default)} (required: never used)`;
+    c.add("documentation-changed", down(at, "schema", "default"), msg);
+    const { default: _b, ...bs } = obj(b.schema);
+    const { default: _h, ...hs } = obj(h.schema);
+    compareSchema(c, bs, hs, down(at, "schema"), "request");
+  } else compareSchema(c, b.schema, h.schema, down(at, "schema"), "request");
   compareWords(c, b["x-words"], h["x-words"], down(at, "x-words"));
   compareRest(c, b, h, at, HANDLED);
 }

@@ -10,6 +10,7 @@ import {
   same,
   show,
 } from "./context.ts";
+import { enumDecides, VALUE_KEYWORDS } from "./enum-values.ts";
 import { absorbMissing } from "./normalize-schema.ts";
 import { comparePatterns } from "./patterns.ts";
 import { writtenNode } from "./pointer.ts";
@@ -69,10 +70,21 @@ function walk(
   const inner = new Set(seen).add(bAsWritten);
   // The same schema spelled with allOf, a one-branch oneOf or a oneOf of types is one schema.
   const [b, h] = absorbMissing(bAsWritten, hAsWritten);
-  compareTypes(c, b, h, at, dir);
-  compareEnums(c, b, h, at, dir);
-  compareBounds(c, b, h, at, dir);
-  compareStrings(c, b, h, at, dir);
+  if (enumDecides(b, h)) {
+    // The same enum, every value admitted alike: a new pattern or bound is a note, not a change.
+    for (const key of VALUE_KEYWORDS.filter((k) => !same(b[k], h[k])))
+      c.add(
+        "documentation-changed",
+        down(at, key),
+        `${name(at)}${key} ${show(b[key])} → ${show(h[key])} (every enum value still allowed)`,
+        key in h ? "head" : "base",
+      );
+  } else {
+    compareTypes(c, b, h, at, dir);
+    compareEnums(c, b, h, at, dir);
+    compareBounds(c, b, h, at, dir);
+    compareStrings(c, b, h, at, dir);
+  }
   if (!same(b.default, h.default)) {
     // A request default is what the server assumes when the client says nothing: changing,
     // adding or removing it changes what an existing call means (oasdiff agrees). In a response
@@ -232,10 +244,10 @@ function compareBounds(c: Collector, b: Json, h: Json, at: At, dir: Direction): 
     }
   }
   // multipleOf: every integer is a multiple of 1, so on integers an absent one is 1.
-  const implied = integerOnly(b) && integerOnly(h) ? 1 : undefined;
-  const mb = num(b.multipleOf) ?? implied;
-  const mh = num(h.multipleOf) ?? implied;
-  if (mb !== mh) {
+  // Judged only when one side states it (a type change alone is the type rules' to report).
+  const mb = num(b.multipleOf) ?? (integerOnly(b) ? 1 : undefined);
+  const mh = num(h.multipleOf) ?? (integerOnly(h) ? 1 : undefined);
+  if (mb !== mh && (b.multipleOf !== undefined || h.multipleOf !== undefined)) {
     const isWhole = (x: number) => Math.abs(x - Math.round(x)) < 1e-9;
     const refusesSome = mh !== undefined && (mb === undefined || !isWhole(mb / mh));
     const admitsOther = mb !== undefined && (mh === undefined || !isWhole(mh / mb));
