@@ -12,6 +12,7 @@ import {
   same,
   show,
 } from "./context.ts";
+import { queryParams } from "./refusal-proof.ts";
 
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
@@ -148,7 +149,13 @@ function compareOperation(c: Collector, b: Side, h: Side, at: At, method: string
   compareParameters(c, b, h, at, method);
   compareRequestBody(c, b.op.requestBody, h.op.requestBody, down(at, "requestBody"));
   compareResponses(c, b.op.responses, h.op.responses, down(at, "responses"));
-  compareConformance(c, b.op["x-conformance"], h.op["x-conformance"], down(at, "x-conformance"));
+  compareConformance(
+    c,
+    b.op["x-conformance"],
+    h.op["x-conformance"],
+    down(at, "x-conformance"),
+    queryParams(h.item, h.op),
+  );
   compareRelations(c, b.op["x-relations"], h.op["x-relations"], down(at, "x-relations"));
   compareRest(c, b.op, h.op, at, HANDLED);
 }
@@ -180,7 +187,13 @@ const WIRE_KEYS = ["type", "in", "name", "scheme", "bearerFormat", "flows", "ope
 function wire(doc: Json, name: string): string {
   const scheme = obj(obj(doc.components).securitySchemes)[name];
   if (!isObject(scheme)) return `name:${name}`;
-  return JSON.stringify(WIRE_KEYS.map((k) => scheme[k] ?? null));
+  return JSON.stringify(WIRE_KEYS.map((k) => wireValue(scheme, k)));
+}
+
+/** A scheme's value for a key, a header's name in lower case (header names are case-insensitive). */
+function wireValue(scheme: Json, key: string): unknown {
+  const v = scheme[key] ?? null;
+  return key === "name" && scheme.in === "header" && typeof v === "string" ? v.toLowerCase() : v;
 }
 
 /** The alternatives as a set, the empty one (public) left out. */
@@ -222,7 +235,7 @@ function compareScheme(c: Collector, bDoc: Json, hDoc: Json, name: string, at: A
   const sb = obj(obj(obj(bDoc.components).securitySchemes)[name]);
   const sh = obj(obj(obj(hDoc.components).securitySchemes)[name]);
   for (const key of WIRE_KEYS) {
-    if (same(sb[key], sh[key])) continue;
+    if (same(wireValue(sb, key), wireValue(sh, key))) continue;
     const where: At = {
       ...at,
       base: ["components", "securitySchemes", name, key],

@@ -1,4 +1,5 @@
 import { type At, type Collector, down, isObject, type Json, obj, same } from "./context.ts";
+import { type QueryParam, refusedBySchema } from "./refusal-proof.ts";
 import type { RuleId } from "./rules.ts";
 
 /** Entries of a list (rules, relations) by their id, with their index for locations. */
@@ -67,16 +68,28 @@ function compareById(
  * `examples` are documentation: they illustrate the promise, and the spec's own tests hold them
  * to it, so editing them changes no contract.
  */
-export function compareConformance(c: Collector, bRaw: unknown, hRaw: unknown, at: At): void {
+export function compareConformance(
+  c: Collector,
+  bRaw: unknown,
+  hRaw: unknown,
+  at: At,
+  params: Map<string, QueryParam> = new Map(),
+): void {
   const kinds: Kinds = {
     // A new refusing rule turns requests that were served into 400s, unless the other document
-    // already refused the same requests the same way (a rule renamed or split off).
+    // already refused the same requests the same way (a rule renamed or split off), or a
+    // parameter's schema already refused them with the same 400 invalid-parameter.
     added: (rule, before) => {
       if (!refuses(rule)) return { rule: "x-conformance-rule-added" };
       const same = refusedAlready(rule, before);
-      return same
-        ? { rule: "x-conformance-rule-added", note: ` (rule ${same} already refused these requests)` }
-        : { rule: "x-conformance-refusal-added", note: `: ${describeRefusal(rule)}` };
+      if (same)
+        return { rule: "x-conformance-rule-added", note: ` (rule ${same} already refused these requests)` };
+      if (restatesSchema(rule, params))
+        return {
+          rule: "x-conformance-rule-added",
+          note: " (the parameter's schema already refused these requests)",
+        };
+      return { rule: "x-conformance-refusal-added", note: `: ${describeRefusal(rule)}` };
     },
     // A refusing rule gone only lets through requests that were refused: the API accepts more.
     removed: (rule) =>
@@ -131,6 +144,17 @@ function refusedAlready(rule: Json, others: Map<string, { entry: Json }>): strin
     if (refuses(entry) && same(entry.when, rule.when) && same(obj(entry.then).status, obj(rule.then).status))
       return id;
   return undefined;
+}
+
+/** A 400 invalid-parameter rule whose requests a parameter's schema already refused. */
+function restatesSchema(rule: Json, params: Map<string, QueryParam>): boolean {
+  const then = obj(rule.then);
+  const type = obj(then.problem).type;
+  return (
+    then.status === 400 &&
+    (type === undefined || type === "invalid-parameter") &&
+    refusedBySchema(rule.when, params)
+  );
 }
 
 /** "400 when {...}" (or "400 on every request"): what a refusing rule refuses, for its message. */
