@@ -209,9 +209,35 @@ function compareRule(c: Collector, id: string, b: Json, h: Json, at: At): void {
     );
     return;
   }
+  // A refusing rule whose condition gained conjuncts (every old predicate kept) refuses a subset
+  // of what it refused: the API accepts more, as when the rule is removed.
+  if (refuses(b) && same(logic(b).then, logic(h).then) && conjunctsAdded(b.when, h.when)) {
+    c.add(
+      "x-conformance-refusal-narrowed",
+      down(at, "when"),
+      `rule ${id}: refuses only when ${JSON.stringify(h.when)}, was ${JSON.stringify(b.when ?? "every request")}`,
+    );
+    return;
+  }
   const parts = ["when", "then"].filter((k) => !same(b[k], h[k]));
   const what = parts.length ? parts.join(" and ") : "definition";
   c.add("x-conformance-rule-changed", down(at, parts[0] ?? "then"), `rule ${id}: ${what} changed`);
+}
+
+/**
+ * Whether `h` is `b` with more conditions: every query predicate of `b` is in `h` with the same
+ * operands (no `when` matches every request). Only `query` conditions are compared.
+ */
+function conjunctsAdded(b: unknown, h: unknown): boolean {
+  if (!isObject(h) || same(b, h) || Object.keys(h).some((k) => k !== "query") || !isObject(h.query))
+    return false;
+  if (b === undefined) return true;
+  if (!isObject(b) || Object.keys(b).some((k) => k !== "query") || !isObject(b.query)) return false;
+  const hq = h.query;
+  return Object.entries(b.query).every(([p, pred]) => {
+    const hp = hq[p];
+    return isObject(pred) && isObject(hp) && Object.entries(pred).every(([k, v]) => same(hp[k], v));
+  });
 }
 
 /** [base, head] when the only logical change is a fixed number in then.count.max. */

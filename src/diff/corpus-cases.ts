@@ -194,7 +194,7 @@ export const CORPUS: CorpusCase[] = [
 
   // --- responses, headers, media types.
   { name: "success status removed", patch: [{ op: "move", from: `${META}/responses/200`, path: `${META}/responses/203` }], want: "breaking", why: "clients check for 200" },
-  { name: "error status removed from a secured operation", patch: [{ op: "remove", path: `${PUSH}/responses/401` }], want: "breaking", why: "clients handle the documented 401" },
+  { name: "error status removed from a secured operation", patch: [{ op: "remove", path: `${PUSH}/responses/401` }], want: "warning", why: "no request gets a 401 any more (oasdiff: not breaking); the handling is dead code, a reviewer looks" },
   { name: "error status added", patch: [{ op: "add", path: `${LEGACY}/responses/404`, value: { $ref: "#/components/responses/BadRequest" } }], want: "warning", why: "a status clients may not handle" },
   { name: "charset parameter on application/json", patch: [{ op: "move", from: `${SEARCH}/responses/200/content/application~1json`, path: `${SEARCH}/responses/200/content/application~1json;charset=UTF-8` }], want: "info", why: "the same media type, UTF-8 either way" },
   { name: "charset parameter on the RSS type", patch: [{ op: "move", from: `${RSS}/responses/200/content/application~1rss+xml`, path: `${RSS}/responses/200/content/application~1rss+xml; charset=utf-8` }], want: "info", why: "the description already says utf-8" },
@@ -290,7 +290,7 @@ export const CORPUS: CorpusCase[] = [
   { name: "x-words match made case-sensitive", patch: [{ op: "replace", path: `${P}/RssQ/x-words/match`, value: "substring" }], want: "breaking", why: "'JD' no longer finds 'jd'" },
   { name: "rate-limit prose edited", patch: [{ op: "replace", path: "/x-rate-limit/counting", value: "Every answered request counts except 429s and OPTIONS." }], want: "info", why: "documentation" },
   { name: "omission threshold moved", patch: [{ op: "replace", path: `${RANK}/x-conformance/0/when/query/limit/lte`, value: 40 }, { op: "replace", path: `${RANK}/x-conformance/1/when/query/limit/gt`, value: 40 }], want: "breaking", why: "limit 45 now carries content" },
-  { name: "refusing rule narrowed to refuse less", patch: [{ op: "replace", path: `${FEED}/x-conformance/8/when`, value: { query: { type: { eq: "zdm" }, cate: { ne: "all" } } } }], want: "breaking", why: "a changed rule is breaking until a reviewer accepts it (README Limitations)" },
+  { name: "refusing rule narrowed to refuse less", patch: [{ op: "replace", path: `${FEED}/x-conformance/8/when`, value: { query: { type: { eq: "zdm" }, cate: { ne: "all" } } } }], want: "breaking", why: "present: true dropped: ne on an absent cate holds vacuously, so type=zdm alone is now refused" },
   { name: "servers base URL default changed", patch: [{ op: "replace", path: "/servers/0/variables/base_url/default", value: "http://127.0.0.1:9090" }], want: "warning", why: "clients that use the default base URL move" },
   { name: "info.version bumped", patch: [{ op: "replace", path: "/info/version", value: "1.2.0" }], want: "info", why: "a release label" },
   { name: "operation tags changed", patch: [{ op: "replace", path: `${RSS}/tags`, value: ["rss", "feed"] }], want: "info", why: "documentation" },
@@ -343,4 +343,9 @@ export const CORPUS: CorpusCase[] = [
   { name: "response description edited", patch: [{ op: "replace", path: `${RANK}/responses/200/description`, value: "The entries of the window, ranked." }], want: "info", why: "documentation" },
   { name: "optional parameter became required and gained an enum value", patch: [{ op: "replace", path: `${P}/FeedType/required`, value: true }, { op: "add", path: `${P}/FeedType/schema/enum/-`, value: "all" }], want: "breaking", why: "calls without type are refused" },
   { name: "request minimum lowered", patch: [{ op: "replace", path: `${P}/RankLimit/schema/minimum`, value: 0 }], want: "info", why: "limit=0 accepted" },
+  // --- fifth batch: refusals narrowed, error statuses.
+  { name: "refusing rule gains a condition", patch: [{ op: "add", path: `${FEED}/x-conformance/8/when/query/limit`, value: { gt: 10 } }], want: "info", why: "it refuses only part of what it refused" },
+  { name: "refusing rule loses a predicate", patch: [{ op: "remove", path: `${FEED}/x-conformance/8/when/query/cate/ne` }], want: "breaking", why: "type=zdm&cate=all is now refused" },
+  { name: "429 no longer documented on the rank", patch: [{ op: "remove", path: `${RANK}/responses/429` }], want: "warning", why: "an error status removed: not breaking, a reviewer looks" },
+  { name: "the rank's 200 replaced by 206", patch: [{ op: "move", from: `${RANK}/responses/200`, path: `${RANK}/responses/206` }], want: "breaking", why: "clients check for 200" },
 ];

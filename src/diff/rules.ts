@@ -261,7 +261,16 @@ export const RULES = {
     "Send values that match exactly one shape.",
   ],
   // Responses
-  "response-status-removed": [B, "A documented response status is gone.", "Stop relying on that status."],
+  "response-status-removed": [
+    B,
+    "A documented success or redirect status is gone.",
+    "Stop relying on that status.",
+  ],
+  "response-error-status-removed": [
+    W,
+    "A documented error status (4xx, 5xx, default) is gone: the requests that got it are served or answered otherwise.",
+    "Keep handling it until the server stops sending it.",
+  ],
   "response-status-added": [W, "A new documented response status.", "Handle the new status."],
   "response-header-removed": [
     B,
@@ -366,6 +375,11 @@ export const RULES = {
     B,
     "A new refusing x-conformance rule (a 4xx): requests it matches, served before, are now refused.",
     "Stop sending the requests the rule refuses.",
+  ],
+  "x-conformance-refusal-narrowed": [
+    I,
+    "A refusing x-conformance rule gained conditions (every old one kept): it refuses fewer requests.",
+    "Nothing to change.",
   ],
   "x-conformance-refusal-removed": [
     I,
