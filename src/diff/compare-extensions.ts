@@ -173,12 +173,29 @@ function compareTransport(c: Collector, b: Json, h: Json): void {
     c.add("query-length-raised", at, "no cap stated any more", "base");
   if ("reason" in qb && "reason" in qh && qb.reason !== qh.reason)
     c.add("documentation-changed", down(at, "reason"), "reason changed");
+  // The cap measured on the text as sent is the strictest reading: any other (decoded) admits more.
+  const both = "x-query-string" in b && "x-query-string" in h;
+  if (both && "measured" in qb && !same(qb.measured, qh.measured)) {
+    const rule = qb.measured === "as-sent" ? "query-length-raised" : "query-length-lowered";
+    c.add(rule, down(at, "measured"), `measured ${show(qb.measured)} → ${show(qh.measured)}`);
+  }
+  // How the query is decoded decides what a request says: another decoding reads the same
+  // request otherwise (a `+`, a `%zz`, bytes that are not UTF-8).
+  if (both && "decoding" in qb && !same(qb.decoding, qh.decoding))
+    c.add(
+      "query-decoding-changed",
+      down(at, "decoding"),
+      `decoding ${show(qb.decoding)} → ${show(qh.decoding)}`,
+    );
+  if (both) compareRest(c, qb, qh, at, new Set(["max_length", "reason", "measured", "decoding"]));
   const cb = obj(b["x-caching"]);
   const ch = obj(h["x-caching"]);
   if ("answers" in cb && !same(cb.answers, ch.answers))
     c.add("caching-changed", down(root("x-caching"), "answers"), "the Cache-Control of some answers changed");
   if ("policy" in cb && "policy" in ch && cb.policy !== ch.policy)
     c.add("documentation-changed", down(root("x-caching"), "policy"), "policy changed");
+  if ("x-caching" in b && "x-caching" in h)
+    compareRest(c, cb, ch, root("x-caching"), new Set(["answers", "policy"]));
   const zb = obj(b["x-compression"]);
   const zh = obj(h["x-compression"]);
   for (const key of ["codings", "vary"]) {
@@ -191,6 +208,8 @@ function compareTransport(c: Collector, b: Json, h: Json): void {
   }
   if ("policy" in zb && "policy" in zh && zb.policy !== zh.policy)
     c.add("documentation-changed", down(root("x-compression"), "policy"), "policy changed");
+  if ("x-compression" in b && "x-compression" in h)
+    compareRest(c, zb, zh, root("x-compression"), new Set(["codings", "vary", "policy"]));
 }
 
 /**

@@ -329,6 +329,11 @@ export const RULES = {
     "Keep query strings under the new cap (counted as sent, percent-encoded).",
   ],
   "query-length-raised": [I, "x-query-string allows longer query strings.", "Nothing to change."],
+  "query-decoding-changed": [
+    B,
+    "x-query-string decodes the query otherwise: the same request may now say something else.",
+    "Encode queries as the new decoding reads them.",
+  ],
   "caching-changed": [
     W,
     "x-caching changed what caches may keep (the Cache-Control an answer carries).",
