@@ -44,6 +44,7 @@ const HANDLED = new Set([
   "anyOf",
   "allOf",
   "deprecated",
+  "not",
   "multipleOf",
   "uniqueItems",
   "readOnly",
@@ -51,10 +52,10 @@ const HANDLED = new Set([
 ]);
 
 function lowerBounds() {
-  return ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"];
+  return ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains"];
 }
 function upperBounds() {
-  return ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"];
+  return ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains"];
 }
 
 function walk(
@@ -93,6 +94,7 @@ function walk(
     c.add(dir === "request" ? "default-changed" : "documentation-changed", down(at, "default"), msg);
   }
   compareAccess(c, b, h, at, dir);
+  compareNot(c, b, h, at, dir);
   compareProperties(c, b, h, at, dir, inner);
   compareAdditional(c, b, h, at, dir, inner);
   // Absent items allow any item: compared as the empty schema.
@@ -310,6 +312,30 @@ function formatAdmitsAll(format: unknown, s: Json): boolean {
   const lo = numericBound(s, true)?.value ?? Number.NEGATIVE_INFINITY;
   const hi = numericBound(s, false)?.value ?? Number.POSITIVE_INFINITY;
   return lo >= range[0] && hi <= range[1];
+}
+
+/**
+ * `not` excludes values: added it refuses some (a request narrowed, a response narrowed), removed
+ * it admits them again. A `not` rewritten cannot be ordered without proving inclusion: a reviewer
+ * looks.
+ */
+function compareNot(c: Collector, b: Json, h: Json, at: At, dir: Direction): void {
+  if (same(b.not, h.not)) return;
+  const where = down(at, "not");
+  const msg = `${name(at)}not ${brief(b.not)} → ${brief(h.not)}`;
+  if (b.not !== undefined && h.not !== undefined) c.add("unclassified-change", where, msg);
+  else {
+    const narrowed = h.not !== undefined;
+    const rule =
+      dir === "request"
+        ? narrowed
+          ? "request-bound-narrowed"
+          : "request-bound-widened"
+        : narrowed
+          ? "response-bound-narrowed"
+          : "response-bound-widened";
+    c.add(rule, where, msg, narrowed ? "head" : "base");
+  }
 }
 
 /**

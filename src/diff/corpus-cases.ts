@@ -363,4 +363,8 @@ export const CORPUS: CorpusCase[] = [
   { name: "problem type removed", patch: [{ op: "remove", path: "/x-problem-types/request-timeout" }], want: "breaking", why: "clients dispatch on /problems/request-timeout" },
   { name: "unknown vendor extension on an operation", patch: [{ op: "add", path: `${RANK}/x-codegen-name`, value: "rank" }], want: "warning", why: "no rule knows it: a reviewer looks" },
   { name: "rate-limit window lowered, same limit", patch: [{ op: "replace", path: "/x-rate-limit/window_seconds", value: 30 }], want: "info", why: "60 per 30 s admits every sequence 60 per 60 s did" },
+  // --- seventh batch: keywords the tables never met.
+  { name: "request value excluded with not", patch: [{ op: "add", path: `${P}/RssTag/schema/not`, value: { enum: ["广告"] } }], want: "breaking", why: "tag=广告 is refused" },
+  { name: "response value exclusion added", patch: [{ op: "add", path: `${S}/Alert/properties/louzhu/not`, value: { const: "" } }], want: "info", why: "an empty author no longer arrives" },
+  { name: "response tags bounded in number", patch: [{ op: "add", path: `${S}/Alert/properties/tags/maxItems`, value: 20 }], want: "info", why: "a promise about what arrives" },
 ];
