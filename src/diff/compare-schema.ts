@@ -352,6 +352,34 @@ function compareProperties(c: Collector, b: Json, h: Json, at: At, dir: Directio
   }
 }
 
+/**
+ * Greedy pairs of branches by likeness: equal schemas first, then the largest share of property
+ * names (Jaccard), when that share is more than half. Branches without properties stay unpaired.
+ */
+function pairByLikeness(fb: number[], fh: number[], bb: unknown[], hh: unknown[]): [number, number][] {
+  const names = (s: unknown) =>
+    new Set(isObject(s) && isObject(s.properties) ? Object.keys(s.properties) : []);
+  const scored = fb.flatMap((i) =>
+    fh.map((j) => {
+      if (same(bb[i], hh[j])) return { i, j, score: 2 };
+      const [nb, nh] = [names(bb[i]), names(hh[j])];
+      const shared = [...nb].filter((n) => nh.has(n)).length;
+      const all = new Set([...nb, ...nh]).size;
+      return { i, j, score: all === 0 ? 0 : shared / all };
+    }),
+  );
+  const out: [number, number][] = [];
+  const usedB = new Set<number>();
+  const usedH = new Set<number>();
+  for (const { i, j, score } of scored.sort((x, y) => y.score - x.score)) {
+    if (score <= 0.5 || usedB.has(i) || usedH.has(j)) continue;
+    out.push([i, j]);
+    usedB.add(i);
+    usedH.add(j);
+  }
+  return out;
+}
+
 /** `ref:#/components/schemas/Alert` reads `Alert` in messages. */
 function branchName(key: string): string {
   return key.replace(/^ref:.*\//, "").replace(/^(title|index):/, "");
@@ -416,6 +444,15 @@ function compareBranches(
   for (const i of freeB) {
     const j = hKeys.findIndex((k, jj) => freeH.has(jj) && k === bKeys[i]);
     if (j >= 0) {
+      pairs.push([i, j]);
+      freeB.delete(i);
+      freeH.delete(j);
+    }
+  }
+  // Leftovers (a branch inlined, or moved behind another name) pair with the most alike branch
+  // of the other side, by the property names they share, when both sides have as many left.
+  if (freeB.size === freeH.size && freeB.size > 1) {
+    for (const [i, j] of pairByLikeness([...freeB], [...freeH], bb, hh)) {
       pairs.push([i, j]);
       freeB.delete(i);
       freeH.delete(j);
