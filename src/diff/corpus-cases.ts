@@ -376,4 +376,17 @@ export const CORPUS: CorpusCase[] = [
   { name: "path parameter style written out", patch: [{ op: "add", path: `${P}/LegacyRankAct/style`, value: "simple" }], want: "none", why: "simple is the path default" },
   { name: "integer minimum written as a fractional exclusive bound", patch: [{ op: "remove", path: `${P}/Page/schema/minimum` }, { op: "add", path: `${P}/Page/schema/exclusiveMinimum`, value: 0.5 }], want: "none", why: "integers above 0.5 are those from 1" },
   { name: "response price may be slightly negative", patch: [{ op: "remove", path: `${S}/Alert/properties/price/minimum` }, { op: "add", path: `${S}/Alert/properties/price/exclusiveMinimum`, value: -0.01 }], want: "breaking", why: "-0.005 may arrive" },
+  // --- ninth batch: a last sweep of everyday edits.
+  { name: "problem type pattern widened", patch: [{ op: "replace", path: `${S}/Problem/properties/type/pattern`, value: "^/problems/.+$" }], want: "breaking", why: "/problems/Foo_Bar may arrive" },
+  { name: "window start may be fractional", patch: [{ op: "replace", path: `${S}/RankResponse/properties/meta/properties/window/properties/from/type`, value: "number" }], want: "breaking", why: "clients parse an integer" },
+  { name: "reset header never zero", patch: [{ op: "replace", path: `${H}/RateLimit-Reset/schema/minimum`, value: 1 }], want: "info", why: "a narrower promise" },
+  { name: "activity category ids shorter", patch: [{ op: "replace", path: `${S}/ActivityCategory/properties/id/pattern`, value: "^[a-z0-9_-]{1,16}$" }], want: "info", why: "response narrowed" },
+  { name: "rate-limit policy header listed", patch: [{ op: "add", path: "/x-rate-limit/headers/-", value: "RateLimit-Policy" }], want: "none", why: "a header added to the list clients may read; no header lost" },
+  { name: "query cap and word count lowered together", patch: [{ op: "remove", path: `${P}/SearchQ/schema/maxLength` }, { op: "replace", path: `${P}/SearchQ/x-words/max_words`, value: 5 }], want: "breaking", why: "7 words refused, whatever the length" },
+  { name: "category count no longer required", patch: [{ op: "replace", path: `${S}/ActivityCategory/required`, value: ["id", "name"] }], want: "breaking", why: "cates[].count may be absent" },
+  { name: "uid echoed as a string", patch: [{ op: "replace", path: `${S}/PersonalResponse/properties/meta/properties/uid/type`, value: "string" }], want: "breaking", why: "clients read a number" },
+  { name: "API title edited", patch: [{ op: "replace", path: "/info/title", value: "Deal-alert open data API" }], want: "info", why: "documentation" },
+  { name: "activity category restricted to an enum", patch: [{ op: "replace", path: `${P}/ShenghuoCate/schema`, value: { type: "string", enum: ["waimai", "chuxing", "chongzhi"] } }], want: "breaking", why: "cate=dianying is refused" },
+  { name: "preflight allows HEAD", patch: [{ op: "add", path: "/x-cors/preflight/allow_methods/-", value: "HEAD" }], want: "info", why: "browsers may send more" },
+  { name: "feed limit lowered", patch: [{ op: "replace", path: `${P}/FeedLimit/schema/maximum`, value: 30 }], want: "breaking", why: "limit=40 refused" },
 ];
