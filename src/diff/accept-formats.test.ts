@@ -4,7 +4,7 @@ import type { AcceptEntry } from "../accept/list.ts";
 import { SPEC_PATH } from "../spec/paths.ts";
 import { acceptChanges } from "./accept.ts";
 import { format } from "./format/index.ts";
-import { diffEdit, param, TODAY } from "./testing.ts";
+import { diffEdit, get, param, TODAY } from "./testing.ts";
 import type { DiffResult } from "./types.ts";
 
 const entry = (rule: string, expires: string, reason: string): AcceptEntry => ({
@@ -21,7 +21,7 @@ let r: DiffResult;
 beforeAll(async () => {
   const compared = await diffEdit((d) => {
     param(d, "RankLimit").schema.maximum = 200;
-    param(d, "RankLimit").schema.default = 30;
+    get(d, "/api/v1/rank").operationId = "rank";
   });
   r = acceptChanges(
     compared,
@@ -45,7 +45,7 @@ describe("formats with --accept", () => {
     expect(lines[0]).toBe(
       "BREAKING request-bound-narrowed GET /api/v1/rank (query limit) #/components/parameters/RankLimit/schema/maximum: query limit: maximum 300 → 200 [accepted until 2026-12-31: no client asks above 200, OPS-9]",
     );
-    expect(lines[1]).toMatch(/^WARNING default-changed .*30$/);
+    expect(lines[1]).toMatch(/^WARNING operation-id-changed .*"rank"$/);
     expect(lines.slice(-4)).toEqual([
       EXPIRED,
       UNUSED,
@@ -93,7 +93,7 @@ describe("formats with --accept", () => {
     expect(out[0]).toMatch(
       /^::notice file=openapi\/openapi.yaml,line=\d+,title=request-bound-narrowed \(accepted\)::GET \/api\/v1\/rank \(query limit\): query limit: maximum 300 → 200 \[accepted until 2026-12-31: no client asks above 200, OPS-9\]$/,
     );
-    expect(out[1]).toMatch(/^::warning .*title=default-changed::/);
+    expect(out[1]).toMatch(/^::warning .*title=operation-id-changed::/);
     expect(out.slice(-3)).toEqual([
       `::error title=dealkit diff --accept::${EXPIRED}`,
       `::notice title=dealkit diff --accept::${UNUSED}`,

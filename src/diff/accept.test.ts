@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { AcceptEntry } from "../accept/list.ts";
 import { acceptChanges, readAcceptedChanges } from "./accept.ts";
 import { failsOn } from "./gate.ts";
-import { diffEdit, param, schema, TODAY, without } from "./testing.ts";
+import { diffEdit, get, param, schema, TODAY, without } from "./testing.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "dealkit-diff-accept-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -31,9 +31,9 @@ const narrowed = () =>
   diffEdit((d) => {
     param(d, "RankLimit").schema.maximum = 200;
   });
-const defaulted = () =>
+const renamed = () =>
   diffEdit((d) => {
-    param(d, "RankLimit").schema.default = 30;
+    get(d, "/api/v1/rank").operationId = "rank";
   });
 
 describe("reading an --accept file", () => {
@@ -111,9 +111,9 @@ describe("the gate with --accept", () => {
   });
 
   it("an accepted warning does not fail --fail-on warning", async () => {
-    const r = acceptChanges(await defaulted(), [entry({ rule: "default-changed" })], TODAY);
+    const r = acceptChanges(await renamed(), [entry({ rule: "operation-id-changed" })], TODAY);
     expect(failsOn(r, "warning")).toBe(false);
-    expect(r.findings.find((f) => f.rule === "default-changed")?.accepted).toEqual({
+    expect(r.findings.find((f) => f.rule === "operation-id-changed")?.accepted).toEqual({
       reason: "reviewed in OPS-1",
       expires: "2026-12-31",
     });

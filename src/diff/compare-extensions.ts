@@ -20,6 +20,7 @@ export function compareExtensions(c: Collector, b: Json, h: Json, mode: Mode): v
   compareRateLimit(c, obj(b["x-rate-limit"]), obj(h["x-rate-limit"]), root("x-rate-limit"));
   compareCors(c, obj(b["x-cors"]), obj(h["x-cors"]), root("x-cors"));
   compareTransport(c, b, h);
+  compareMethods(c, obj(b["x-methods"]), obj(h["x-methods"]), root("x-methods"));
   compareCategories(c, obj(b["x-categories"]), obj(h["x-categories"]), root("x-categories"));
   compareRankWindows(c, obj(b["x-rank-windows"]), obj(h["x-rank-windows"]), root("x-rank-windows"));
   compareProblemTypes(c, obj(b["x-problem-types"]), obj(h["x-problem-types"]), root("x-problem-types"));
@@ -172,12 +173,29 @@ function compareTransport(c: Collector, b: Json, h: Json): void {
     c.add("query-length-raised", at, "no cap stated any more", "base");
   if ("reason" in qb && "reason" in qh && qb.reason !== qh.reason)
     c.add("documentation-changed", down(at, "reason"), "reason changed");
+  // The cap measured on the text as sent is the strictest reading: any other (decoded) admits more.
+  const both = "x-query-string" in b && "x-query-string" in h;
+  if (both && "measured" in qb && !same(qb.measured, qh.measured)) {
+    const rule = qb.measured === "as-sent" ? "query-length-raised" : "query-length-lowered";
+    c.add(rule, down(at, "measured"), `measured ${show(qb.measured)} → ${show(qh.measured)}`);
+  }
+  // How the query is decoded decides what a request says: another decoding reads the same
+  // request otherwise (a `+`, a `%zz`, bytes that are not UTF-8).
+  if (both && "decoding" in qb && !same(qb.decoding, qh.decoding))
+    c.add(
+      "query-decoding-changed",
+      down(at, "decoding"),
+      `decoding ${show(qb.decoding)} → ${show(qh.decoding)}`,
+    );
+  if (both) compareRest(c, qb, qh, at, new Set(["max_length", "reason", "measured", "decoding"]));
   const cb = obj(b["x-caching"]);
   const ch = obj(h["x-caching"]);
   if ("answers" in cb && !same(cb.answers, ch.answers))
     c.add("caching-changed", down(root("x-caching"), "answers"), "the Cache-Control of some answers changed");
   if ("policy" in cb && "policy" in ch && cb.policy !== ch.policy)
     c.add("documentation-changed", down(root("x-caching"), "policy"), "policy changed");
+  if ("x-caching" in b && "x-caching" in h)
+    compareRest(c, cb, ch, root("x-caching"), new Set(["answers", "policy"]));
   const zb = obj(b["x-compression"]);
   const zh = obj(h["x-compression"]);
   for (const key of ["codings", "vary"]) {
@@ -190,6 +208,45 @@ function compareTransport(c: Collector, b: Json, h: Json): void {
   }
   if ("policy" in zb && "policy" in zh && zb.policy !== zh.policy)
     c.add("documentation-changed", down(root("x-compression"), "policy"), "policy changed");
+  if ("x-compression" in b && "x-compression" in h)
+    compareRest(c, zb, zh, root("x-compression"), new Set(["codings", "vary", "policy"]));
+}
+
+/**
+ * x-methods: which methods are answered and how. A method no longer allowed, HEAD answered
+ * otherwise than as GET, OPTIONS with another status: monitors, browsers and scripts that relied
+ * on it fail. OPTIONS newly counted spends the client's budget (rate-limit-tightened).
+ */
+function compareMethods(c: Collector, b: Json, h: Json, at: At): void {
+  // Stated for the first time: it describes what was served already (1.0.0 → 1.1.0 did this).
+  if (Object.keys(b).length === 0) {
+    if (Object.keys(h).length > 0) c.add("transport-policy-added", at, "x-methods stated");
+    return;
+  }
+  const lost = list(b.allow).filter((m) => !list(h.allow).includes(m));
+  const gained = list(h.allow).filter((m) => !list(b.allow).includes(m));
+  if (lost.length) c.add("methods-narrowed", down(at, "allow"), `${lost.join(", ")} no longer answered`);
+  if (gained.length) c.add("methods-widened", down(at, "allow"), `${gained.join(", ")} now answered`);
+  if ("head" in b && !same(b.head, h.head))
+    c.add("methods-narrowed", down(at, "head"), `HEAD ${show(b.head)} → ${show(h.head)}`);
+  const ob = obj(b.options);
+  const oh = obj(h.options);
+  for (const key of ["status", "unknown_path"]) {
+    if (key in ob && !same(ob[key], oh[key]))
+      c.add(
+        "methods-narrowed",
+        down(at, "options", key),
+        `OPTIONS ${key} ${show(ob[key])} → ${show(oh[key])}`,
+      );
+  }
+  if (ob.counted !== oh.counted) {
+    const rule = oh.counted === true ? "rate-limit-tightened" : "rate-limit-loosened";
+    c.add(rule, down(at, "options", "counted"), `OPTIONS counted ${show(ob.counted)} → ${show(oh.counted)}`);
+  }
+  compareRest(c, ob, oh, down(at, "options"), new Set(["status", "unknown_path", "counted"]));
+  if ("policy" in b && "policy" in h && b.policy !== h.policy)
+    c.add("documentation-changed", down(at, "policy"), "policy changed");
+  compareRest(c, b, h, at, new Set(["allow", "head", "options", "policy"]));
 }
 
 function compareCategories(c: Collector, b: Json, h: Json, at: At): void {

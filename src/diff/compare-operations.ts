@@ -12,6 +12,7 @@ import {
   same,
   show,
 } from "./context.ts";
+import { queryParams } from "./refusal-proof.ts";
 
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
@@ -148,7 +149,13 @@ function compareOperation(c: Collector, b: Side, h: Side, at: At, method: string
   compareParameters(c, b, h, at, method);
   compareRequestBody(c, b.op.requestBody, h.op.requestBody, down(at, "requestBody"));
   compareResponses(c, b.op.responses, h.op.responses, down(at, "responses"));
-  compareConformance(c, b.op["x-conformance"], h.op["x-conformance"], down(at, "x-conformance"));
+  compareConformance(
+    c,
+    b.op["x-conformance"],
+    h.op["x-conformance"],
+    down(at, "x-conformance"),
+    queryParams(h.item, h.op),
+  );
   compareRelations(c, b.op["x-relations"], h.op["x-relations"], down(at, "x-relations"));
   compareRest(c, b.op, h.op, at, HANDLED);
 }
@@ -158,15 +165,39 @@ function securityOf(side: Side): Json[] {
   return (Array.isArray(list) ? list : []).map(obj);
 }
 
-/** Each alternative of a security requirement as a sorted `scheme[scopes]` string. */
-function alternatives(security: Json[]): string[] {
+/**
+ * Each alternative of a security requirement as a sorted `scheme[scopes]` string; with `doc`,
+ * each scheme named by what travels (its type, location and name) instead of its component name.
+ */
+function alternatives(security: Json[], doc?: Json): string[] {
   return security.map((req) =>
     Object.entries(req)
-      .map(([name, scopes]) => `${name}[${Array.isArray(scopes) ? [...scopes].sort().join(",") : ""}]`)
+      .map(
+        ([name, scopes]) =>
+          `${doc ? wire(doc, name) : name}[${Array.isArray(scopes) ? [...scopes].sort().join(",") : ""}]`,
+      )
       .sort()
       .join("+"),
   );
 }
+
+const WIRE_KEYS = ["type", "in", "name", "scheme", "bearerFormat", "flows", "openIdConnectUrl"];
+
+/** How a scheme's credentials travel; a scheme the document lacks keeps its name. */
+function wire(doc: Json, name: string): string {
+  const scheme = obj(obj(doc.components).securitySchemes)[name];
+  if (!isObject(scheme)) return `name:${name}`;
+  return JSON.stringify(WIRE_KEYS.map((k) => wireValue(scheme, k)));
+}
+
+/** A scheme's value for a key, a header's name in lower case (header names are case-insensitive). */
+function wireValue(scheme: Json, key: string): unknown {
+  const v = scheme[key] ?? null;
+  return key === "name" && scheme.in === "header" && typeof v === "string" ? v.toLowerCase() : v;
+}
+
+/** The alternatives as a set, the empty one (public) left out. */
+const spelled = (r: string[]) => [...new Set(r.filter((x) => x !== ""))].sort();
 
 /**
  * Public means no requirement or an empty alternative ({}). A public operation that now needs
@@ -179,14 +210,20 @@ function compareSecurity(c: Collector, b: Side, h: Side, at: At): void {
   const rh = alternatives(sh);
   const isPublic = (r: string[]) => r.length === 0 || r.includes("");
   const where = down(at, "security");
-  const lost = rb.filter((r) => !rh.includes(r));
+  // An alternative is kept when one of the same name, or one sending the same credentials the
+  // same way (a scheme renamed in components), remains.
+  const wb = alternatives(sb, b.doc);
+  const wh = alternatives(sh, h.doc);
+  const lost = rb.filter((r, i) => !rh.includes(r) && !wh.includes(wb[i] as string));
   if (isPublic(rb) && !isPublic(rh))
     c.add("security-added", where, `${at.operation} now requires ${rh.join(" or ")}`);
   else if (!isPublic(rb) && isPublic(rh))
     c.add("security-removed", where, `${at.operation} no longer requires credentials`);
   else if (!isPublic(rb) && lost.length)
     c.add("security-changed", where, `${at.operation} no longer accepts ${lost.join(" or ")}`);
-  else if (!same(rb, rh))
+  // Otherwise the same operations succeed: say so when the list reads differently ([] and [{}]
+  // are both public, and the order of alternatives means nothing).
+  else if (!same(spelled(rb), spelled(rh)))
     c.add("documentation-changed", where, `${at.operation} security ${rb.join(" | ")} → ${rh.join(" | ")}`);
   const used = (s: Json[]) => new Set(s.flatMap((req) => Object.keys(req)));
   const inHead = used(sh);
@@ -197,8 +234,8 @@ function compareSecurity(c: Collector, b: Side, h: Side, at: At): void {
 function compareScheme(c: Collector, bDoc: Json, hDoc: Json, name: string, at: At): void {
   const sb = obj(obj(obj(bDoc.components).securitySchemes)[name]);
   const sh = obj(obj(obj(hDoc.components).securitySchemes)[name]);
-  for (const key of ["type", "in", "name", "scheme", "bearerFormat", "flows", "openIdConnectUrl"]) {
-    if (same(sb[key], sh[key])) continue;
+  for (const key of WIRE_KEYS) {
+    if (same(wireValue(sb, key), wireValue(sh, key))) continue;
     const where: At = {
       ...at,
       base: ["components", "securitySchemes", name, key],

@@ -1,3 +1,4 @@
+import { compareContent } from "./compare-responses.ts";
 import { compareSchema } from "./compare-schema.ts";
 import {
   type At,
@@ -53,6 +54,7 @@ const HANDLED = new Set([
   "allowReserved",
   "deprecated",
   "x-words",
+  "content",
 ]);
 
 export function compareParameters(
@@ -93,8 +95,10 @@ function compareParameter(c: Collector, b: Json, h: Json, at: At): void {
     c.add("request-parameter-became-required", down(at, "required"), `${at.parameter} is now required`);
   if (b.required === true && h.required !== true)
     c.add("request-parameter-became-optional", down(at, "required"), `${at.parameter} is now optional`);
-  for (const key of ["style", "explode", "allowReserved"]) {
-    if (!same(b[key], h[key]))
+  const sb = serialization(b);
+  const sh = serialization(h);
+  for (const key of ["style", "explode", "allowReserved"] as const) {
+    if (!same(sb[key], sh[key]))
       c.add(
         "request-parameter-style-changed",
         down(at, key),
@@ -103,9 +107,56 @@ function compareParameter(c: Collector, b: Json, h: Json, at: At): void {
   }
   if (b.deprecated !== true && h.deprecated === true)
     c.add("documentation-changed", down(at, "deprecated"), `${at.parameter} is now deprecated`);
-  compareSchema(c, b.schema, h.schema, down(at, "schema"), "request");
+  // `content` instead of `schema` writes the value as that media type (JSON), not as form text.
+  if (isObject(b.content) !== isObject(h.content)) {
+    const how = (p: Json) => (isObject(p.content) ? Object.keys(p.content).join(", ") : "schema");
+    c.add(
+      "request-parameter-style-changed",
+      down(at, isObject(h.content) ? "content" : "schema"),
+      `${at.parameter} now written as ${how(h)}, was ${how(b)}`,
+    );
+  } else if (isObject(b.content) && isObject(h.content))
+    compareContent(c, b.content, h.content, { ...down(at, "content"), field: at.parameter }, "request");
+  else if (
+    b.required === true &&
+    h.required === true &&
+    !same(obj(b.schema).default, obj(h.schema).default)
+  ) {
+    // A required parameter is always sent: its default is never used (oasdiff agrees).
+    const msg = `${at.parameter} default ${show(obj(b.schema).default)} → ${show(obj(h.schema).default)} (required: never used)`;
+    c.add("documentation-changed", down(at, "schema", "default"), msg);
+    const { default: _b, ...bs } = obj(b.schema);
+    const { default: _h, ...hs } = obj(h.schema);
+    compareSchema(c, bs, hs, down(at, "schema"), "request");
+  } else compareSchema(c, b.schema, h.schema, down(at, "schema"), "request");
   compareWords(c, b["x-words"], h["x-words"], down(at, "x-words"));
   compareRest(c, b, h, at, HANDLED);
+}
+
+/**
+ * How a parameter is written on the wire, with OpenAPI's defaults applied: style `form` in the
+ * query and cookies, `simple` in the path and headers; explode true for `form` only. explode
+ * changes only how arrays and objects are written, so on a single value it is no change.
+ */
+function serialization(p: Json): { style: unknown; explode: unknown; allowReserved: boolean } {
+  const style = p.style ?? (p.in === "query" || p.in === "cookie" ? "form" : "simple");
+  const types = typesWritten(p.schema, 0);
+  // Without a stated type (a bare composition), only an explode written differently differs.
+  const explode =
+    types.length === 0
+      ? p.explode
+      : types.includes("array") || types.includes("object")
+        ? (p.explode ?? style === "form")
+        : undefined;
+  return { style, explode, allowReserved: p.allowReserved === true };
+}
+
+/** The types a parameter schema states, itself or in its allOf/oneOf/anyOf branches. */
+function typesWritten(schema: unknown, depth: number): string[] {
+  if (!isObject(schema) || depth > 4) return [];
+  const own = [schema.type ?? []].flat().map(String);
+  const branches = ["allOf", "oneOf", "anyOf"].flatMap((k) => (Array.isArray(schema[k]) ? schema[k] : []));
+  return [...own, ...branches.flatMap((x) => typesWritten(x, depth + 1))];
 }
 
 /**
@@ -132,11 +183,13 @@ function compareWords(c: Collector, bRaw: unknown, hRaw: unknown, at: At): void 
       down(at, "separators"),
       `${p} separator ${lost.map(show).join(", ")} removed`,
     );
+  // A new separator accepts no request that was refused: it splits a word that was one, so a
+  // query that held it now selects something else (and may exceed max_words).
   if (gained.length)
     c.add(
-      "request-words-widened",
+      "request-words-semantics-changed",
       down(at, "separators"),
-      `${p} separator ${gained.map(show).join(", ")} added`,
+      `${p} separator ${gained.map(show).join(", ")} added: a word holding it is now split`,
     );
   for (const key of ["max_words", "max_word_length"]) {
     const vb = Number(b[key] ?? Number.POSITIVE_INFINITY);

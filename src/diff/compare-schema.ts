@@ -1,4 +1,12 @@
 import {
+  compareBounds,
+  compareNot,
+  formatAdmitsAll,
+  lowerBounds,
+  typesOf,
+  upperBounds,
+} from "./compare-bounds.ts";
+import {
   type At,
   brief,
   type Collector,
@@ -10,6 +18,8 @@ import {
   same,
   show,
 } from "./context.ts";
+import { enumDecides, VALUE_KEYWORDS } from "./enum-values.ts";
+import { absorbMissing } from "./normalize-schema.ts";
 import { comparePatterns } from "./patterns.ts";
 import { writtenNode } from "./pointer.ts";
 import type { RuleId } from "./rules.ts";
@@ -20,7 +30,8 @@ import type { RuleId } from "./rules.ts";
  * widening it breaks them (like github/rest-api-description's breaking-change script and oasdiff).
  */
 export function compareSchema(c: Collector, b: unknown, h: unknown, at: At, dir: Direction): void {
-  walk(c, b, h, at, dir, new Set());
+  // A schema written on one side only: the other side allows anything (the empty schema).
+  walk(c, b ?? (isObject(h) ? {} : b), h ?? (isObject(b) ? {} : h), at, dir, new Set());
 }
 
 const HANDLED = new Set([
@@ -41,45 +52,56 @@ const HANDLED = new Set([
   "anyOf",
   "allOf",
   "deprecated",
+  "not",
+  "multipleOf",
+  "uniqueItems",
+  "readOnly",
+  "writeOnly",
 ]);
 
-function lowerBounds() {
-  return ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"];
-}
-function upperBounds() {
-  return ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"];
-}
-
-function walk(c: Collector, b: unknown, h: unknown, at: At, dir: Direction, seen: Set<unknown>): void {
-  if (!isObject(b) || !isObject(h) || seen.has(b)) return;
+function walk(
+  c: Collector,
+  bAsWritten: unknown,
+  hAsWritten: unknown,
+  at: At,
+  dir: Direction,
+  seen: Set<unknown>,
+): void {
+  if (!isObject(bAsWritten) || !isObject(hAsWritten) || seen.has(bAsWritten)) return;
   // Dereferenced schemas share objects and may be cyclic: compare each base node once per path.
-  const inner = new Set(seen).add(b);
-  compareTypes(c, b, h, at, dir);
-  compareEnums(c, b, h, at, dir);
-  compareBounds(c, b, h, at, dir);
-  compareStrings(c, b, h, at, dir);
+  const inner = new Set(seen).add(bAsWritten);
+  // The same schema spelled with allOf, a one-branch oneOf or a oneOf of types is one schema.
+  const [b, h] = absorbMissing(bAsWritten, hAsWritten);
+  if (enumDecides(b, h)) {
+    // The same enum, every value admitted alike: a new pattern or bound is a note, not a change.
+    for (const key of VALUE_KEYWORDS.filter((k) => !same(b[k], h[k])))
+      c.add(
+        "documentation-changed",
+        down(at, key),
+        `${name(at)}${key} ${show(b[key])} → ${show(h[key])} (every enum value still allowed)`,
+        key in h ? "head" : "base",
+      );
+  } else {
+    compareTypes(c, b, h, at, dir);
+    compareEnums(c, b, h, at, dir);
+    compareBounds(c, b, h, at, dir);
+    compareStrings(c, b, h, at, dir);
+  }
   if (!same(b.default, h.default)) {
-    c.add(
-      "default-changed",
-      down(at, "default"),
-      `${name(at)}default ${show(b.default)} → ${show(h.default)}`,
-    );
+    // A request default is what the server assumes when the client says nothing: changing,
+    // adding or removing it changes what an existing call means (oasdiff agrees). In a response
+    // it is an annotation: the server sends the value.
+    const msg = `${name(at)}default ${show(b.default)} → ${show(h.default)}`;
+    c.add(dir === "request" ? "default-changed" : "documentation-changed", down(at, "default"), msg);
   }
+  compareAccess(c, b, h, at, dir);
+  compareNot(c, b, h, at, dir);
   compareProperties(c, b, h, at, dir, inner);
-  if (isObject(b.additionalProperties) && isObject(h.additionalProperties)) {
-    walk(
-      c,
-      b.additionalProperties,
-      h.additionalProperties,
-      sub(at, ["additionalProperties"], ".*"),
-      dir,
-      inner,
-    );
-  } else if (!same(b.additionalProperties, h.additionalProperties)) {
-    const msg = `${name(at)}additionalProperties ${brief(b.additionalProperties)} → ${brief(h.additionalProperties)}`;
-    c.add("unclassified-change", down(at, "additionalProperties"), msg);
-  }
-  if (isObject(b.items) && isObject(h.items)) walk(c, b.items, h.items, sub(at, ["items"], "[]"), dir, inner);
+  compareAdditional(c, b, h, at, dir, inner);
+  // Absent items allow any item: compared as the empty schema.
+  const ib = b.items ?? (isObject(h.items) ? {} : undefined);
+  const ih = h.items ?? (isObject(b.items) ? {} : undefined);
+  if (isObject(ib) && isObject(ih)) walk(c, ib, ih, sub(at, ["items"], "[]"), dir, inner);
   else if (!same(b.items, h.items)) {
     c.add(
       "unclassified-change",
@@ -106,15 +128,6 @@ function name(at: At): string {
 
 function sub(at: At, tokens: string[], suffix: string): At {
   return { ...down(at, ...tokens), field: `${at.field ?? ""}${suffix}` };
-}
-
-/** The types a schema allows, or undefined for "any". `nullable: true` (OAS 3.0) counts as null. */
-function typesOf(s: Json): Set<string> | undefined {
-  const t = s.type;
-  if (t === undefined) return undefined;
-  const set = new Set(Array.isArray(t) ? t.map(String) : [String(t)]);
-  if (s.nullable === true) set.add("null");
-  return set;
 }
 
 /** Whether type `t` is allowed by the set: integer is a subset of number. */
@@ -190,33 +203,60 @@ function compareEnums(c: Collector, b: Json, h: Json, at: At, dir: Direction): v
   }
 }
 
-function compareBounds(c: Collector, b: Json, h: Json, at: At, dir: Direction): void {
-  for (const [keys, lower] of [
-    [lowerBounds(), true],
-    [upperBounds(), false],
-  ] as const) {
-    for (const key of keys) {
-      const vb = typeof b[key] === "number" ? (b[key] as number) : undefined;
-      const vh = typeof h[key] === "number" ? (h[key] as number) : undefined;
-      if (vb === vh) continue;
-      // A bound appearing narrows; disappearing widens; otherwise compare values by side.
-      const narrowed = vb === undefined || (vh !== undefined && (lower ? vh > vb : vh < vb));
-      const rule =
-        dir === "request"
-          ? narrowed
-            ? "request-bound-narrowed"
-            : "request-bound-widened"
-          : narrowed
-            ? "response-bound-narrowed"
-            : "response-bound-widened";
+/**
+ * readOnly and writeOnly say in which direction a property travels. A response property made
+ * writeOnly is no longer sent (a removal); a request property made readOnly must no longer be
+ * sent (the server may ignore or refuse it). The other two moves change nothing on the wire.
+ */
+function compareAccess(c: Collector, b: Json, h: Json, at: At, dir: Direction): void {
+  const hidden = dir === "response" ? "writeOnly" : "readOnly";
+  for (const key of ["readOnly", "writeOnly"]) {
+    if ((b[key] === true) === (h[key] === true)) continue;
+    const msg = `${name(at)}${key} ${show(b[key])} → ${show(h[key])}`;
+    const side = h[key] === true ? "head" : "base";
+    if (key !== hidden) c.add("documentation-changed", down(at, key), msg, side);
+    else if (h[key] === true)
       c.add(
-        rule,
+        dir === "response" ? "response-field-removed" : "request-property-removed",
         down(at, key),
-        `${name(at)}${key} ${show(vb)} → ${show(vh)}`,
-        vh === undefined ? "base" : "head",
+        `${msg}: no longer ${dir === "response" ? "sent" : "accepted"}`,
       );
-    }
+    else
+      c.add(
+        dir === "response" ? "response-field-added" : "request-property-added",
+        down(at, key),
+        `${msg}: now ${dir === "response" ? "sent" : "accepted"}`,
+        side,
+      );
   }
+}
+
+/**
+ * additionalProperties: `false` closes an object, a schema types the entries of a map, absent
+ * or `true` is any entry (compared as the empty schema). Closing a request object refuses
+ * properties clients may send; closing a response object is a promise clients need not act on
+ * (they ignore fields they do not know), unless the entries were typed data (a map emptied).
+ * Opening a closed object is info both ways for the same reason.
+ */
+function compareAdditional(c: Collector, b: Json, h: Json, at: At, dir: Direction, seen: Set<unknown>): void {
+  const open = (v: unknown) => (v === undefined || v === true ? {} : v);
+  const ab = open(b.additionalProperties);
+  const ah = open(h.additionalProperties);
+  if (same(ab, ah)) return;
+  const where = down(at, "additionalProperties");
+  const msg = `${name(at)}additionalProperties ${brief(b.additionalProperties)} → ${brief(h.additionalProperties)}`;
+  if (isObject(ab) && isObject(ah)) walk(c, ab, ah, sub(at, ["additionalProperties"], ".*"), dir, seen);
+  else if (ah === false) {
+    const typedMap = isObject(ab) && Object.keys(ab).length > 0;
+    const rule =
+      dir === "request"
+        ? "request-properties-closed"
+        : typedMap
+          ? "response-field-removed"
+          : "response-properties-closed";
+    c.add(rule, where, msg);
+  } else if (ab === false) c.add("properties-opened", where, msg, "head");
+  else c.add("unclassified-change", where, msg);
 }
 
 /**
@@ -249,6 +289,18 @@ function compareStrings(c: Collector, b: Json, h: Json, at: At, dir: Direction):
   if (b.format !== h.format) {
     const side = h.format === undefined ? "base" : "head";
     const msg = `${name(at)}format ${show(b.format)} → ${show(h.format)}`;
+    // int32 on a value bounded 1..1000 refuses nothing: the bounds already say more. A request
+    // format is judged on what the old schema accepted, a response one on what the new may send.
+    const admitsAll = dir === "request" ? formatAdmitsAll(h.format, b) : formatAdmitsAll(b.format, h);
+    if (admitsAll) {
+      c.add(
+        "documentation-changed",
+        down(at, "format"),
+        `${msg} (admits every value the bounds allow)`,
+        side,
+      );
+      return;
+    }
     const breaks = dir === "request" ? h.format !== undefined : b.format !== undefined;
     const rule =
       dir === "request"
@@ -298,6 +350,34 @@ function compareProperties(c: Collector, b: Json, h: Json, at: At, dir: Directio
     if (dir === "response") c.add("response-field-became-required", where, `${field(p)} is now required`);
     else c.add("request-property-became-required", where, `${field(p)} is now required`);
   }
+}
+
+/**
+ * Greedy pairs of branches by likeness: equal schemas first, then the largest share of property
+ * names (Jaccard), when that share is more than half. Branches without properties stay unpaired.
+ */
+function pairByLikeness(fb: number[], fh: number[], bb: unknown[], hh: unknown[]): [number, number][] {
+  const names = (s: unknown) =>
+    new Set(isObject(s) && isObject(s.properties) ? Object.keys(s.properties) : []);
+  const scored = fb.flatMap((i) =>
+    fh.map((j) => {
+      if (same(bb[i], hh[j])) return { i, j, score: 2 };
+      const [nb, nh] = [names(bb[i]), names(hh[j])];
+      const shared = [...nb].filter((n) => nh.has(n)).length;
+      const all = new Set([...nb, ...nh]).size;
+      return { i, j, score: all === 0 ? 0 : shared / all };
+    }),
+  );
+  const out: [number, number][] = [];
+  const usedB = new Set<number>();
+  const usedH = new Set<number>();
+  for (const { i, j, score } of scored.sort((x, y) => y.score - x.score)) {
+    if (score <= 0.5 || usedB.has(i) || usedH.has(j)) continue;
+    out.push([i, j]);
+    usedB.add(i);
+    usedH.add(j);
+  }
+  return out;
 }
 
 /** `ref:#/components/schemas/Alert` reads `Alert` in messages. */
@@ -364,6 +444,15 @@ function compareBranches(
   for (const i of freeB) {
     const j = hKeys.findIndex((k, jj) => freeH.has(jj) && k === bKeys[i]);
     if (j >= 0) {
+      pairs.push([i, j]);
+      freeB.delete(i);
+      freeH.delete(j);
+    }
+  }
+  // Leftovers (a branch inlined, or moved behind another name) pair with the most alike branch
+  // of the other side, by the property names they share, when both sides have as many left.
+  if (freeB.size === freeH.size && freeB.size > 1) {
+    for (const [i, j] of pairByLikeness([...freeB], [...freeH], bb, hh)) {
       pairs.push([i, j]);
       freeB.delete(i);
       freeH.delete(j);

@@ -1,4 +1,5 @@
 import { type At, type Collector, down, isObject, type Json, obj, same } from "./context.ts";
+import { type QueryParam, refusedBySchema } from "./refusal-proof.ts";
 import type { RuleId } from "./rules.ts";
 
 /** Entries of a list (rules, relations) by their id, with their index for locations. */
@@ -12,7 +13,7 @@ function byId(list: unknown): Map<string, { entry: Json; i: string }> {
 
 /** The rule id an added or removed entry is reported under, and a note for its message. */
 type Kind = (entry: Json, others: Map<string, { entry: Json; i: string }>) => { rule: RuleId; note?: string };
-type Kinds = { added: Kind; removed: Kind; noun: string };
+type Kinds = { added: Kind; removed: Kind; noun: string; core: (entry: Json) => Json };
 
 /** Pairs a list's entries by id: removed and added ones are reported here, kept ones by `compare`. */
 function compareById(
@@ -25,7 +26,25 @@ function compareById(
 ): void {
   const rb = byId(bRaw);
   const rh = byId(hRaw);
+  // An entry whose id alone changed (same condition, same expectation) is the same promise.
+  const renamed = new Map<string, string>();
   for (const [id, b] of rb) {
+    if (rh.has(id)) continue;
+    const core = kinds.core(b.entry);
+    const to = [...rh].find(
+      ([hid, h]) => !rb.has(hid) && ![...renamed.values()].includes(hid) && same(kinds.core(h.entry), core),
+    );
+    if (to) renamed.set(id, to[0]);
+  }
+  for (const [id, b] of rb) {
+    const to = renamed.get(id);
+    if (to !== undefined) {
+      const h = rh.get(to) as { entry: Json; i: string };
+      const where: At = { ...at, base: [...at.base, b.i], head: [...at.head, h.i] };
+      c.add("documentation-changed", down(where, "id"), `${kinds.noun} ${id} renamed ${to}`);
+      compare(id, b.entry, { ...h.entry, id: b.entry.id }, where);
+      continue;
+    }
     const h = rh.get(id);
     const where: At = { ...at, base: [...at.base, b.i], head: [...at.head, h?.i ?? b.i] };
     if (h) compare(id, b.entry, h.entry, where);
@@ -34,8 +53,9 @@ function compareById(
       c.add(rule, where, `${kinds.noun} ${id} removed${note ?? ""}`, "base");
     }
   }
+  const targets = new Set(renamed.values());
   for (const [id, h] of rh) {
-    if (rb.has(id)) continue;
+    if (rb.has(id) || targets.has(id)) continue;
     const { rule, note } = kinds.added(h.entry, rb);
     c.add(rule, { ...at, head: [...at.head, h.i] }, `${kinds.noun} ${id} added${note ?? ""}`);
   }
@@ -48,16 +68,28 @@ function compareById(
  * `examples` are documentation: they illustrate the promise, and the spec's own tests hold them
  * to it, so editing them changes no contract.
  */
-export function compareConformance(c: Collector, bRaw: unknown, hRaw: unknown, at: At): void {
+export function compareConformance(
+  c: Collector,
+  bRaw: unknown,
+  hRaw: unknown,
+  at: At,
+  params: Map<string, QueryParam> = new Map(),
+): void {
   const kinds: Kinds = {
     // A new refusing rule turns requests that were served into 400s, unless the other document
-    // already refused the same requests the same way (a rule renamed or split off).
+    // already refused the same requests the same way (a rule renamed or split off), or a
+    // parameter's schema already refused them with the same 400 invalid-parameter.
     added: (rule, before) => {
       if (!refuses(rule)) return { rule: "x-conformance-rule-added" };
       const same = refusedAlready(rule, before);
-      return same
-        ? { rule: "x-conformance-rule-added", note: ` (rule ${same} already refused these requests)` }
-        : { rule: "x-conformance-refusal-added", note: `: ${describeRefusal(rule)}` };
+      if (same)
+        return { rule: "x-conformance-rule-added", note: ` (rule ${same} already refused these requests)` };
+      if (restatesSchema(rule, params))
+        return {
+          rule: "x-conformance-rule-added",
+          note: " (the parameter's schema already refused these requests)",
+        };
+      return { rule: "x-conformance-refusal-added", note: `: ${describeRefusal(rule)}` };
     },
     // A refusing rule gone only lets through requests that were refused: the API accepts more.
     removed: (rule) =>
@@ -65,6 +97,10 @@ export function compareConformance(c: Collector, bRaw: unknown, hRaw: unknown, a
         ? { rule: "x-conformance-refusal-removed", note: `: ${describeRefusal(rule)} no longer promised` }
         : { rule: "x-conformance-rule-removed" },
     noun: "rule",
+    core: (r) => {
+      const { id: _, ...rest } = logic(r);
+      return rest;
+    },
   };
   compareById(c, bRaw, hRaw, at, kinds, (id, b, h, where) => compareRule(c, id, b, h, where));
 }
@@ -78,6 +114,7 @@ export function compareRelations(c: Collector, bRaw: unknown, hRaw: unknown, at:
     added: () => ({ rule: "x-relation-added" }),
     removed: () => ({ rule: "x-relation-removed" }),
     noun: "relation",
+    core: (r) => Object.fromEntries(Object.entries(r).filter(([k]) => k !== "id" && !DOCS.includes(k))),
   };
   compareById(c, bRaw, hRaw, at, kinds, (id, b, h, where) => {
     if (!same(docsOnly(b), docsOnly(h)))
@@ -107,6 +144,17 @@ function refusedAlready(rule: Json, others: Map<string, { entry: Json }>): strin
     if (refuses(entry) && same(entry.when, rule.when) && same(obj(entry.then).status, obj(rule.then).status))
       return id;
   return undefined;
+}
+
+/** A 400 invalid-parameter rule whose requests a parameter's schema already refused. */
+function restatesSchema(rule: Json, params: Map<string, QueryParam>): boolean {
+  const then = obj(rule.then);
+  const type = obj(then.problem).type;
+  return (
+    then.status === 400 &&
+    (type === undefined || type === "invalid-parameter") &&
+    refusedBySchema(rule.when, params)
+  );
 }
 
 /** "400 when {...}" (or "400 on every request"): what a refusing rule refuses, for its message. */
@@ -161,9 +209,35 @@ function compareRule(c: Collector, id: string, b: Json, h: Json, at: At): void {
     );
     return;
   }
+  // A refusing rule whose condition gained conjuncts (every old predicate kept) refuses a subset
+  // of what it refused: the API accepts more, as when the rule is removed.
+  if (refuses(b) && same(logic(b).then, logic(h).then) && conjunctsAdded(b.when, h.when)) {
+    c.add(
+      "x-conformance-refusal-narrowed",
+      down(at, "when"),
+      `rule ${id}: refuses only when ${JSON.stringify(h.when)}, was ${JSON.stringify(b.when ?? "every request")}`,
+    );
+    return;
+  }
   const parts = ["when", "then"].filter((k) => !same(b[k], h[k]));
   const what = parts.length ? parts.join(" and ") : "definition";
   c.add("x-conformance-rule-changed", down(at, parts[0] ?? "then"), `rule ${id}: ${what} changed`);
+}
+
+/**
+ * Whether `h` is `b` with more conditions: every query predicate of `b` is in `h` with the same
+ * operands (no `when` matches every request). Only `query` conditions are compared.
+ */
+function conjunctsAdded(b: unknown, h: unknown): boolean {
+  if (!isObject(h) || same(b, h) || Object.keys(h).some((k) => k !== "query") || !isObject(h.query))
+    return false;
+  if (b === undefined) return true;
+  if (!isObject(b) || Object.keys(b).some((k) => k !== "query") || !isObject(b.query)) return false;
+  const hq = h.query;
+  return Object.entries(b.query).every(([p, pred]) => {
+    const hp = hq[p];
+    return isObject(pred) && isObject(hp) && Object.entries(pred).every(([k, v]) => same(hp[k], v));
+  });
 }
 
 /** [base, head] when the only logical change is a fixed number in then.count.max. */

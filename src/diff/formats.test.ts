@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { SPEC_PATH } from "../spec/paths.ts";
 import { format } from "./format/index.ts";
 import { failsOn } from "./gate.ts";
-import { diffEdit, param, schema } from "./testing.ts";
+import { diffEdit, get, param, schema } from "./testing.ts";
 import { lineMapper } from "./yaml-lines.ts";
 
 const text = readFileSync(SPEC_PATH, "utf8");
@@ -14,7 +14,7 @@ const lineOf = (needle: string, after = 0) =>
 const mixed = () =>
   diffEdit((d) => {
     param(d, "RankLimit").schema.maximum = 200;
-    param(d, "RankLimit").schema.default = 30;
+    get(d, "/api/v1/rank").operationId = "rank";
     schema(d, "Alert").properties.hot = { type: "boolean" };
   });
 
@@ -24,7 +24,7 @@ describe("formats", () => {
     expect(lines[0]).toBe(
       "BREAKING request-bound-narrowed GET /api/v1/rank (query limit) #/components/parameters/RankLimit/schema/maximum: query limit: maximum 300 → 200",
     );
-    expect(lines[1]).toMatch(/^WARNING default-changed GET \/api\/v1\/rank \(query limit\) /);
+    expect(lines[1]).toMatch(/^WARNING operation-id-changed GET \/api\/v1\/rank /);
     expect(lines.at(-1)).toBe("1 breaking, 1 warnings, 6 info");
   });
 
@@ -61,7 +61,7 @@ describe("formats", () => {
     expect(out[0]).toBe(
       `::error file=openapi/openapi.yaml,line=${line},title=request-bound-narrowed::GET /api/v1/rank (query limit): query limit: maximum 300 → 200`,
     );
-    expect(out[1]).toMatch(/^::warning file=openapi\/openapi.yaml,line=\d+,title=default-changed::/);
+    expect(out[1]).toMatch(/^::warning file=openapi\/openapi.yaml,line=\d+,title=operation-id-changed::/);
     expect(out[2]).toMatch(/^::notice /);
     expect(out.at(-1)).toBe(
       "::notice title=dealkit diff::1 breaking, 1 warnings, 6 info (same-major: 1.1.0 → 1.1.0)",
@@ -97,7 +97,7 @@ describe("gate", () => {
         param(d, "RankLimit").schema.maximum = 200;
       }),
       diffEdit((d) => {
-        param(d, "RankLimit").schema.default = 30;
+        get(d, "/api/v1/rank").operationId = "rank";
       }),
       diffEdit((d) => {
         param(d, "RankLimit").schema.maximum = 500;

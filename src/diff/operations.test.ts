@@ -13,7 +13,7 @@ const operations: Case[] = [
   ["operation removed", { given: (d) => { d.paths["/api/v1/meta"] = { post: get(d, "/api/v1/meta") }; }, want: ["operation-added", "operation-removed"] }],
   ["path added", { given: (d) => { d.paths["/api/v1/hot"] = { get: { ...structuredClone(get(d, "/api/v1/meta")), operationId: "getHot" } }; }, want: ["path-added"] }],
   ["path parameter renamed (same route)", { given: (d) => { d.paths["/plus/json/rank/{window}.json"] = d.paths["/plus/json/rank/{act}.json"]; delete d.paths["/plus/json/rank/{act}.json"]; d.paths["/plus/json/rank/{window}.json"].get.parameters = [{ ...d.components.parameters.LegacyRankAct, name: "window" }]; }, want: ["documentation-changed"] }],
-  ["status removed", { given: (d) => delete get(d, "/api/v1/rank").responses["400"], want: ["response-status-removed"] }],
+  ["error status removed", { given: (d) => delete get(d, "/api/v1/rank").responses["400"], want: ["response-error-status-removed"] }],
   ["success status replaced", { given: (d) => { const op = get(d, "/api/v1/meta"); op.responses["203"] = op.responses["200"]; delete op.responses["200"]; }, want: ["response-status-added", "response-status-removed"] }],
   ["status added", { given: (d) => { get(d, "/api/v1/rank").responses["404"] = { description: "Nothing here." }; }, want: ["response-status-added"] }],
   ["Retry-After removed", { given: (d) => delete d.components.responses.TooManyRequests.headers["Retry-After"], want: ["response-header-removed"] }],

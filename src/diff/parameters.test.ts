@@ -40,7 +40,7 @@ const parameters: Case[] = [
   ["x-words separator removed", { given: (d) => param(d, "SearchQ")["x-words"].separators.pop(), want: ["request-words-narrowed"] }],
   ["x-words max_words lowered", { given: (d) => { param(d, "SearchKp")["x-words"].max_words = 5; }, want: ["request-words-narrowed"] }],
   ["x-words max_words raised", { given: (d) => { param(d, "SearchQ")["x-words"].max_words = 20; }, want: ["request-words-widened"] }],
-  ["x-words separator added", { given: (d) => param(d, "RssQ")["x-words"].separators.push(","), want: ["request-words-widened"] }],
+  ["x-words separator added", { given: (d) => param(d, "RssQ")["x-words"].separators.push(","), want: ["request-words-semantics-changed"] }],
   ["x-words combine changed", { given: (d) => { param(d, "RssQ")["x-words"].combine = "all"; }, want: ["request-words-semantics-changed"] }],
   ["description changed", { given: (d) => { param(d, "RankLimit").description = "How many entries."; }, want: ["documentation-changed"] }],
   ["parameters reordered", { given: (d) => get(d, "/api/v1/search").parameters.reverse(), want: [] }],

@@ -86,14 +86,10 @@ export const RULES = {
     "x-words accepts less: a separator dropped or a word bound lowered.",
     "Send fewer or shorter words, with the remaining separators.",
   ],
-  "request-words-widened": [
-    I,
-    "x-words accepts more: a separator added or a word bound raised.",
-    "Nothing to change.",
-  ],
+  "request-words-widened": [I, "x-words accepts more: a word bound raised.", "Nothing to change."],
   "request-words-semantics-changed": [
     B,
-    "x-words matches or combines words differently.",
+    "x-words splits, matches or combines words differently (a separator added splits words that were one).",
     "Check that your queries still select what you mean.",
   ],
   "request-body-became-required": [B, "The request body is now required.", "Send a body."],
@@ -209,9 +205,24 @@ export const RULES = {
   ],
   "response-format-narrowed": [I, "A response string format was added.", "Nothing to change."],
   "default-changed": [
-    W,
-    "A default changed: a call that omits the value now means something else.",
+    B,
+    "A request default changed, appeared or was removed: a call that omits the value now means something else.",
     "Send the value explicitly if you relied on the old default.",
+  ],
+  "request-properties-closed": [
+    B,
+    "A request object no longer accepts properties it does not list (additionalProperties false).",
+    "Send only the listed properties.",
+  ],
+  "response-properties-closed": [
+    I,
+    "A response object now promises no properties beyond those it lists (additionalProperties false).",
+    "Nothing to change.",
+  ],
+  "properties-opened": [
+    I,
+    "An object closed by additionalProperties false may now hold other properties (clients ignore unknown fields).",
+    "Nothing to change.",
   ],
   "response-schema-branch-removed": [
     B,
@@ -250,7 +261,16 @@ export const RULES = {
     "Send values that match exactly one shape.",
   ],
   // Responses
-  "response-status-removed": [B, "A documented response status is gone.", "Stop relying on that status."],
+  "response-status-removed": [
+    B,
+    "A documented success or redirect status is gone.",
+    "Stop relying on that status.",
+  ],
+  "response-error-status-removed": [
+    W,
+    "A documented error status (4xx, 5xx, default) is gone: the requests that got it are served or answered otherwise.",
+    "Keep handling it until the server stops sending it.",
+  ],
   "response-status-added": [W, "A new documented response status.", "Handle the new status."],
   "response-header-removed": [
     B,
@@ -297,12 +317,23 @@ export const RULES = {
     "Browser clients: check cross-origin calls still work.",
   ],
   "cors-widened": [I, "x-cors allows browsers more.", "Nothing to change."],
+  "methods-narrowed": [
+    B,
+    "x-methods answers less: a method no longer allowed, or HEAD or OPTIONS answered differently.",
+    "Call with GET, or handle the new answer.",
+  ],
+  "methods-widened": [I, "x-methods allows a new method.", "Nothing to change."],
   "query-length-lowered": [
     B,
     "x-query-string allows shorter query strings: a long request that was served is now refused.",
     "Keep query strings under the new cap (counted as sent, percent-encoded).",
   ],
   "query-length-raised": [I, "x-query-string allows longer query strings.", "Nothing to change."],
+  "query-decoding-changed": [
+    B,
+    "x-query-string decodes the query otherwise: the same request may now say something else.",
+    "Encode queries as the new decoding reads them.",
+  ],
   "caching-changed": [
     W,
     "x-caching changed what caches may keep (the Cache-Control an answer carries).",
@@ -315,7 +346,7 @@ export const RULES = {
   ],
   "transport-policy-added": [
     I,
-    "A policy of how answers travel (x-query-string, x-caching, x-compression) is now stated.",
+    "A policy of how answers travel (x-query-string, x-caching, x-compression, x-methods) is now stated.",
     "Nothing to change; caches and proxies in front of an implementation may need configuring.",
   ],
   "category-removed": [B, "A category of x-categories is gone.", "Stop asking for it."],
@@ -349,6 +380,11 @@ export const RULES = {
     B,
     "A new refusing x-conformance rule (a 4xx): requests it matches, served before, are now refused.",
     "Stop sending the requests the rule refuses.",
+  ],
+  "x-conformance-refusal-narrowed": [
+    I,
+    "A refusing x-conformance rule gained conditions (every old one kept): it refuses fewer requests.",
+    "Nothing to change.",
   ],
   "x-conformance-refusal-removed": [
     I,
