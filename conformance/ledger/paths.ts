@@ -1,0 +1,65 @@
+/**
+ * Field paths of an answer body, as the ledger keys them: `meta.total`, `data[].price`, and for
+ * the items of a `oneOf` told apart by a constant (the zdm stream's `type: smzdm`),
+ * `data[type=smzdm].price`, so that zdm items are compared with zdm items only. Array items
+ * collapse into one path: the ledger grows with the schema, not with the data.
+ */
+import type { JsonSchema } from "../../src/spec/types.ts";
+import { ROOT } from "./types.ts";
+
+/** Keys and constants are escaped so a path splits back into its parent unambiguously. */
+const escape = (s: string) => s.replace(/[%.[\]]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+export const childPath = (parent: string, key: string): string =>
+  parent === ROOT ? escape(key) : `${parent}.${escape(key)}`;
+
+export const itemPath = (parent: string, label: string): string => `${parent}[${escape(label)}]`;
+
+/** The parent of a path (`$` for a top-level field); undefined for the root. */
+export function parentPath(path: string): string | undefined {
+  if (path === ROOT) return undefined;
+  if (path.endsWith("]")) return path.slice(0, path.lastIndexOf("["));
+  const dot = path.lastIndexOf(".");
+  return dot < 0 ? ROOT : path.slice(0, dot);
+}
+
+/** JSON's own types: integer and number are one (a price of 12 and one of 12.5 are the same field). */
+export function jsonType(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  return typeof value === "bigint" ? "number" : typeof value;
+}
+
+const constsOf = (schema: JsonSchema): [string, unknown][] =>
+  Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>)
+    .filter(([, s]) => s && "const" in s)
+    .map(([k, s]) => [k, s.const]);
+
+/**
+ * The branch of a `oneOf`/`anyOf` a value belongs to, told by the constants a branch declares
+ * (`type: { const: smzdm }`): its label (`type=smzdm`) and schema. A value that matches no
+ * branch's constants belongs to the one branch without any, when there is exactly one (the
+ * category alerts); otherwise it is unlabelled and read without a schema.
+ */
+export function branchOf(
+  value: unknown,
+  schema: JsonSchema | undefined,
+): { label: string; schema?: JsonSchema } {
+  const branches = (schema?.oneOf ?? schema?.anyOf) as JsonSchema[] | undefined;
+  if (!branches) return { label: "", ...(schema ? { schema } : {}) };
+  const record = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
+  for (const branch of branches) {
+    const consts = constsOf(branch);
+    if (consts.length > 0 && consts.every(([k, c]) => record[k] === c)) {
+      return { label: consts.map(([k, c]) => `${k}=${String(c)}`).join(","), schema: branch };
+    }
+  }
+  const plain = branches.filter((b) => constsOf(b).length === 0);
+  return plain.length === 1 && plain[0] ? { label: "", schema: plain[0] } : { label: "" };
+}
+
+/** The schema of a property, when the object's schema declares it. */
+export function propertySchema(schema: JsonSchema | undefined, key: string): JsonSchema | undefined {
+  const props = schema?.properties as Record<string, JsonSchema> | undefined;
+  return props && Object.hasOwn(props, key) ? props[key] : undefined;
+}
