@@ -8,12 +8,13 @@ import type { JsonSchema } from "../../src/spec/types.ts";
 import { ROOT } from "./types.ts";
 
 /** Keys and constants are escaped so a path splits back into its parent unambiguously. */
-const escape = (s: string) => s.replace(/[%.[\]]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const escapeSegment = (s: string) =>
+  s.replace(/[%.[\]]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 export const childPath = (parent: string, key: string): string =>
-  parent === ROOT ? escape(key) : `${parent}.${escape(key)}`;
+  parent === ROOT ? escapeSegment(key) : `${parent}.${escapeSegment(key)}`;
 
-export const itemPath = (parent: string, label: string): string => `${parent}[${escape(label)}]`;
+export const itemPath = (parent: string, label: string): string => `${parent}[${escapeSegment(label)}]`;
 
 /** The parent of a path (`$` for a top-level field); undefined for the root. */
 export function parentPath(path: string): string | undefined {

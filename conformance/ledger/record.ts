@@ -72,7 +72,8 @@ export class LedgerRecorder {
   /** A version's meta as seen (or not) at this instant. */
   version(prefix: string, seen: VersionSighting): void {
     const stamp = this.stamp();
-    const record = (this.delta.versions[prefix] ??= {});
+    const record = this.delta.versions[prefix] ?? {};
+    this.delta.versions[prefix] = record;
     const sight = <T extends Sighting>(s: T | undefined, extra: Omit<T, keyof Sighting>): T =>
       ({ ...(s ?? {}), ...extra, n: (s?.n ?? 0) + 1, first: s?.first ?? stamp, last: stamp }) as T;
     if ("gone" in seen) {
@@ -81,7 +82,8 @@ export class LedgerRecorder {
     }
     record.alive = sight(record.alive, {});
     if (seen.release) {
-      const releases = (record.releases ??= {});
+      const releases = record.releases ?? {};
+      record.releases = releases;
       releases[seen.release] = sight(releases[seen.release], {});
     }
   }
@@ -183,8 +185,8 @@ export class LedgerRecorder {
 function addChild(children: Map<string, Set<string>>, path: string): void {
   const parent = parentPath(path);
   if (parent === undefined) return;
-  let set = children.get(parent);
-  if (!set) children.set(parent, (set = new Set()));
+  const set = children.get(parent) ?? new Set<string>();
+  children.set(parent, set);
   set.add(path);
 }
 
