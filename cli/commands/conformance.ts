@@ -1,4 +1,5 @@
 import os from "node:os";
+import { LedgerError } from "../../conformance/ledger/file.ts";
 import { conformanceCommand, FORMATS, type ReportFormat } from "../../conformance/main.ts";
 import { UnknownCheckError } from "../../conformance/registry.ts";
 import { DEFAULT_MAX_TIME_SECONDS, KNOWN_KEYS } from "../../conformance/runner/run.ts";
@@ -8,7 +9,7 @@ import { intOption, parseOptions, UsageError } from "../args.ts";
 export const usage = `usage: dealkit conformance [--base-url URL] [--seed N] [--report FORMAT=PATH ...]
                           [--only CHECK,...] [--skip CHECK,...] [--budget N] [--max-time S] [--timeout S]
                           [--rate N/MIN] [--skip-slow] [--require-evidence] [--known FILE] [--plan]
-                          [--record PATH]
+                          [--record PATH] [--ledger FILE]
                           [--uid UID --api-key KEY]
 
 Without --base-url the bundled reference server is started in process on an ephemeral loopback
@@ -21,6 +22,10 @@ target the run could not judge (unreachable, not this API). CHECK is a check nam
                       checks); repeatable
   --record PATH       every exchange as NDJSON, one a line as it comes (as dealkit proxy --record:
                       what dealkit judge reads back)
+  --ledger FILE       a ledger kept between runs (JSON; created when missing): this run's answers
+                      are merged into it (field paths, types, dates, versions served) and judged
+                      against the runs before: a field no longer sent, a changed type, v1 retired
+                      early fail; new fields are information (conformance/ledger/README.md)
   --budget N          most requests of the whole run (default 210 from one address, 4000 when
                       spread over loopback addresses)
   --max-time S        stop sending after S seconds (default ${DEFAULT_MAX_TIME_SECONDS}); the report is written anyway
@@ -62,6 +67,7 @@ export async function run(args: string[]): Promise<number> {
     spec: { type: "string" },
     known: { type: "string" },
     record: { type: "string" },
+    ledger: { type: "string" },
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
   const baseUrl = values["base-url"];
@@ -114,6 +120,7 @@ export async function run(args: string[]): Promise<number> {
       seed,
       reports,
       ...(exchangeLog ? { exchangeLog } : {}),
+      ...(values.ledger ? { ledger: values.ledger } : {}),
       ...(baseUrl ? { baseUrl } : {}),
       ...(list(values.only) ? { only: list(values.only) } : {}),
       ...(list(values.skip) ? { skip: list(values.skip) } : {}),
@@ -129,7 +136,7 @@ export async function run(args: string[]): Promise<number> {
     });
     return code;
   } catch (err) {
-    if (err instanceof UnknownCheckError) throw new UsageError(err.message);
+    if (err instanceof UnknownCheckError || err instanceof LedgerError) throw new UsageError(err.message);
     throw err;
   } finally {
     process.off("SIGINT", onSignal);

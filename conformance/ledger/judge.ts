@@ -27,7 +27,7 @@ export interface LedgerJudgement {
   /** The operation it is about (`getFeed`), or the version prefix (`/api/v1`). */
   operation: string;
   /** The kind of answer (`getFeed 200`) and the field path, for field judgements. */
-  kind?: string;
+  answerKind?: string;
   path?: string;
   title: string;
   /** What the ledger holds that supports it: counts and dates. */
@@ -88,7 +88,7 @@ function fieldJudgements(ledger: Ledger, run: string): LedgerJudgement[] {
           check: "ledger:field-removed",
           level: "failure",
           operation,
-          kind,
+          answerKind: kind,
           path,
           title: `${path} no longer sent in ${kind} answers: ${always ? "always" : `${percent(removal.rate)} of the time`} carried from ${day(field.first)} to ${day(field.last)}, lacking since ${day(field.absent.from)}`,
           evidence: {
@@ -109,7 +109,7 @@ function fieldJudgements(ledger: Ledger, run: string): LedgerJudgement[] {
           check: "ledger:field-added",
           level: "info",
           operation,
-          kind,
+          answerKind: kind,
           path,
           title: `new field ${path} in ${kind} answers, first seen ${field.first.at} (${Object.keys(field.types).join("|")})`,
           evidence: { firstSeen: field.first, kindSince: record.first, types: Object.keys(field.types) },
@@ -131,7 +131,7 @@ function typeChanges(kind: string, path: string, field: FieldRecord): LedgerJudg
         check: "ledger:type-changed",
         level: "failure",
         operation: operationOf(kind),
-        kind,
+        answerKind: kind,
         path,
         title: `${path} in ${kind} answers changed type from ${was} to ${now}: ${was} seen ${oldCount} times up to ${oldLast}, ${now} since ${newFirst}`,
         evidence: {

@@ -54,7 +54,9 @@ export class LedgerRecorder {
   /** An exchange of the API, read against the spec (its operation and the response schema). */
   observeExchange(spec: Spec, exchange: Exchange): void {
     const op = exchange.operation;
-    if (!op || exchange.status === 0 || exchange.failure) return;
+    // GET answers only (a HEAD answer has no body to compare), and only bodies that parsed.
+    if (!op || exchange.request.method !== "GET" || exchange.status === 0 || exchange.failure) return;
+    if (typeof exchange.body !== "object" || exchange.body === null) return;
     if (!exchange.mediaType || !/[/+]json$/.test(exchange.mediaType)) return;
     const schema = spec.responseSchema(op.operationId, exchange.status, exchange.mediaType);
     this.answer(`${op.operationId} ${exchange.status}`, exchange.body, schema);

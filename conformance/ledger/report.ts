@@ -26,9 +26,9 @@ function violation(j: LedgerJudgement, path: string): Violation {
     operation: j.operation,
     received: j.evidence,
     documented: LEDGER_CHECKS[j.check],
-    request: `(the ledger ${path}: ${j.kind ?? j.operation})`,
+    request: `(the ledger ${path}: ${j.answerKind ?? j.operation})`,
     seed: 0,
-    replay: `read ${path} (dealkit ledger, format 1): ${j.kind ?? ""} ${j.path ?? ""}`.trim(),
+    replay: `read ${path} (dealkit ledger, format 1): ${j.answerKind ?? ""} ${j.path ?? ""}`.trim(),
   };
 }
 

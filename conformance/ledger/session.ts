@@ -4,9 +4,9 @@
  * meta once (active runs), and at the end merge the run into the file and judge the result.
  */
 import type { Spec } from "../../src/spec/spec.ts";
-import { type AnswerLimits, DEFAULT_LIMITS, send } from "../http/client.ts";
+import { DEFAULT_LIMITS, type RawResponse, send } from "../http/client.ts";
 import { readExchange } from "../runner/exchange.ts";
-import type { Exchange } from "../types.ts";
+import type { Exchange, RequestCase } from "../types.ts";
 import { readLedger, updateLedger } from "./file.ts";
 import { judgeLedger, type LedgerJudgement } from "./judge.ts";
 import { LedgerRecorder, newRunId } from "./record.ts";
@@ -17,11 +17,6 @@ export interface LedgerOptions {
   /** The clock (tests pin it): every date the ledger writes comes from it. */
   now?: () => number;
   random?: () => number;
-}
-
-/** The version prefix a meta path belongs to (`/api/v2/meta` → `/api/v2`), or undefined. */
-export function metaPrefix(pathname: string): string | undefined {
-  return /^(\/(?:.*\/)?v[0-9]+)\/meta$/.exec(pathname)?.[1];
 }
 
 export class LedgerSession {
@@ -57,10 +52,14 @@ export class LedgerSession {
   }
 
   /** One request to the meta of the version after the newest one known; returns the exchange sent. */
-  async probe(baseUrl: string, limits: AnswerLimits = DEFAULT_LIMITS): Promise<Exchange> {
+  async probe(
+    baseUrl: string,
+    sender: (request: RequestCase) => Promise<RawResponse> = (request) =>
+      send(baseUrl, request, undefined, DEFAULT_LIMITS),
+  ): Promise<Exchange> {
     const prefix = prefixToProbe(this.base, this.spec);
     const request = metaRequest(this.spec, prefix);
-    const exchange = readExchange(this.spec, request, await send(baseUrl, request, undefined, limits));
+    const exchange = readExchange(this.spec, request, await sender(request));
     this.version(prefix, exchange);
     return exchange;
   }
