@@ -36,11 +36,13 @@ export interface LedgerJudgement {
 
 /**
  * A removal is reported only when chance cannot explain the streak: with the field's presence
- * rate bounded from below (Wilson, 99%), the probability that that many instances in a row lack
- * it must be under ALPHA, and the streak must span at least MIN_ANSWERS answers: a field present
- * in 40% of answers is never reported because one answer lacks it.
+ * rate bounded from below (Wilson, 99%), the probability that that many answers in a row lack it
+ * must be under `alpha`. Answers, not items, are the trials (the items of one answer come from
+ * one query and are not independent), and the streak must span `minRuns` runs (one run's
+ * consecutive answers ask alike: a window of older items may lack a field the rest carry). A
+ * field present in 40% of answers is never reported because one answer lacks it.
  */
-export const REMOVAL_RULE = { alpha: 0.001, z: 2.576, minAnswers: 2, minPresent: 3 } as const;
+export const REMOVAL_RULE = { alpha: 0.001, z: 2.576, minAnswers: 2, minRuns: 2, minPresent: 3 } as const;
 /** A type is changed when the old one, seen this often, has not been seen since the new one appeared this often. */
 const TYPE_RULE = { minOld: 3, minNew: 2 } as const;
 
@@ -63,10 +65,11 @@ export function removalOf(
   const before = field.n + field.missed - streak.n;
   const rate = before > 0 ? field.n / before : 0;
   const lower = wilsonLower(field.n, before, REMOVAL_RULE.z);
-  const chance = (1 - lower) ** streak.n;
+  const chance = (1 - lower) ** streak.answers;
   const removed =
     field.n >= REMOVAL_RULE.minPresent &&
     streak.answers >= REMOVAL_RULE.minAnswers &&
+    streak.runs >= REMOVAL_RULE.minRuns &&
     chance < REMOVAL_RULE.alpha;
   return { removed, rate, lower, chance, before };
 }
@@ -99,6 +102,7 @@ function fieldJudgements(ledger: Ledger, run: string): LedgerJudgement[] {
             lackingUntil: field.absent.to,
             lackingInstances: field.absent.n,
             lackingAnswers: field.absent.answers,
+            lackingRuns: field.absent.runs,
             chance: Number(removal.chance.toPrecision(3)),
           },
         });

@@ -50,6 +50,7 @@ function mergeFields(a: FieldRecord, b: FieldRecord): FieldRecord {
         ? {
             n: sum.n + s.n,
             answers: sum.answers + s.answers,
+            runs: sum.runs + s.runs,
             from: earlier(sum.from, s.from),
             to: later(sum.to, s.to),
           }

@@ -180,7 +180,7 @@ export class LedgerRecorder {
     lacked.add(path);
     field.absent = field.absent
       ? { ...field.absent, n: field.absent.n + 1, answers: field.absent.answers + answers, to: stamp }
-      : { n: 1, answers: 1, from: stamp, to: stamp };
+      : { n: 1, answers: 1, runs: 1, from: stamp, to: stamp };
   }
 }
 

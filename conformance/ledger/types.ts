@@ -26,10 +26,10 @@ export interface FieldRecord {
   first: Stamp;
   last: Stamp;
   /**
-   * Instances of its parent lacking it since it was last seen, and in how many answers: what a
-   * removal is judged on. Gone as soon as it is seen again.
+   * Instances of its parent lacking it since it was last seen, in how many answers and runs: what
+   * a removal is judged on. Gone as soon as it is seen again.
    */
-  absent?: { n: number; answers: number; from: Stamp; to: Stamp };
+  absent?: { n: number; answers: number; runs: number; from: Stamp; to: Stamp };
 }
 
 /** Answers of one operation and status (`getFeed 200`): the unit of comparison. */
