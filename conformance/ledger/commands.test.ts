@@ -63,7 +63,7 @@ describe("dealkit judge --ledger", () => {
   it("recordings of four weeks with a field, then two without it: the removal, dated by the traffic", async () => {
     const ledger = join(dir, "judge.json");
     const before = Array.from({ length: 28 }, (_, day) => feedTraffic(T0 + day * DAY, true));
-    const after = (from: number) =>
+    const without = (from: number) =>
       Array.from({ length: 3 }, (_, i) => feedTraffic(T0 + (from + i) * DAY, false));
     const out = () => {};
     const first = await judgeCommand({
@@ -75,14 +75,14 @@ describe("dealkit judge --ledger", () => {
     expect(first.report.checks.find((c) => c.name === "ledger:field-removed")?.status).toBe("not-exercised");
     // One recording without it is one run: never enough, whatever it holds.
     const second = await judgeCommand({
-      file: await recording("b.ndjson", after(28)),
+      file: await recording("b.ndjson", without(28)),
       reports: [],
       ledger,
       out,
     });
     expect(second.report.checks.find((c) => c.name === "ledger:field-removed")?.status).toBe("pass");
     const third = await judgeCommand({
-      file: await recording("c.ndjson", after(31)),
+      file: await recording("c.ndjson", without(31)),
       reports: [],
       ledger,
       out,
