@@ -3,11 +3,19 @@
  * the run began: the fields known before are what an answer can be seen to lack. The delta is
  * merged into the file at the end (merge.ts), so two runs that raced both count.
  */
+
+import {
+  branchOf,
+  childPath,
+  itemPath,
+  jsonType,
+  parentPath,
+  propertySchema,
+} from "../../src/spec/field-paths.ts";
 import type { Spec } from "../../src/spec/spec.ts";
 import type { JsonSchema } from "../../src/spec/types.ts";
 import type { Exchange } from "../types.ts";
 import { compareStamps } from "./merge.ts";
-import { branchOf, childPath, itemPath, jsonType, parentPath, propertySchema } from "./paths.ts";
 import {
   emptyLedger,
   type FieldRecord,

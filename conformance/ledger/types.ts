@@ -80,5 +80,4 @@ export const emptyLedger = (): Ledger => ({
   versions: {},
 });
 
-/** The root path of an answer body. */
-export const ROOT = "$";
+export { ROOT } from "../../src/spec/field-paths.ts";

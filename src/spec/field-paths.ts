@@ -1,11 +1,14 @@
 /**
- * Field paths of an answer body, as the ledger keys them: `meta.total`, `data[].price`, and for
+ * Field paths of an answer body, as the ledger (conformance/ledger/) keys them and the diff's
+ * `--observed` looks them up: `meta.total`, `data[].price`, and for
  * the items of a `oneOf` told apart by a constant (the zdm stream's `type: smzdm`),
  * `data[type=smzdm].price`, so that zdm items are compared with zdm items only. Array items
  * collapse into one path: the ledger grows with the schema, not with the data.
  */
-import type { JsonSchema } from "../../src/spec/types.ts";
-import { ROOT } from "./types.ts";
+import type { JsonSchema } from "./types.ts";
+
+/** The root path of an answer body. */
+export const ROOT = "$";
 
 /** Keys and constants are escaped so a path splits back into its parent unambiguously. */
 const escapeSegment = (s: string) =>
@@ -63,4 +66,38 @@ export function branchOf(
 export function propertySchema(schema: JsonSchema | undefined, key: string): JsonSchema | undefined {
   const props = schema?.properties as Record<string, JsonSchema> | undefined;
   return props && Object.hasOwn(props, key) ? props[key] : undefined;
+}
+
+const MAX_SCHEMA_DEPTH = 12;
+
+/**
+ * Every field path a response schema allows, in the same scheme (an answer's paths are a subset
+ * when it conforms): the paths a spec change can remove. `allOf` members and the branches of an
+ * object-level `oneOf` add to the same path; the items of an array-level one are labelled as
+ * `branchOf` labels them.
+ */
+export function schemaPaths(schema: JsonSchema | undefined): Set<string> {
+  const out = new Set<string>();
+  const walk = (s: JsonSchema | undefined, path: string, depth: number, seen: Set<JsonSchema>) => {
+    out.add(path);
+    if (!s || depth >= MAX_SCHEMA_DEPTH || seen.has(s)) return;
+    const inner = new Set(seen).add(s);
+    for (const member of (s.allOf ?? []) as JsonSchema[]) walk(member, path, depth, inner);
+    for (const [key, child] of Object.entries((s.properties ?? {}) as Record<string, JsonSchema>))
+      walk(child, childPath(path, key), depth + 1, inner);
+    const items = s.items as JsonSchema | undefined;
+    if (items) {
+      const branches = (items.oneOf ?? items.anyOf) as JsonSchema[] | undefined;
+      if (!branches) walk(items, itemPath(path, ""), depth + 1, inner);
+      for (const branch of branches ?? []) {
+        const consts = constsOf(branch);
+        const label = consts.map(([k, c]) => `${k}=${String(c)}`).join(",");
+        walk(branch, itemPath(path, label), depth + 1, inner);
+      }
+    } else {
+      for (const branch of (s.oneOf ?? s.anyOf ?? []) as JsonSchema[]) walk(branch, path, depth, inner);
+    }
+  };
+  walk(schema, ROOT, 0, new Set());
+  return out;
 }
