@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { conformanceCommand } from "../main.ts";
+import { conformanceCommand, FORMATS } from "../main.ts";
 import { judgeCommand } from "../passive/main.ts";
 import { exchangeLine } from "../passive/ndjson.ts";
 import type { Traffic } from "../passive/traffic.ts";
@@ -96,6 +96,9 @@ describe("dealkit judge --ledger", () => {
     const written = await readLedger(ledger);
     expect(written.runs).toBe(3);
     expect(written.versions["/api/v2"]?.alive?.first.at).toBe("2026-03-02T08:00:00Z");
+    // Every report format carries the ledger's check and its dates.
+    for (const format of Object.values(FORMATS))
+      expect(format(third.report)).toContain("ledger:field-removed");
     expect(third.report.notes.some((n) => n.includes("/api/v2 first seen 2026-03-02"))).toBe(true);
   });
 });

@@ -189,6 +189,22 @@ describe("the removal rule", () => {
     ).toBe(true);
   });
 
+  it("recorded answers: a field in 40% of them is not reported when the next answer lacks it", () => {
+    // A fixed sequence, not a random one: present in answers 0, 2, 5, 7 of every ten (40%).
+    const present = (i: number) => [0, 2, 5, 7].includes(i % 10);
+    let ledger = emptyLedger();
+    for (let i = 0; i < 100; i++)
+      ledger = mergeLedgers(
+        ledger,
+        runOf(ledger, T0 + i * DAY, [feed([alert(i, present(i) ? { price: 9 } : {})])]),
+      );
+    // The last two answers (98, 99) lacked it, and one more run's answer does too.
+    ledger = mergeLedgers(ledger, runOf(ledger, T0 + 100 * DAY, [feed([alert(100)])]));
+    const price = ledger.kinds["getFeed 200"]?.fields["data[].price"];
+    expect(price?.absent?.answers).toBe(3);
+    expect(judgeLedger(ledger, "none", spec.versioning).filter((j) => j.level === "failure")).toEqual([]);
+  });
+
   it("a field always carried and now lacking in one answer only is not yet a removal", () => {
     const field = { n: 100, missed: 1, types: {}, first: { at: "a", run: "1" }, last: { at: "b", run: "2" } };
     expect(
