@@ -200,6 +200,20 @@ function versionJudgements(ledger: Ledger, policy: VersioningPolicy): LedgerJudg
     lastServed: current.alive.last,
     successorFirstSeen: successor?.first,
   };
+  // Refused connections alone are an outage as much as a retirement: judged only once another
+  // version answered after v1 stopped (then the host is up and v1 alone is gone).
+  const successorServedSince =
+    successor &&
+    compareStamps(ledger.versions[successor.prefix]?.alive?.last ?? successor.first, goneAt) >= 0;
+  if (gone.how.startsWith("unreachable") && !successorServedSince)
+    return [
+      {
+        ...base,
+        level: "info",
+        title: `${prefix} unreachable since ${day(goneAt)} (last served ${day(current.alive.last)}) and no other version answered since: an outage or a retirement, judged once one does`,
+        evidence,
+      },
+    ];
   if (!successor)
     return [
       {

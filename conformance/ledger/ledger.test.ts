@@ -248,3 +248,87 @@ describe("the removal rule", () => {
     );
   });
 });
+
+describe("v1's retirement", () => {
+  /** A ledger of version sightings: [prefix, alive | gone how, ISO day] in order. */
+  function versions(sightings: [string, string, string][]): Ledger {
+    let ledger = emptyLedger();
+    for (const [prefix, seen, day] of sightings) {
+      const r = new LedgerRecorder(ledger, day, () => Date.parse(`${day}T00:00:00Z`));
+      r.version(prefix, seen === "alive" ? { alive: true } : { gone: seen });
+      ledger = mergeLedgers(ledger, r.result());
+    }
+    return ledger;
+  }
+  const retired = (ledger: Ledger) =>
+    judgeLedger(ledger, "none", spec.versioning)
+      .filter((j) => j.check === "ledger:v1-retired-early")
+      .map((j) => j.level);
+
+  it.each([
+    [
+      "404 with no successor ever seen",
+      [
+        ["/api/v1", "alive", "2026-01-01"],
+        ["/api/v1", "404", "2026-02-01"],
+      ],
+      ["failure"],
+    ],
+    [
+      "refused with no other version answering: an outage as much as a retirement",
+      [
+        ["/api/v1", "alive", "2026-01-01"],
+        ["/api/v1", "unreachable: ECONNREFUSED", "2026-02-01"],
+      ],
+      ["info"],
+    ],
+    [
+      "refused while v2 answers",
+      [
+        ["/api/v1", "alive", "2026-01-01"],
+        ["/api/v2", "alive", "2026-01-10"],
+        ["/api/v1", "unreachable: ECONNREFUSED", "2026-02-01"],
+        ["/api/v2", "alive", "2026-02-01"],
+      ],
+      ["failure"],
+    ],
+    [
+      "redirected away 4 months after v2",
+      [
+        ["/api/v1", "alive", "2026-01-01"],
+        ["/api/v2", "alive", "2026-01-10"],
+        ["/api/v1", "301 redirect to /api/v2/meta", "2026-05-20"],
+      ],
+      ["failure"],
+    ],
+    [
+      "gone 5 months after v2: a warning",
+      [
+        ["/api/v1", "alive", "2026-01-01"],
+        ["/api/v2", "alive", "2026-01-10"],
+        ["/api/v1", "404", "2026-06-20"],
+      ],
+      ["warning"],
+    ],
+    [
+      "gone 6 months after v2: kept",
+      [
+        ["/api/v1", "alive", "2026-01-01"],
+        ["/api/v2", "alive", "2026-01-10"],
+        ["/api/v1", "404", "2026-07-10"],
+      ],
+      ["info"],
+    ],
+    [
+      "served again after an outage",
+      [
+        ["/api/v1", "alive", "2026-01-01"],
+        ["/api/v1", "404", "2026-02-01"],
+        ["/api/v1", "alive", "2026-02-02"],
+      ],
+      [],
+    ],
+  ] as [string, [string, string, string][], string[]][])("%s", (_, sightings, levels) => {
+    expect(retired(versions(sightings))).toEqual(levels);
+  });
+});
