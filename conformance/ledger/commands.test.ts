@@ -11,6 +11,25 @@ import { judgeCommand } from "../passive/main.ts";
 import { exchangeLine } from "../passive/ndjson.ts";
 import type { Traffic } from "../passive/traffic.ts";
 import { readLedger } from "./file.ts";
+import { mergeLedgers } from "./merge.ts";
+import { decodeLedger, encodeLedger } from "./storage.ts";
+import type { Ledger, Stamp } from "./types.ts";
+
+/** The same ledger as if its run happened `ms` later under another id: every stamp moved. */
+function later(ledger: Ledger, ms: number, run: string): Ledger {
+  const move = (at: string) => new Date(Date.parse(at) + ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+  return JSON.parse(JSON.stringify(ledger), (key, value) => {
+    if (value && typeof value === "object" && typeof value.at === "string" && typeof value.run === "string")
+      return { at: move(value.at), run } satisfies Stamp;
+    if (key === "types") {
+      const moved: Record<string, unknown> = {};
+      for (const [t, [n, first, last]] of Object.entries(value as Record<string, [number, string, string]>))
+        moved[t] = [n, move(first), move(last)];
+      return moved;
+    }
+    return value;
+  }) as Ledger;
+}
 
 let dir: string;
 beforeAll(async () => {
@@ -117,6 +136,14 @@ describe("dealkit conformance --ledger", () => {
     });
     const written = await readLedger(ledger);
     expect(written.runs).toBe(1);
+    // A thousand runs like this one, each a day later: the file grows with the paths, not the runs.
+    let thousand = written;
+    for (let i = 1; i < 1000; i++)
+      thousand = mergeLedgers(thousand, later(written, i * 86_400_000, `run${i}`));
+    const bytes = Buffer.byteLength(encodeLedger(thousand));
+    expect(thousand.runs).toBe(1000);
+    expect(decodeLedger(encodeLedger(thousand))).toEqual(thousand);
+    expect(bytes).toBeLessThan(200_000);
     expect(Object.keys(written.kinds)).toEqual(expect.arrayContaining(["getMeta 200", "getFeed 200"]));
     expect(written.versions["/api/v1"]?.releases).toHaveProperty("1.1.0");
     // The bundled server has no v2: probed once, seen gone.

@@ -7,6 +7,7 @@
 import { mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { mergeLedgers } from "./merge.ts";
+import { decodeLedger, encodeLedger } from "./storage.ts";
 import { emptyLedger, LEDGER_FORMAT, LEDGER_VERSION, type Ledger } from "./types.ts";
 
 /** A file that is not a ledger this version can read: a usage error, never overwritten. */
@@ -22,9 +23,9 @@ export async function readLedger(path: string): Promise<Ledger> {
   }
   let value: Partial<Ledger>;
   try {
-    value = JSON.parse(text) as Partial<Ledger>;
+    value = decodeLedger(text) as Partial<Ledger>;
   } catch (err) {
-    throw new LedgerError(`--ledger ${path} is not JSON: ${(err as Error).message}`);
+    throw new LedgerError(`--ledger ${path} cannot be read: ${(err as Error).message}`);
   }
   if (
     value?.format !== LEDGER_FORMAT ||
@@ -84,7 +85,7 @@ export async function updateLedger(path: string, delta: Ledger, options: LockOpt
   try {
     const merged = mergeLedgers(await readLedger(path), delta);
     const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-    await writeFile(temporary, `${JSON.stringify(merged)}\n`);
+    await writeFile(temporary, encodeLedger(merged));
     await rename(temporary, path);
     return merged;
   } finally {
