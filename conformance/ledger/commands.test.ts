@@ -7,9 +7,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { conformanceCommand, FORMATS } from "../main.ts";
-import { judgeCommand } from "../passive/main.ts";
+import { judgeCommand, proxyCommand } from "../passive/main.ts";
 import { exchangeLine } from "../passive/ndjson.ts";
 import type { Traffic } from "../passive/traffic.ts";
+import { startBundledServer } from "../runner/target.ts";
 import { readLedger } from "./file.ts";
 import { mergeLedgers } from "./merge.ts";
 import { decodeLedger, encodeLedger } from "./storage.ts";
@@ -120,6 +121,35 @@ describe("dealkit judge --ledger", () => {
       expect(format(third.report)).toContain("ledger:field-removed");
     expect(third.report.notes.some((n) => n.includes("/api/v2 first seen 2026-03-02"))).toBe(true);
   });
+});
+
+describe("dealkit proxy --ledger", () => {
+  it("records the answers passing through, and v1's meta", async () => {
+    const upstream = await startBundledServer();
+    const ledger = join(dir, "proxy.json");
+    try {
+      const proxy = await proxyCommand({
+        upstream: upstream.baseUrl,
+        port: 0,
+        inline: true,
+        reports: [],
+        ledger,
+        out: () => {},
+      });
+      for (const path of ["/api/v1/meta", "/api/v1/feed?type=zdm", "/api/v1/feed"])
+        await (await fetch(`${proxy.url}${path}`)).text();
+      const { report } = await proxy.stop();
+      expect(report.checks.map((c) => c.name)).toContain("ledger:field-removed");
+    } finally {
+      await upstream.close();
+    }
+    const written = await readLedger(ledger);
+    expect(Object.keys(written.kinds)).toEqual(expect.arrayContaining(["getMeta 200", "getFeed 200"]));
+    expect(Object.keys(written.kinds["getFeed 200"]?.fields ?? {})).toEqual(
+      expect.arrayContaining(["data[].cateid", "data[type=smzdm].mall_name"]),
+    );
+    expect(written.versions["/api/v1"]?.alive?.n).toBe(1);
+  }, 60_000);
 });
 
 describe("dealkit conformance --ledger", () => {
