@@ -249,6 +249,47 @@ describe("the removal rule", () => {
   });
 });
 
+describe("a changed type", () => {
+  const days = (
+    ledger: Ledger,
+    from: number,
+    count: number,
+    extra: (day: number) => Record<string, unknown>,
+  ) => {
+    let out = ledger;
+    for (let day = from; day < from + count; day++)
+      out = mergeLedgers(out, runOf(out, T0 + day * DAY, [feed([alert(day, extra(day))])]));
+    return out;
+  };
+  const changed = (ledger: Ledger) =>
+    judgeLedger(ledger, "none", spec.versioning).filter((j) => j.check === "ledger:type-changed");
+
+  it("comments sent as numbers for a week, then as strings: reported with both dates", () => {
+    let ledger = days(emptyLedger(), 0, 7, () => ({ comments: 3 }));
+    ledger = days(ledger, 7, 1, () => ({ comments: "3" }));
+    // One answer of the new type is not yet a change.
+    expect(changed(ledger)).toEqual([]);
+    ledger = days(ledger, 8, 1, () => ({ comments: "3" }));
+    const [j] = changed(ledger);
+    expect(j).toMatchObject({
+      level: "failure",
+      path: "data[].comments",
+      evidence: { was: "number", now: "string" },
+    });
+    expect(j?.title).toContain(
+      "number seen 7 times up to 2026-01-11T08:00:00Z, string since 2026-01-12T08:00:00Z",
+    );
+  });
+
+  it("a field that is sometimes null and sometimes a string is no change; integer and number are one type", () => {
+    const ledger = days(emptyLedger(), 0, 14, (day) => ({
+      louzhuregtime: day % 3 ? "2020-01-01" : null,
+      price: day % 2 ? 5 : 5.5,
+    }));
+    expect(changed(ledger)).toEqual([]);
+  });
+});
+
 describe("v1's retirement", () => {
   /** A ledger of version sightings: [prefix, alive | gone how, ISO day] in order. */
   function versions(sightings: [string, string, string][]): Ledger {
