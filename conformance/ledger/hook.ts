@@ -7,6 +7,7 @@ import { loadSpec } from "../../src/spec/load.ts";
 import { readTraffic, type Traffic } from "../passive/traffic.ts";
 import type { RunReport } from "../runner/report.ts";
 import type { Exchange } from "../types.ts";
+import { LedgerError } from "./file.ts";
 import type { LedgerJudgement } from "./judge.ts";
 import { withLedger } from "./report.ts";
 import { type LedgerOptions, LedgerSession } from "./session.ts";
@@ -63,8 +64,18 @@ export async function openRunLedger(
     },
     finish: async (report, baseUrl) => {
       if (baseUrl) await session.probe(baseUrl);
-      const { ledger, judgements } = await session.close();
-      return { report: withLedger(report, judgements, ledger, path), judgements };
+      try {
+        const { ledger, judgements } = await session.close();
+        return { report: withLedger(report, judgements, ledger, path), judgements };
+      } catch (err) {
+        // The run's own verdict stands; the ledger missed this run, and the report says so.
+        if (!(err instanceof LedgerError)) throw err;
+        console.error(`dealkit: the ledger was not updated: ${err.message}`);
+        return {
+          report: { ...report, notes: [...report.notes, `ledger ${path} not updated: ${err.message}`] },
+          judgements: [],
+        };
+      }
     },
   };
 }

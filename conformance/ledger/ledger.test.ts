@@ -103,6 +103,20 @@ describe("merging", () => {
     expect(ledger.kinds["getFeed 200"]?.answers).toBe(6);
   });
 
+  it("waits for another run's lock, gives up with a message, and takes over a crashed run's", async () => {
+    const { writeFile, utimes } = await import("node:fs/promises");
+    const path = join(dir, "locked.json");
+    await writeFile(`${path}.lock`, "4242\n");
+    const delta = runOf(emptyLedger(), T0, [feed([alert(1)])]);
+    await expect(updateLedger(path, delta, { waitMs: 200, sleep: async () => {} })).rejects.toThrow(
+      /held by another run/,
+    );
+    // A lock older than the stale limit belongs to a run that died: taken over.
+    const old = new Date(Date.now() - 10 * 60_000);
+    await utimes(`${path}.lock`, old, old);
+    expect((await updateLedger(path, delta, { waitMs: 200 })).runs).toBe(1);
+  });
+
   it("refuses a file that is not a ledger, and a newer ledger version", async () => {
     const { writeFile } = await import("node:fs/promises");
     const other = join(dir, "other.json");
