@@ -9,7 +9,7 @@ import { intOption, parseOptions, UsageError } from "../args.ts";
 export const usage = `usage: dealkit conformance [--base-url URL] [--seed N] [--report FORMAT=PATH ...]
                           [--only CHECK,...] [--skip CHECK,...] [--budget N] [--max-time S] [--timeout S]
                           [--rate N/MIN] [--skip-slow] [--require-evidence] [--known FILE] [--plan]
-                          [--record PATH] [--ledger FILE]
+                          [--record PATH] [--ledger FILE] [--watch D]
                           [--uid UID --api-key KEY]
 
 Without --base-url the bundled reference server is started in process on an ephemeral loopback
@@ -26,6 +26,9 @@ target the run could not judge (unreachable, not this API). CHECK is a check nam
                       are merged into it (field paths, types, dates, versions served) and judged
                       against the runs before: a field no longer sent, a changed type, v1 retired
                       early fail; new fields are information (conformance/ledger/README.md)
+  --watch D           instead of one run, watch: a small rotating sample every D (e.g. 10m) within
+                      --budget requests per interval (default 20), into --ledger, NDJSON out: the
+                      same as dealkit watch (see dealkit watch --help)
   --budget N          most requests of the whole run (default 210 from one address, 4000 when
                       spread over loopback addresses)
   --max-time S        stop sending after S seconds (default ${DEFAULT_MAX_TIME_SECONDS}); the report is written anyway
@@ -41,6 +44,27 @@ target the run could not judge (unreachable, not this API). CHECK is a check nam
   --uid/--api-key     an account for the key-protected streams (the bundled server's demo account
                       is used otherwise); the key may come from the DEALKIT_API_KEY environment
                       variable instead, which keeps it off the command line and the process list`;
+
+/** `--watch D`: dealkit watch with this command's --base-url, --ledger and --budget (per interval there). */
+async function watchInstead(
+  values: Record<string, string | boolean | string[] | undefined>,
+): Promise<number> {
+  const allowed = new Set(["watch", "base-url", "ledger", "budget", "spec"]);
+  const other = Object.keys(values).find((k) => values[k] !== undefined && !allowed.has(k));
+  if (other)
+    throw new UsageError(`--${other} does not go with --watch (it takes --base-url, --ledger and --budget)`);
+  const pass = (name: string) =>
+    typeof values[name] === "string" ? [`--${name}`, values[name] as string] : [];
+  const { run: watch } = await import("./watch.ts");
+  return watch([
+    ...pass("base-url"),
+    ...pass("ledger"),
+    ...pass("budget"),
+    ...pass("spec"),
+    "--every",
+    String(values.watch),
+  ]);
+}
 
 const list = (v: string | undefined) =>
   v
@@ -68,8 +92,10 @@ export async function run(args: string[]): Promise<number> {
     known: { type: "string" },
     record: { type: "string" },
     ledger: { type: "string" },
+    watch: { type: "string" },
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+  if (values.watch !== undefined) return watchInstead(values);
   const baseUrl = values["base-url"];
   if (baseUrl !== undefined && !/^https?:\/\/[^/]+/.test(baseUrl))
     throw new UsageError(`--base-url must be an http(s) URL, got ${baseUrl}`);

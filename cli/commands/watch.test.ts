@@ -1,5 +1,6 @@
 /** The watch's command line: what it refuses before sending anything (the watch itself: conformance/ledger/watch.test.ts). */
 import { describe, expect, it } from "vitest";
+import { run as conformance } from "./conformance.ts";
 import { run } from "./watch.ts";
 
 describe("dealkit watch: the command line", () => {
@@ -23,5 +24,14 @@ describe("dealkit watch: the command line", () => {
     ],
   ])("refuses %s", async (_, args, message) => {
     await expect(run(args)).rejects.toThrow(message);
+  });
+
+  it("dealkit conformance --watch is the same watch, and takes only its options", async () => {
+    await expect(conformance(["--watch", "10m", "--base-url", "http://127.0.0.1:9"])).rejects.toThrow(
+      "--ledger FILE is required",
+    );
+    await expect(conformance(["--watch", "10m", "--seed", "3"])).rejects.toThrow(
+      "--seed does not go with --watch",
+    );
   });
 });
