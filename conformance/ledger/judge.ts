@@ -4,6 +4,8 @@
  * less than the promised months after its successor appeared, and, as information, fields that
  * arrived (additive is allowed). Every date comes from the ledger.
  */
+
+import { parentPath } from "../../src/spec/field-paths.ts";
 import type { VersioningPolicy } from "../../src/spec/types.ts";
 import { compareStamps } from "./merge.ts";
 import type { FieldRecord, Ledger, Stamp } from "./types.ts";
@@ -108,7 +110,11 @@ function fieldJudgements(ledger: Ledger, run: string): LedgerJudgement[] {
         });
       }
       out.push(...typeChanges(kind, path, field));
-      if (field.first.run === run && compareStamps(record.first, field.first) < 0) {
+      // A new object or array is one line: its own new children are not listed again.
+      const isNew = (f: FieldRecord | undefined) =>
+        f?.first.run === run && compareStamps(record.first, f.first) < 0;
+      const parent = parentPath(path);
+      if (isNew(field) && !(parent !== undefined && isNew(record.fields[parent]))) {
         out.push({
           check: "ledger:field-added",
           level: "info",

@@ -41,7 +41,7 @@ function answer(url: URL): { status: number; body?: unknown } {
     title: `t${id}`,
     cateid: "10",
     ...(behaviour.louzhu ? { louzhu: "someone" } : {}),
-    ...(behaviour.extra ? { hot: true } : {}),
+    ...(behaviour.extra ? { hot: true, badge: { label: "hot", color: "red" } } : {}),
   }));
   return { status: 200, body: { data: items, meta: { count: items.length } } };
 }
@@ -123,6 +123,9 @@ describe("dealkit watch over simulated weeks", () => {
     const { ledgerLines } = await simulate("add", 5, 7 * DAY, 12, (i) => ({ ...normal, extra: i >= 3 }));
     const added = ledgerLines.filter((l) => l.check === "ledger:field-added");
     expect(added.map((l) => l.path)).toContain("data[].hot");
+    // A new object is one line, not one per field inside it.
+    expect(added.map((l) => l.path)).toContain("data[].badge");
+    expect(added.map((l) => l.path)).not.toContain("data[].badge.label");
     expect(added.every((l) => l.level === "info")).toBe(true);
     expect(ledgerLines.filter((l) => l.level === "failure")).toEqual([]);
   });
