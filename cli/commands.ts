@@ -56,6 +56,10 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: "run the reference server (Fastify + embedded SQLite)",
     load: () => import("./commands/serve.ts"),
   },
+  watch: {
+    summary: "watch a deployment with a small request budget per interval; the ledger judges it across runs",
+    load: () => import("./commands/watch.ts"),
+  },
 };
 
 /** The entry of a command name, or undefined (also for names like "toString" an object inherits). */

@@ -2,6 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import os from "node:os";
 import { dirname } from "node:path";
 import type { Account } from "./arbitraries/requests.ts";
+import { openRunLedger } from "./ledger/hook.ts";
 import { exchangeLine, trafficOfExchange } from "./passive/ndjson.ts";
 import { openRecording } from "./passive/recording.ts";
 import { formatConsole } from "./reporters/console.ts";
@@ -28,6 +29,8 @@ export interface CliRun extends Omit<RunOptions, "baseUrl" | "log" | "replayTarg
   reports: { format: ReportFormat; path: string }[];
   /** `--record PATH`: every exchange, one a line, as it comes (what `dealkit judge` reads). */
   exchangeLog?: string;
+  /** `--ledger FILE`: the run is merged into it and judged against the runs before (conformance/ledger/). */
+  ledger?: string;
   out?: (line: string) => void;
   /**
    * Where the live progress line goes when it is a TTY (default: process.stdout when `out` is not
@@ -80,6 +83,8 @@ export async function conformanceCommand(cli: CliRun): Promise<{ code: number; r
   const started = Date.now();
   const log = (line: string) => out(`[${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s] ${line}`);
   await validateSelection(cli);
+  // Read before anything starts: a file that is not a ledger is a usage error.
+  const ledger = cli.ledger && !cli.planOnly ? await openRunLedger(cli.ledger, cli.specPath) : undefined;
   let target: Target;
   if (cli.baseUrl) {
     target = { baseUrl: cli.baseUrl, close: async () => {} };
@@ -90,6 +95,13 @@ export async function conformanceCommand(cli: CliRun): Promise<{ code: number; r
   const account: Account | undefined = cli.account ?? target.account;
   out(`dealkit conformance: ${target.baseUrl}, seed ${cli.seed}`);
   const exchangeLog = await openExchangeLog(cli.exchangeLog);
+  const onExchange =
+    exchangeLog || ledger
+      ? (e: Exchange) => {
+          exchangeLog?.write(e);
+          ledger?.observe(e);
+        }
+      : undefined;
   try {
     const result = await run({
       ...cli,
@@ -97,11 +109,15 @@ export async function conformanceCommand(cli: CliRun): Promise<{ code: number; r
       ...(account ? { account } : {}),
       log,
       replayTarget: cli.baseUrl ? `--base-url ${cli.baseUrl} ` : "",
-      ...(exchangeLog ? { onExchange: exchangeLog.write } : {}),
+      ...(onExchange ? { onExchange } : {}),
       ...(live ? { progress: (state) => live.update(progressLine(state)) } : {}),
     });
     live?.clear();
-    const { report } = result;
+    // A run that could not judge the target (not this API, unreachable) teaches the ledger nothing.
+    const report =
+      ledger && !result.report.error
+        ? (await ledger.finish(result.report, cli.baseUrl ?? target.baseUrl)).report
+        : result.report;
     if (cli.planOnly && result.plan) {
       out(formatPlan(result.plan, target.baseUrl, result.discovered));
       return { code: 0, report };

@@ -1,4 +1,5 @@
 import os from "node:os";
+import { LedgerError } from "../../conformance/ledger/file.ts";
 import { conformanceCommand, FORMATS, type ReportFormat } from "../../conformance/main.ts";
 import { conformanceMatrix } from "../../conformance/matrix.ts";
 import { UnknownCheckError } from "../../conformance/registry.ts";
@@ -9,7 +10,7 @@ import { intOption, parseOptions, UsageError } from "../args.ts";
 export const usage = `usage: dealkit conformance [--base-url URL] [--seed N] [--report FORMAT=PATH ...]
                           [--only CHECK,...] [--skip CHECK,...] [--budget N] [--max-time S] [--timeout S]
                           [--rate N/MIN] [--skip-slow] [--require-evidence] [--known FILE] [--plan]
-                          [--record PATH]
+                          [--record PATH] [--ledger FILE] [--watch D]
                           [--uid UID --api-key KEY]
 
 Without --base-url the bundled reference server is started in process on an ephemeral loopback
@@ -25,6 +26,13 @@ judge (unreachable, not this API). CHECK is a check name, "rules"
                       checks); repeatable
   --record PATH       every exchange as NDJSON, one a line as it comes (as dealkit proxy --record:
                       what dealkit judge reads back)
+  --ledger FILE       a ledger kept between runs (JSON; created when missing): this run's answers
+                      are merged into it (field paths, types, dates, versions served) and judged
+                      against the runs before: a field no longer sent, a changed type, v1 retired
+                      early fail; new fields are information (conformance/ledger/README.md)
+  --watch D           instead of one run, watch: a small rotating sample every D (e.g. 10m) within
+                      --budget requests per interval (default 20), into --ledger, NDJSON out: the
+                      same as dealkit watch (see dealkit watch --help)
   --budget N          most requests of the whole run (default 210 from one address, 4000 when
                       spread over loopback addresses)
   --max-time S        stop sending after S seconds (default ${DEFAULT_MAX_TIME_SECONDS}); the report is written anyway
@@ -40,6 +48,27 @@ judge (unreachable, not this API). CHECK is a check name, "rules"
   --uid/--api-key     an account for the key-protected streams (the bundled server's demo account
                       is used otherwise); the key may come from the DEALKIT_API_KEY environment
                       variable instead, which keeps it off the command line and the process list`;
+
+/** `--watch D`: dealkit watch with this command's --base-url, --ledger and --budget (per interval there). */
+async function watchInstead(
+  values: Record<string, string | boolean | string[] | undefined>,
+): Promise<number> {
+  const allowed = new Set(["watch", "base-url", "ledger", "budget", "spec"]);
+  const other = Object.keys(values).find((k) => values[k] !== undefined && !allowed.has(k));
+  if (other)
+    throw new UsageError(`--${other} does not go with --watch (it takes --base-url, --ledger and --budget)`);
+  const pass = (name: string) =>
+    typeof values[name] === "string" ? [`--${name}`, values[name] as string] : [];
+  const { run: watch } = await import("./watch.ts");
+  return watch([
+    ...pass("base-url"),
+    ...pass("ledger"),
+    ...pass("budget"),
+    ...pass("spec"),
+    "--every",
+    String(values.watch),
+  ]);
+}
 
 const list = (v: string | undefined) =>
   v
@@ -66,13 +95,19 @@ export async function run(args: string[]): Promise<number> {
     spec: { type: "string" },
     known: { type: "string" },
     record: { type: "string" },
+    ledger: { type: "string" },
+    watch: { type: "string" },
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
   // Several --base-url: each target in turn, one matrix report (conformance/matrix.ts).
   const baseUrls = values["base-url"] ?? [];
   const bad = baseUrls.find((u) => !/^https?:\/\/[^/]+/.test(u));
   if (bad !== undefined) throw new UsageError(`--base-url must be an http(s) URL, got ${bad}`);
-  if (baseUrls.length > 1 && values.record) throw new UsageError("--record takes one --base-url");
+  // A ledger is one deployment's history: several targets would mix their answers in it.
+  for (const single of ["record", "watch", "ledger"] as const)
+    if (baseUrls.length > 1 && values[single] !== undefined)
+      throw new UsageError(`--${single} takes one --base-url`);
+  if (values.watch !== undefined) return watchInstead({ ...values, "base-url": baseUrls[0] });
   const baseUrl = baseUrls[0];
   const reports = (values.report ?? []).map((r) => {
     const m = /^([a-z]+)=(.+)$/.exec(r);
@@ -121,6 +156,7 @@ export async function run(args: string[]): Promise<number> {
       seed,
       reports,
       ...(exchangeLog ? { exchangeLog } : {}),
+      ...(values.ledger ? { ledger: values.ledger } : {}),
       ...(baseUrl ? { baseUrl } : {}),
       ...(list(values.only) ? { only: list(values.only) } : {}),
       ...(list(values.skip) ? { skip: list(values.skip) } : {}),
@@ -138,7 +174,7 @@ export async function run(args: string[]): Promise<number> {
       baseUrls.length > 1 ? await conformanceMatrix(options, baseUrls) : await conformanceCommand(options);
     return code;
   } catch (err) {
-    if (err instanceof UnknownCheckError) throw new UsageError(err.message);
+    if (err instanceof UnknownCheckError || err instanceof LedgerError) throw new UsageError(err.message);
     throw err;
   } finally {
     process.off("SIGINT", onSignal);

@@ -1,14 +1,18 @@
+import { LedgerError, readLedger } from "../../conformance/ledger/file.ts";
+import type { Ledger } from "../../conformance/ledger/types.ts";
 import { type AcceptEntry, AcceptListError } from "../../src/accept/list.ts";
 import { acceptChanges, readAcceptedChanges } from "../../src/diff/accept.ts";
 import { diffDocuments } from "../../src/diff/diff.ts";
 import { FORMATS, type Format, format } from "../../src/diff/format/index.ts";
 import { FAIL_ON, type FailOn, failsOn } from "../../src/diff/gate.ts";
-import { InputError, loadInput } from "../../src/diff/load-input.ts";
+import { InputError, type LoadedInput, loadInput } from "../../src/diff/load-input.ts";
+import { formatObserved, observedRemovals } from "../../src/diff/observed.ts";
 import { today } from "../../src/diff/versioning.ts";
 import { parseOptions, UsageError } from "../args.ts";
 
 export const usage = `usage: dealkit diff BASE HEAD [--format text|markdown|json|github] [--fail-on breaking|warning|never]
                     [--accept FILE] [--successor-published YYYY-MM-DD] [--today YYYY-MM-DD]
+                    [--observed LEDGER]
 
 BASE and HEAD are files or git:REV:PATH (e.g. git:origin/main:openapi/openapi.yaml).
 Within a major every change gets a rule id and a level (breaking, warning, info); across majors
@@ -20,6 +24,9 @@ pins the day the 6-month rule and the --accept dates are judged on (default: tod
 location and message, with reason and expires YYYY-MM-DD, the last day it holds). A finding an
 entry matches is shown marked accepted and does not fail; an entry past its date fails the run
 whatever it matches; an entry that matched nothing is noted so it can go.
+--observed LEDGER reads the ledger dealkit conformance/watch/proxy/judge --ledger keep and says
+which of the change's removed response fields (and statuses, operations) the deployment still
+sends: a removal clients receive today breaks them now; one nobody was sent is on paper only.
 Exit: 1 when a finding not accepted reaches --fail-on (default breaking) or an --accept entry has
 expired (--fail-on never: always 0); 0 otherwise; 2 for unreadable input or a bad --accept file.
 Rule ids and levels, the --accept format: src/diff/README.md.`;
@@ -33,6 +40,7 @@ export async function run(args: string[]): Promise<number> {
     "successor-published": { type: "string" },
     today: { type: "string" },
     accept: { type: "string" },
+    observed: { type: "string" },
   });
   if (positionals.length !== 2) throw new UsageError("give exactly two inputs, BASE and HEAD");
   const as = oneOf("format", values.format, FORMATS);
@@ -44,6 +52,7 @@ export async function run(args: string[]): Promise<number> {
   }
   // Read before anything is compared: a bad list is a usage error, not a finding.
   const accepted = values.accept ? await readAccept(values.accept) : undefined;
+  const observed = values.observed ? await readObserved(values.observed) : undefined;
   try {
     const [base, head] = await Promise.all(positionals.map((p) => loadInput(p)));
     if (!base || !head) return 2;
@@ -52,7 +61,8 @@ export async function run(args: string[]): Promise<number> {
       successorPublished: values["successor-published"],
     });
     const result = accepted ? acceptChanges(compared, accepted, today({ today: values.today })) : compared;
-    console.log(format(result, as as Format, { path: head.path, text: head.text }));
+    const text = format(result, as as Format, { path: head.path, text: head.text });
+    console.log(observed ? await withObserved(text, as as Format, base, head, observed) : text);
     return failsOn(result, failOn as FailOn) ? 1 : 0;
   } catch (err) {
     if (err instanceof InputError) {
@@ -61,6 +71,31 @@ export async function run(args: string[]): Promise<number> {
     }
     throw err;
   }
+}
+
+async function readObserved(path: string): Promise<{ path: string; ledger: Ledger }> {
+  try {
+    const ledger = await readLedger(path);
+    if (ledger.runs === 0) throw new UsageError(`--observed ${path}: no ledger there (or an empty one)`);
+    return { path, ledger };
+  } catch (err) {
+    if (err instanceof LedgerError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+/** The diff's output with what the ledger saw of its removals: one JSON document, or a section after. */
+async function withObserved(
+  text: string,
+  as: Format,
+  base: LoadedInput,
+  head: LoadedInput,
+  observed: { path: string; ledger: Ledger },
+): Promise<string> {
+  const removals = await observedRemovals(base.raw, head.raw, observed.ledger);
+  const section = formatObserved(removals, as, observed.path, observed.ledger);
+  if (as === "json") return JSON.stringify({ ...JSON.parse(text), observed: JSON.parse(section) }, null, 2);
+  return `${text}\n\n${section}`;
 }
 
 async function readAccept(path: string): Promise<AcceptEntry[]> {

@@ -1,4 +1,5 @@
 import { stat } from "node:fs/promises";
+import { LedgerError } from "../../conformance/ledger/file.ts";
 import { HarError } from "../../conformance/passive/har.ts";
 import { judgeCommand } from "../../conformance/passive/main.ts";
 import { NdjsonError } from "../../conformance/passive/ndjson.ts";
@@ -7,7 +8,7 @@ import { UnknownCheckError } from "../../conformance/registry.ts";
 import { parseOptions, UsageError } from "../args.ts";
 
 export const usage = `usage: dealkit judge FILE [--base-url URL] [--report FORMAT=PATH ...] [--rate N/MIN]
-                    [--only CHECK,...] [--skip CHECK,...]
+                    [--only CHECK,...] [--skip CHECK,...] [--ledger FILE]
 
 Judges recorded traffic offline, as dealkit proxy judges it live: every exchange with every check
 and rule that applies to one answer, and the cross-answer rules when one client's traffic gives
@@ -20,7 +21,9 @@ be read.
                       address in the recording); the replay lines name it
   --report F=PATH     junit, json, markdown, html; ndjson: every finding, one a line; repeatable
   --rate N/MIN        the deployment's limit, when it was configured with another than the spec's
-  --only/--skip       check names as for dealkit conformance`;
+  --only/--skip       check names as for dealkit conformance
+  --ledger FILE       merge what was seen into a ledger kept between runs, and judge it against
+                      the runs before (as dealkit conformance --ledger; dated by the traffic)`;
 
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(args, {
@@ -30,6 +33,7 @@ export async function run(args: string[]): Promise<number> {
     only: { type: "string" },
     skip: { type: "string" },
     spec: { type: "string" },
+    ledger: { type: "string" },
   });
   const [file, ...rest] = positionals;
   if (!file) throw new UsageError("FILE is required (a HAR file or the NDJSON of exchanges)");
@@ -54,10 +58,12 @@ export async function run(args: string[]): Promise<number> {
       ...(only ? { only } : {}),
       ...(skip ? { skip } : {}),
       ...(values.spec ? { specPath: values.spec } : {}),
+      ...(values.ledger ? { ledger: values.ledger } : {}),
     });
     return code;
   } catch (err) {
-    if (err instanceof UnknownCheckError || err instanceof OptionError) throw new UsageError(err.message);
+    if (err instanceof UnknownCheckError || err instanceof OptionError || err instanceof LedgerError)
+      throw new UsageError(err.message);
     if (err instanceof HarError || err instanceof NdjsonError) {
       console.error(`dealkit judge: ${file}: ${err.message}`);
       return 2;

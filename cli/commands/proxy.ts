@@ -1,3 +1,4 @@
+import { LedgerError } from "../../conformance/ledger/file.ts";
 import { proxyCommand } from "../../conformance/passive/main.ts";
 import { listOption, OptionError, rateOption, reportsOption } from "../../conformance/passive/options.ts";
 import { UnknownCheckError } from "../../conformance/registry.ts";
@@ -5,7 +6,7 @@ import { intOption, parseOptions, UsageError } from "../args.ts";
 
 export const usage = `usage: dealkit proxy --upstream URL [--port N] [--host ADDR] [--errors] [--forwarded-for]
                     [--report FORMAT=PATH ...] [--record PATH] [--record-har PATH]
-                    [--rate N/MIN] [--only CHECK,...] [--skip CHECK,...]
+                    [--rate N/MIN] [--only CHECK,...] [--skip CHECK,...] [--ledger FILE]
 
 Forwards every request to URL (a deployment: staging, production) and judges each exchange with
 every check and rule that applies to one answer, and the cross-answer rules when one client's
@@ -27,7 +28,9 @@ when no check failed, 1 when one did, 2 for a usage error.
   --record-har PATH   every exchange as a HAR file (secrets redacted)
   --rate N/MIN        the deployment's limit, when it was configured with another than the spec's
                       (its manifest and headers are judged against it, as dealkit conformance does)
-  --only/--skip       check names as for dealkit conformance`;
+  --only/--skip       check names as for dealkit conformance
+  --ledger FILE       merge what was seen into a ledger kept between runs, and judge it against
+                      the runs before (as dealkit conformance --ledger; dated by the traffic)`;
 
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(args, {
@@ -43,6 +46,7 @@ export async function run(args: string[]): Promise<number> {
     only: { type: "string" },
     skip: { type: "string" },
     spec: { type: "string" },
+    ledger: { type: "string" },
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
   const upstream = values.upstream;
@@ -68,9 +72,11 @@ export async function run(args: string[]): Promise<number> {
       ...(only ? { only } : {}),
       ...(skip ? { skip } : {}),
       ...(values.spec ? { specPath: values.spec } : {}),
+      ...(values.ledger ? { ledger: values.ledger } : {}),
     });
   } catch (err) {
-    if (err instanceof UnknownCheckError || err instanceof OptionError) throw new UsageError(err.message);
+    if (err instanceof UnknownCheckError || err instanceof OptionError || err instanceof LedgerError)
+      throw new UsageError(err.message);
     const e = err as NodeJS.ErrnoException;
     // A recording or report file that cannot be opened: refused before anything listens.
     if (e.syscall === "open" || e.code === "EISDIR") {

@@ -5,6 +5,7 @@
  */
 import { open } from "node:fs/promises";
 import { oneLine } from "../../src/errors/one-line.ts";
+import { openRunLedger, type RunLedger } from "../ledger/hook.ts";
 import { type ReportFormat, writeReports } from "../main.ts";
 import { formatConsole } from "../reporters/console.ts";
 import type { RunReport } from "../runner/report.ts";
@@ -25,7 +26,25 @@ export interface PassiveCli {
   specPath?: string;
   /** The deployment's limit when it was configured with another than the spec's (--rate). */
   rate?: { limit: number; windowSeconds: number };
+  /** `--ledger FILE`: the traffic seen is merged into it and judged against the runs before. */
+  ledger?: string;
   out?: (line: string) => void;
+}
+
+/** The ledger of a passive run, as one more sink (it sends nothing: no version probe). */
+async function ledgerOf(cli: PassiveCli, basePath: string | undefined) {
+  if (!cli.ledger) return undefined;
+  // Dated by the traffic, not by the clock: a recording judged today records the days it was made.
+  let seenAt: number | undefined;
+  const ledger = await openRunLedger(cli.ledger, cli.specPath, { now: () => seenAt ?? Date.now() });
+  const sink: Sink = {
+    observe: (_v, traffic) => {
+      if (traffic.receivedAt > 0) seenAt = traffic.receivedAt * 1000;
+      ledger.observeTraffic(traffic, basePath);
+    },
+    close: async () => {},
+  };
+  return { ledger, sink };
 }
 
 async function sinks(cli: PassiveCli, out: (line: string) => void, extra: Promise<Sink>[] = []) {
@@ -43,12 +62,14 @@ async function finish(
   all: Sink[],
   out: (line: string) => void,
   command: "proxy" | "judge",
+  ledger?: RunLedger,
 ): Promise<{ code: number; report: RunReport }> {
   // Verdicts come in order: once the report is in, every exchange before it reached the sinks.
   // A judge that failed still closes the files, and the run says so (exit 2), as the suite does.
-  const report = await judging.report().catch((err: unknown) => failedReport(cli, err));
+  const judged = await judging.report().catch((err: unknown) => failedReport(cli, err));
   await judging.close();
   await Promise.all(all.map((s) => s.close()));
+  const report = ledger && !judged.error ? (await ledger.finish(judged)).report : judged;
   out(formatConsole(report));
   await writeReports(cli.reports, report, out, command);
   return { code: report.error ? 2 : report.passed ? 0 : 1, report };
@@ -105,10 +126,12 @@ export async function proxyCommand(cli: ProxyCli): Promise<ProxyRun> {
     ...(cli.skip ? { skip: cli.skip } : {}),
     ...(cli.rate ? { rate: cli.rate } : {}),
   };
+  const ledger = await ledgerOf(cli, target.basePath);
   // The files first: one that cannot be written stops the start before a worker or a port exists.
   const all = await sinks(cli, out, [
     ...(cli.record ? [exchangesSink(cli.record)] : []),
     ...(cli.recordHar ? [harSink(cli.recordHar)] : []),
+    ...(ledger ? [Promise.resolve(ledger.sink)] : []),
   ]);
   const judging = cli.inline
     ? inlineJudging(new TrafficJudge(setup, target))
@@ -135,7 +158,7 @@ export async function proxyCommand(cli: ProxyCli): Promise<ProxyRun> {
     url: proxy.url,
     stop: async () => {
       await proxy.close();
-      return finish(cli, judging, all, out, "proxy");
+      return finish(cli, judging, all, out, "proxy", ledger?.ledger);
     },
   };
 }
@@ -174,7 +197,8 @@ export async function judgeCommand(cli: JudgeCli): Promise<{ code: number; repor
     target: cli.file,
     ...(base ? { baseUrl: cli.baseUrl, basePath: base.pathname } : {}),
   });
-  const all = await sinks(cli, out);
+  const ledger = await ledgerOf(cli, base?.pathname);
+  const all = await sinks(cli, out, ledger ? [Promise.resolve(ledger.sink)] : []);
   const origin = (url: string) => {
     try {
       return new URL(url).origin;
@@ -194,5 +218,5 @@ export async function judgeCommand(cli: JudgeCli): Promise<{ code: number; repor
   }
   // Nothing read is nothing judged: not a pass.
   if (read === 0) throw new HarError("it holds no exchange: nothing to judge");
-  return finish(cli, inlineJudging(judge), all, out, "judge");
+  return finish(cli, inlineJudging(judge), all, out, "judge", ledger?.ledger);
 }

@@ -1,0 +1,78 @@
+/**
+ * The ledger's judgements in a run's report, like any check: a failing judgement is a violation
+ * of its check (with the ledger's evidence as what was received), warnings and information are
+ * notes, and a check the ledger could judge and found nothing against passes.
+ */
+import type { CheckResult, RunReport } from "../runner/report.ts";
+import type { Severity, Violation } from "../types.ts";
+import { LEDGER_CHECKS, type LedgerCheck, type LedgerJudgement } from "./judge.ts";
+import type { Ledger } from "./types.ts";
+
+const SEVERITY: Record<LedgerCheck, Severity> = {
+  "ledger:field-removed": "high",
+  "ledger:type-changed": "high",
+  "ledger:v1-retired-early": "critical",
+  "ledger:field-added": "low",
+};
+
+const SOURCE = "#/x-versioning (additive_only, min_support_months_after_successor)";
+
+function violation(j: LedgerJudgement, path: string): Violation {
+  return {
+    check: j.check,
+    code: j.path ? `${j.check}/${j.path}` : j.check,
+    title: j.title,
+    severity: SEVERITY[j.check],
+    operation: j.operation,
+    received: j.evidence,
+    documented: LEDGER_CHECKS[j.check],
+    request: `(the ledger ${path}: ${j.answerKind ?? j.operation})`,
+    seed: 0,
+    replay: `read ${path} (dealkit ledger, format 1): ${j.answerKind ?? ""} ${j.path ?? ""}`.trim(),
+  };
+}
+
+/** One line for a warning or an information judgement. */
+export const judgementLine = (j: LedgerJudgement): string => `ledger ${j.level}: ${j.title}`;
+
+/** The report with the ledger's checks added, its notes, and the verdict they change. */
+export function withLedger(
+  report: RunReport,
+  judgements: LedgerJudgement[],
+  ledger: Ledger,
+  path: string,
+): RunReport {
+  const fields = Object.values(ledger.kinds).reduce((n, k) => n + Object.keys(k.fields).length, 0);
+  const history = `${ledger.runs} runs, ${Object.keys(ledger.kinds).length} kinds of answer, ${fields} field paths`;
+  const checks: CheckResult[] = (Object.keys(LEDGER_CHECKS) as LedgerCheck[])
+    .filter((name) => name !== "ledger:field-added")
+    .map((name) => {
+      const failing = judgements.filter((j) => j.check === name && j.level === "failure");
+      const judgedSomething =
+        name === "ledger:v1-retired-early" ? Object.keys(ledger.versions).length > 0 : fields > 0;
+      return {
+        name,
+        title: LEDGER_CHECKS[name],
+        verifies: LEDGER_CHECKS[name],
+        source: SOURCE,
+        severity: SEVERITY[name],
+        status: failing.length > 0 ? "fail" : ledger.runs > 1 && judgedSomething ? "pass" : "not-exercised",
+        cases: ledger.runs,
+        informative: ledger.runs > 1 ? ledger.runs : 0,
+        planned: 0,
+        sent: 0,
+        violations: failing.map((j) => violation(j, path)),
+        ...(ledger.runs > 1
+          ? { note: `ledger ${path}: ${history}` }
+          : { reason: `the ledger ${path} holds one run: nothing earlier to compare with` }),
+      };
+    });
+  const notes = judgements.filter((j) => j.level !== "failure").map(judgementLine);
+  const failed = checks.some((c) => c.status === "fail");
+  return {
+    ...report,
+    checks: [...report.checks, ...checks],
+    notes: [...report.notes, `ledger ${path} updated: ${history}`, ...notes],
+    passed: report.passed && !failed,
+  };
+}
