@@ -6,6 +6,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadSpec } from "../../src/spec/load.ts";
 import { conformanceCommand, FORMATS } from "../main.ts";
 import { judgeCommand, proxyCommand } from "../passive/main.ts";
 import { exchangeLine } from "../passive/ndjson.ts";
@@ -175,7 +176,7 @@ describe("dealkit conformance --ledger", () => {
     expect(decodeLedger(encodeLedger(thousand))).toEqual(thousand);
     expect(bytes).toBeLessThan(200_000);
     expect(Object.keys(written.kinds)).toEqual(expect.arrayContaining(["getMeta 200", "getFeed 200"]));
-    expect(written.versions["/api/v1"]?.releases).toHaveProperty("1.1.0");
+    expect(written.versions["/api/v1"]?.releases).toHaveProperty([(await loadSpec()).version]);
     // The bundled server has no v2: probed once, seen gone.
     expect(written.versions["/api/v2"]?.gone?.how).toBe("404");
     const names = result.report?.checks.map((c) => c.name) ?? [];

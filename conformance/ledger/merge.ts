@@ -30,8 +30,8 @@ function mergeRecords<T>(a: Record<string, T>, b: Record<string, T>, merge: (a: 
 
 const mergeTypes = (a: TypeSeen, b: TypeSeen): TypeSeen => [
   a[0] + b[0],
-  a[1] <= b[1] ? a[1] : b[1],
-  a[2] >= b[2] ? a[2] : b[2],
+  Math.min(a[1], b[1]),
+  Math.max(a[2], b[2]),
 ];
 
 /**
