@@ -6,6 +6,13 @@
  * Levels follow src/diff/README.md (Decisions); where ours differs from oasdiff, the README says why.
  */
 import type { CorpusCase } from "./corpus.ts";
+import {
+  currentSchema,
+  nextMinorVersion,
+  nullableAsOneOf,
+  partWithoutDescriptions,
+  reversedKeys,
+} from "./corpus-from-spec.ts";
 
 const S = "/components/schemas";
 const P = "/components/parameters";
@@ -24,52 +31,11 @@ const PUSH = op("/api/v1/my/push");
 const RSS = op("/rss.php");
 const LEGACY = op("/plus/json/rank/{act}.json");
 
-/** Alert's properties, written in another order: the same schema. */
-const ALERT_KEYS_REORDERED = {
-  type: "object",
-  properties: {
-    tags: { type: "array", items: { type: "string" } },
-    price: { type: "number", minimum: 0, description: "Price in yuan; only on priced categories." },
-    yuanurl: { type: ["string", "null"], description: "Link to the original post when there is one." },
-    url: { type: "string", format: "uri", description: "Absolute link to the alert on the site." },
-    louzhuregtime: { type: ["string", "null"], description: "Author's registration date when known." },
-    louzhu: { type: "string", description: "Author (楼主)." },
-    comments: { minimum: 0, type: "integer" },
-    catename: { type: "string" },
-    cateid: { type: "string", description: "Category ID (`x-categories`)." },
-    shijianchuo: { type: "integer", minimum: 0, description: "Publication time, Unix seconds." },
-    shorttime: {
-      type: "string",
-      pattern: "^[0-2][0-9]:[0-5][0-9]$",
-      description: "Publication time, HH:mm, Asia/Shanghai.",
-    },
-    datetime: {
-      type: "string",
-      pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
-      description: "Publication date, YYYY-MM-DD, Asia/Shanghai.",
-    },
-    content: { type: "string", description: "Plain-text body of the alert." },
-    title: { minLength: 1, type: "string" },
-    id: { minimum: 1, type: "integer" },
-  },
-  required: [
-    "tags",
-    "yuanurl",
-    "url",
-    "louzhuregtime",
-    "louzhu",
-    "comments",
-    "catename",
-    "cateid",
-    "shijianchuo",
-    "shorttime",
-    "datetime",
-    "title",
-    "id",
-  ],
-  description:
-    "One alert (线报) in the real site's shape. `content` is omitted by rank when `limit` <= 50.\n`price` (yuan) is present only on alerts of priced categories (`x-categories`), and only\nwhen the alert states a price.\n",
-};
+/** Alert, every key and its required list in another order: the same schema. */
+const ALERT_KEYS_REORDERED = reversedKeys(currentSchema("Alert"));
+const ALERT = currentSchema("Alert");
+/** Alert's id and title, the part a split moves into a base component. */
+const ALERT_BASE_FIELDS = ["id", "title"];
 
 // biome-ignore format: a corpus reads best one case per line
 export const CORPUS: CorpusCase[] = [
@@ -87,11 +53,11 @@ export const CORPUS: CorpusCase[] = [
   // --- allOf / oneOf / anyOf: equivalent restructurings are no change, the others are judged by direction.
   { name: "response object split into allOf parts", patch: [{ op: "replace", path: `${S}/ZdmItem`, value: { allOf: [{ type: "object", required: ["id", "type", "title", "price", "mall_name"], properties: { id: { type: "integer", minimum: 1 }, type: { type: "string", const: "smzdm" }, title: { type: "string", minLength: 1 }, price: { type: "number", minimum: 0, description: "Price in yuan." }, mall_name: { type: "string" } } }, { type: "object", required: ["brand", "category_name", "pic", "posttime", "url"], properties: { brand: { type: ["string", "null"] }, category_name: { type: "string" }, pic: { type: "string", format: "uri" }, posttime: { type: "integer", minimum: 0, description: "Publication time, Unix seconds." }, url: { type: "string", format: "uri" }, content: { type: "string" } } }], description: "One item of the independent \"worth buying\" (值得买) stream; always priced." } }], want: "none", why: "allOf of the two halves validates exactly the same items" },
   { name: "response object split into allOf parts, one field dropped", patch: [{ op: "replace", path: `${S}/ActivityCategory`, value: { allOf: [{ type: "object", required: ["id"], properties: { id: { type: "string", pattern: "^[a-z0-9_-]{1,32}$" } } }, { type: "object", required: ["name"], properties: { name: { type: "string" } } }] } }], want: "breaking", why: "cates[].count is gone" },
-  { name: "allOf adds a required field to a response", patch: [{ op: "replace", path: `${S}/Activity`, value: { allOf: [{ $ref: "#/components/schemas/ActivityCategory" }] } }, { op: "replace", path: `${S}/ShenghuoResponse/properties/data/items`, value: { allOf: [{ type: "object", description: "One life-discount activity; `h5` is its direct link.", required: ["id", "name", "desc", "cate", "h5", "pic", "start_time", "end_time"], properties: { id: { type: "integer", minimum: 1 }, name: { type: "string", minLength: 1 }, desc: { type: "string" }, cate: { type: "string", description: "Activity category id (see `cates`)." }, h5: { type: "string", format: "uri", pattern: "^https://", description: "Direct activity link." }, pic: { type: "string", format: "uri" }, start_time: { type: "string", pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$" }, end_time: { type: ["string", "null"], pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$" } } }, { type: "object", required: ["city"], properties: { city: { type: "string" } } }] } }], want: "info", why: "every activity gains a city field; additive" },
+  { name: "allOf adds a required field to a response", patch: [{ op: "replace", path: `${S}/Activity`, value: { allOf: [{ $ref: "#/components/schemas/ActivityCategory" }] } }, { op: "replace", path: `${S}/ShenghuoResponse/properties/data/items`, value: { allOf: [currentSchema("Activity"), { type: "object", required: ["city"], properties: { city: { type: "string" } } }] } }], want: "info", why: "every activity gains a city field; additive" },
   { name: "allOf adds a tighter bound to a request parameter", patch: [{ op: "replace", path: `${P}/SearchQ/schema`, value: { allOf: [{ type: "string", maxLength: 200 }, { maxLength: 100 }] } }], want: "breaking", why: "a q of 150 characters was served and is now refused" },
   { name: "request parameter schema written as allOf of its parts", patch: [{ op: "replace", path: `${P}/Page/schema`, value: { allOf: [{ type: "integer" }, { minimum: 1, maximum: 1000 }], default: 1 } }], want: "none", why: "the same integer range" },
   { name: "single-branch oneOf wrapping a response field", patch: [{ op: "replace", path: `${S}/Alert/properties/title`, value: { oneOf: [{ type: "string", minLength: 1 }] } }], want: "none", why: "oneOf of one schema is that schema" },
-  { name: "nullable written as oneOf with a null branch", patch: [{ op: "replace", path: `${S}/Alert/properties/yuanurl`, value: { oneOf: [{ type: "string" }, { type: "null" }], description: "Link to the original post when there is one." } }], want: "none", why: "oneOf [string, null] is type [string, null]" },
+  { name: "nullable written as oneOf with a null branch", patch: [{ op: "replace", path: `${S}/Alert/properties/yuanurl`, value: nullableAsOneOf(ALERT.properties.yuanurl) }], want: "none", why: "oneOf [string, null] is type [string, null]" },
   { name: "nullable written as anyOf with a null branch", patch: [{ op: "replace", path: `${S}/ZdmItem/properties/brand`, value: { anyOf: [{ type: "string" }, { type: "null" }] } }], want: "none", why: "anyOf [string, null] is type [string, null]" },
   { name: "response field made nullable through anyOf", patch: [{ op: "replace", path: `${S}/Alert/properties/catename`, value: { anyOf: [{ type: "string" }, { type: "null" }] } }], want: "breaking", why: "catename may now be null" },
   { name: "response oneOf becomes anyOf", patch: [{ op: "move", from: `${S}/FeedResponse/properties/data/items/oneOf`, path: `${S}/FeedResponse/properties/data/items/anyOf` }], want: "warning", why: "an item may now match both shapes" },
@@ -152,10 +118,11 @@ export const CORPUS: CorpusCase[] = [
   { name: "response pattern widened", patch: [{ op: "replace", path: `${S}/Activity/properties/h5/pattern`, value: "^https?://" }], want: "breaking", why: "http links may arrive" },
   { name: "response pattern removed in the RSS body", patch: [{ op: "remove", path: `${RSS}/responses/200/content/application~1rss+xml/schema/pattern` }], want: "breaking", why: "the body may be something other than RSS 2.0" },
   { name: "response format changed", patch: [{ op: "replace", path: `${S}/ZdmItem/properties/pic/format`, value: "uri-reference" }], want: "breaking", why: "relative picture links may arrive" },
-  { name: "response format added", patch: [{ op: "add", path: `${S}/Alert/properties/datetime/format`, value: "date" }], want: "info", why: "a narrower promise about what arrives" },
+  // Since 1.2.0 Alert.datetime already says format: date; Problem.instance has no format (RFC 9457: a URI reference).
+  { name: "response format added", patch: [{ op: "add", path: `${S}/Problem/properties/instance/format`, value: "uri-reference" }], want: "info", why: "a narrower promise about what arrives" },
 
   // --- required, additionalProperties, readOnly.
-  { name: "response field no longer required", patch: [{ op: "replace", path: `${S}/Alert/required`, value: ["id", "title", "datetime", "shorttime", "shijianchuo", "cateid", "catename", "comments", "louzhu", "louzhuregtime", "url", "tags"] }], want: "breaking", why: "yuanurl may be absent" },
+  { name: "response field no longer required", patch: [{ op: "replace", path: `${S}/Alert/required`, value: ALERT.required.filter((f: string) => f !== "yuanurl") }], want: "breaking", why: "yuanurl may be absent" },
   { name: "response field now required", patch: [{ op: "add", path: `${S}/ZdmItem/required/-`, value: "content" }], want: "info", why: "content always arrives" },
   { name: "required list reordered", patch: [{ op: "replace", path: `${S}/Problem/required`, value: ["detail", "status", "title", "type"] }], want: "none", why: "required is a set" },
   { name: "nested response field no longer required", patch: [{ op: "replace", path: `${S}/RankResponse/properties/meta/properties/window/required`, value: ["from", "to"] }], want: "breaking", why: "meta.window.timezone may be absent" },
@@ -268,7 +235,8 @@ export const CORPUS: CorpusCase[] = [
   { name: "response type constraint dropped from an object", patch: [{ op: "remove", path: `${S}/ActivityCategory/type` }], want: "breaking", why: "a category may arrive as something other than an object" },
   { name: "response minLength dropped", patch: [{ op: "remove", path: `${S}/Activity/properties/name/minLength` }], want: "breaking", why: "empty names may arrive" },
   { name: "response maxLength added", patch: [{ op: "add", path: `${S}/Alert/properties/title/maxLength`, value: 500 }], want: "info", why: "a promise about what arrives" },
-  { name: "response date format changed", patch: [{ op: "add", path: `${S}/Activity/properties/start_time/format`, value: "date" }, { op: "replace", path: `${S}/Activity/properties/start_time/format`, value: "date-time" }], want: "info", why: "a format added on a field that had none narrows what clients read" },
+  // Since 1.2.0 every date field says format: date; shorttime, the time half of Alert's publication date, is the one without a format.
+  { name: "response date format changed", patch: [{ op: "add", path: `${S}/Alert/properties/shorttime/format`, value: "date" }, { op: "replace", path: `${S}/Alert/properties/shorttime/format`, value: "time" }], want: "info", why: "a format added on a field that had none narrows what clients read" },
   { name: "response enum removed entirely", patch: [{ op: "remove", path: `${S}/Problem/properties/errors/items/properties/in/enum` }], want: "warning", why: "errors[].in may be any text (an enum growing, decided a warning)" },
   { name: "response const written as a one-value enum", patch: [{ op: "replace", path: `${S}/ZdmItem/properties/type`, value: { type: "string", enum: ["smzdm"] } }], want: "none", why: "const smzdm is enum [smzdm]" },
   { name: "response field's two types written as oneOf", patch: [{ op: "replace", path: `${S}/Alert/properties/comments`, value: { oneOf: [{ type: "integer", minimum: 0 }, { type: "string" }] } }], want: "breaking", why: "comments may arrive as a string" },
@@ -292,7 +260,7 @@ export const CORPUS: CorpusCase[] = [
   { name: "omission threshold moved", patch: [{ op: "replace", path: `${RANK}/x-conformance/0/when/query/limit/lte`, value: 40 }, { op: "replace", path: `${RANK}/x-conformance/1/when/query/limit/gt`, value: 40 }], want: "breaking", why: "limit 45 now carries content" },
   { name: "refusing rule narrowed to refuse less", patch: [{ op: "replace", path: `${FEED}/x-conformance/8/when`, value: { query: { type: { eq: "zdm" }, cate: { ne: "all" } } } }], want: "breaking", why: "present: true dropped: ne on an absent cate holds vacuously, so type=zdm alone is now refused" },
   { name: "servers base URL default changed", patch: [{ op: "replace", path: "/servers/0/variables/base_url/default", value: "http://127.0.0.1:9090" }], want: "warning", why: "clients that use the default base URL move" },
-  { name: "info.version bumped", patch: [{ op: "replace", path: "/info/version", value: "1.2.0" }], want: "info", why: "a release label" },
+  { name: "info.version bumped", patch: [{ op: "replace", path: "/info/version", value: nextMinorVersion() }], want: "info", why: "a release label" },
   { name: "operation tags changed", patch: [{ op: "replace", path: `${RSS}/tags`, value: ["rss", "feed"] }], want: "info", why: "documentation" },
   // --- third batch: oasdiff's finer lines and x- vocabulary corners.
   { name: "default given to a required parameter", patch: [{ op: "add", path: `${S}/RankAct/default`, value: "yixiaoshi" }], want: "info", why: "act is required: every call sends it, the default is never used (oasdiff: not breaking)" },
@@ -317,7 +285,7 @@ export const CORPUS: CorpusCase[] = [
   { name: "response example replaced", patch: [{ op: "replace", path: "/components/examples/FeedZdm/summary", value: "The zdm stream." }], want: "info", why: "documentation" },
   { name: "a top-level tag described", patch: [{ op: "replace", path: "/tags/0/description", value: "The manifest." }], want: "info", why: "documentation" },
   { name: "request enum value added and another removed", patch: [{ op: "replace", path: `${P}/ShenghuoWithCates/schema/enum`, value: ["1", "true"] }], want: "breaking", why: "with_cates=0 is refused" },
-  { name: "response field renamed", patch: [{ op: "move", from: `${S}/Alert/properties/louzhu`, path: `${S}/Alert/properties/author` }, { op: "replace", path: `${S}/Alert/required`, value: ["id", "title", "datetime", "shorttime", "shijianchuo", "cateid", "catename", "comments", "author", "louzhuregtime", "url", "yuanurl", "tags"] }], want: "breaking", why: "louzhu is gone" },
+  { name: "response field renamed", patch: [{ op: "move", from: `${S}/Alert/properties/louzhu`, path: `${S}/Alert/properties/author` }, { op: "replace", path: `${S}/Alert/required`, value: ALERT.required.map((f: string) => (f === "louzhu" ? "author" : f)) }], want: "breaking", why: "louzhu is gone" },
   { name: "response field moved into a nested object", patch: [{ op: "remove", path: `${S}/ZdmItem/properties/mall_name` }, { op: "add", path: `${S}/ZdmItem/properties/mall`, value: { type: "object", properties: { name: { type: "string" } } } }, { op: "replace", path: `${S}/ZdmItem/required`, value: ["id", "type", "title", "price", "mall", "brand", "category_name", "pic", "posttime", "url"] }], want: "breaking", why: "mall_name is gone" },
   // --- fourth batch: redundant refusals, case-insensitive names, whole x- blocks, nested responses.
   { name: "refusing rule restating the schema's maximum", patch: [{ op: "add", path: `${SEARCH}/x-conformance/-`, value: { id: "search-limit-max", summary: "limit above 50 is a 400", when: { query: { limit: { gt: 50 } } }, then: { status: 400, problem: { params: ["limit"] } } } }], want: "info", why: "the schema (maximum 50) already refused limit=51 with the same 400" },
@@ -369,7 +337,7 @@ export const CORPUS: CorpusCase[] = [
   { name: "response tags bounded in number", patch: [{ op: "add", path: `${S}/Alert/properties/tags/maxItems`, value: 20 }], want: "info", why: "a promise about what arrives" },
   // --- eighth batch: equivalences under allOf with $ref, inline unions reordered.
   { name: "feed union inlined in the other order", patch: [{ op: "copy", from: `${S}/ZdmItem`, path: `${S}/FeedResponse/properties/data/items/oneOf/0` }, { op: "copy", from: `${S}/Alert`, path: `${S}/FeedResponse/properties/data/items/oneOf/1` }, { op: "remove", path: `${S}/FeedResponse/properties/data/items/oneOf/3` }, { op: "remove", path: `${S}/FeedResponse/properties/data/items/oneOf/2` }], want: "none", why: "the same two shapes, written inline, listed the other way round" },
-  { name: "alert split between a base component and its own part", patch: [{ op: "add", path: `${S}/AlertBase`, value: { type: "object", required: ["id", "title"], properties: { id: { type: "integer", minimum: 1 }, title: { type: "string", minLength: 1 } } } }, { op: "replace", path: `${S}/LegacyRankFile/items`, value: { allOf: [{ $ref: "#/components/schemas/AlertBase" }, { type: "object", required: ["datetime", "shorttime", "shijianchuo", "cateid", "catename", "comments", "louzhu", "louzhuregtime", "url", "yuanurl", "tags"], properties: { content: { type: "string" }, datetime: { type: "string", pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$" }, shorttime: { type: "string", pattern: "^[0-2][0-9]:[0-5][0-9]$" }, shijianchuo: { type: "integer", minimum: 0 }, cateid: { type: "string" }, catename: { type: "string" }, comments: { type: "integer", minimum: 0 }, louzhu: { type: "string" }, louzhuregtime: { type: ["string", "null"] }, url: { type: "string", format: "uri" }, yuanurl: { type: ["string", "null"] }, price: { type: "number", minimum: 0 }, tags: { type: "array", items: { type: "string" } } } }] } }], want: "info", why: "the same fields, their descriptions dropped" },
+  { name: "alert split between a base component and its own part", patch: [{ op: "add", path: `${S}/AlertBase`, value: partWithoutDescriptions(ALERT, (p) => ALERT_BASE_FIELDS.includes(p)) }, { op: "replace", path: `${S}/LegacyRankFile/items`, value: { allOf: [{ $ref: "#/components/schemas/AlertBase" }, partWithoutDescriptions(ALERT, (p) => !ALERT_BASE_FIELDS.includes(p))] } }], want: "info", why: "the same fields, their descriptions dropped" },
   { name: "response items made stricter through allOf", patch: [{ op: "replace", path: `${S}/RankResponse/properties/data/items`, value: { allOf: [{ $ref: "#/components/schemas/Alert" }, { required: ["content"] }] } }], want: "info", why: "content always present: narrower" },
   { name: "response items given a title bound through allOf", patch: [{ op: "replace", path: `${S}/SearchResponse/properties/data/items`, value: { allOf: [{ $ref: "#/components/schemas/Alert" }, { properties: { title: { maxLength: 200 } } }] } }], want: "info", why: "titles at most 200: narrower" },
   { name: "request parameter gains a string alternative", patch: [{ op: "replace", path: `${P}/RankLimit/schema`, value: { anyOf: [{ type: "integer", minimum: 1, maximum: 300 }, { type: "string", enum: ["max"] }], default: 20 } }], want: "info", why: "limit=max accepted too" },
