@@ -28,10 +28,13 @@ function mergeRecords<T>(a: Record<string, T>, b: Record<string, T>, merge: (a: 
   return out;
 }
 
+// Instants are ISO strings compared as text: Math.min/max (biome's suggestion) would give NaN.
 const mergeTypes = (a: TypeSeen, b: TypeSeen): TypeSeen => [
   a[0] + b[0],
-  Math.min(a[1], b[1]),
-  Math.max(a[2], b[2]),
+  // biome-ignore lint/complexity/useMathMinMax: strings, see above
+  a[1] <= b[1] ? a[1] : b[1],
+  // biome-ignore lint/complexity/useMathMinMax: strings, see above
+  a[2] >= b[2] ? a[2] : b[2],
 ];
 
 /**

@@ -200,6 +200,11 @@ const BEYOND_THE_APP: Record<string, { why: string; extras: Extra[]; expect: str
     extras: [{ path: `/api/v1/shenghuo?q=${encodeURIComponent("叠加")}` }],
     expect: [],
   },
+  "rank-short-window-empty": {
+    why: "the app's today rank is a short window only in the first 3 hours of the day; the relation crosses operations",
+    extras: [{ path: "/api/v1/feed" }, { path: "/api/v1/rank?act=yixiaoshi&limit=300" }],
+    expect: [],
+  },
   "rank-short-window-stale": {
     why: "the app reads no short window after the feed; the relation crosses operations",
     extras: [{ path: "/api/v1/feed" }, { path: "/api/v1/rank?act=yixiaoshi&limit=300" }],

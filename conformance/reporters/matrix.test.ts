@@ -1,49 +1,10 @@
-/**
- * The matrix of targets from JSON reports (as `dealkit report A.json B.json C.json` reads them):
- * a passing reference, a mock with checks it could not exercise, and a broken target. Each check's
- * status per target, its evidence and the link into that target's findings, in HTML and Markdown.
- */
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { run as reportCommand } from "../../cli/commands/report.ts";
-import type { CheckResult, RunReport } from "../runner/report.ts";
-import { failingRun, HOSTILE } from "./html-fixtures.ts";
-import { formatJson } from "./json.ts";
+import { describe, expect, it } from "vitest";
+import { HOSTILE } from "./html-fixtures.ts";
 import { matrixCode, matrixOf } from "./matrix.ts";
-import { formatMatrixJson, formatMatrixJunit } from "./matrix-formats.ts";
+import { broken, reference, reports } from "./matrix-fixtures.ts";
+import { formatMatrixJunit } from "./matrix-formats.ts";
 import { formatMatrixHtml } from "./matrix-html.ts";
 import { formatMatrixMarkdown } from "./matrix-markdown.ts";
-
-const broken = failingRun(40);
-const passing = (c: CheckResult): CheckResult => ({
-  ...c,
-  status: c.status === "skipped" ? "skipped" : "pass",
-  informative: 7,
-  violations: [],
-});
-const reference: RunReport = {
-  ...broken,
-  baseUrl: "http://127.0.0.1:1001",
-  checks: broken.checks.map(passing),
-  causes: [],
-  passed: true,
-};
-const mock: RunReport = {
-  ...reference,
-  baseUrl: "http://127.0.0.1:1002",
-  // The mock's examples hold too little for one check, and it has a check of a newer version.
-  checks: [
-    ...reference.checks.map((c) =>
-      c.name === "relation:search-subset"
-        ? { ...c, status: "not-exercised" as const, informative: 0, reason: "no matching data found" }
-        : c,
-    ),
-    { ...(reference.checks[0] as CheckResult), name: "rule:newer", title: "a rule of v1.1" },
-  ],
-};
-const reports = [reference, mock, broken];
 
 describe("the matrix of targets", () => {
   const matrix = matrixOf(reports);
@@ -140,50 +101,5 @@ describe("the matrix of targets", () => {
     expect(xml).toMatch(
       /<testsuites name="dealkit conformance" tests="\d+" failures="4" skipped="\d+" errors="0"/,
     );
-  });
-});
-
-describe("dealkit report FILE.json ...", () => {
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), "dealkit-report-"));
-    await writeFile(join(dir, "reference.json"), formatJson(reference));
-    // Two targets in one file, as `--base-url A --base-url B --report json=` writes them.
-    await writeFile(join(dir, "pair.json"), formatMatrixJson([mock, broken]));
-    await writeFile(join(dir, "other.json"), JSON.stringify({ hello: "world" }));
-  });
-  afterAll(async () => {
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
-
-  it("reads run reports and matrix files into one matrix, and exits as the worst run did", async () => {
-    const html = join(dir, "out", "matrix.html");
-    const md = join(dir, "matrix.md");
-    const code = await reportCommand([
-      join(dir, "reference.json"),
-      join(dir, "pair.json"),
-      "--report",
-      `html=${html}`,
-      "--report",
-      `markdown=${md}`,
-    ]);
-    expect(code).toBe(1);
-    expect(await readFile(md, "utf8")).toBe(
-      formatMatrixMarkdown(JSON.parse(formatMatrixJson(reports)).targets),
-    );
-    expect(await readFile(html, "utf8")).toContain("<h1>1 of 3 targets failed</h1>");
-  });
-
-  it("re-renders one report as itself, and names a file that is no report", async () => {
-    const single = join(dir, "single.html");
-    expect(await reportCommand([join(dir, "reference.json"), "--report", `html=${single}`])).toBe(0);
-    expect(await readFile(single, "utf8")).toContain("<h1>Passed</h1>");
-    await expect(reportCommand([join(dir, "other.json")])).rejects.toThrow(
-      /other\.json: not a dealkit JSON report/,
-    );
-    await expect(reportCommand([join(dir, "missing.json")])).rejects.toThrow(
-      /missing\.json: not a readable JSON report/,
-    );
-    await expect(reportCommand([])).rejects.toThrow(/at least one JSON report/);
   });
 });

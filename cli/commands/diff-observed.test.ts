@@ -8,12 +8,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { stringify } from "yaml";
-import { run } from "../../cli/commands/diff.ts";
 import { LedgerRecorder } from "../../conformance/ledger/record.ts";
 import { emptyLedger, type Ledger } from "../../conformance/ledger/types.ts";
-import { loadSpec } from "../spec/load.ts";
-import { formatObserved, observedRemovals } from "./observed.ts";
-import { type Doc, schema, spec, without } from "./testing.ts";
+import { formatObserved, observedRemovals } from "../../src/diff/observed.ts";
+import { type Doc, schema, spec, without } from "../../src/diff/testing.ts";
+import { loadSpec } from "../../src/spec/load.ts";
+import { run } from "./diff.ts";
 
 const current = spec();
 
