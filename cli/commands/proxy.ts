@@ -1,6 +1,5 @@
-import { proxyCommand } from "../../conformance/passive/main.ts";
 import { listOption, OptionError, rateOption, reportsOption } from "../../conformance/passive/options.ts";
-import { UnknownCheckError } from "../../conformance/registry.ts";
+import { proxyInWorker } from "../../conformance/passive/threaded-proxy.ts";
 import { intOption, parseOptions, UsageError } from "../args.ts";
 
 export const usage = `usage: dealkit proxy --upstream URL [--port N] [--host ADDR] [--errors] [--forwarded-for]
@@ -49,12 +48,13 @@ export async function run(args: string[]): Promise<number> {
   if (!upstream) throw new UsageError("--upstream URL is required");
   if (!/^https?:\/\/[^/]+/.test(upstream))
     throw new UsageError(`--upstream must be an http(s) URL, got ${upstream}`);
-  let proxy: Awaited<ReturnType<typeof proxyCommand>>;
+  let proxy: Awaited<ReturnType<typeof proxyInWorker>>;
   try {
     const reports = reportsOption(values.report ?? []);
     const only = listOption(values.only);
     const skip = listOption(values.skip);
-    proxy = await proxyCommand({
+    // Forwarding and judging each run in a worker thread with a bounded heap (threaded-proxy.ts).
+    proxy = await proxyInWorker({
       upstream,
       port: intOption("port", values.port, 0, 65_535) ?? 4020,
       ...(values.host ? { host: values.host } : {}),
@@ -70,7 +70,7 @@ export async function run(args: string[]): Promise<number> {
       ...(values.spec ? { specPath: values.spec } : {}),
     });
   } catch (err) {
-    if (err instanceof UnknownCheckError || err instanceof OptionError) throw new UsageError(err.message);
+    if (err instanceof OptionError) throw new UsageError(err.message);
     const e = err as NodeJS.ErrnoException;
     // A recording or report file that cannot be opened: refused before anything listens.
     if (e.syscall === "open" || e.code === "EISDIR") {
