@@ -30,6 +30,8 @@ export interface ResponderParts {
 
 export type ApiResponder = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
+const DONE = Promise.resolve();
+
 const pathOf = (url: string) => {
   const q = url.indexOf("?");
   return q === -1 ? url : url.slice(0, q);
@@ -113,7 +115,12 @@ export function apiResponder(parts: ResponderParts): ApiResponder {
     return answer;
   };
 
-  const respond = async (req: IncomingMessage, res: ServerResponse, decision: Decision | undefined) => {
+  // Synchronous unless the body is compressed: a cached answer costs no promise.
+  const respond = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    decision: Decision | undefined,
+  ): void | Promise<void> => {
     const url = req.url ?? "/";
     const headers: OutgoingHttpHeaders = { ...cors, "Cache-Control": publicCaching };
     if (decision) {
@@ -144,9 +151,10 @@ export function apiResponder(parts: ResponderParts): ApiResponder {
       if (body.length >= COMPRESS_FROM_BYTES) headers.Vary = spec.compression.vary;
       return send(req, res, answer.status, headers, body);
     }
-    const encoded = await encodeBody(body, accept, spec.compression);
-    Object.assign(headers, encoded.headers);
-    send(req, res, answer.status, headers, encoded.body);
+    return encodeBody(body, accept, spec.compression).then((encoded) => {
+      Object.assign(headers, encoded.headers);
+      send(req, res, answer.status, headers, encoded.body);
+    });
   };
 
   const failed = (req: IncomingMessage, res: ServerResponse, err: unknown) => {
@@ -155,17 +163,31 @@ export function apiResponder(parts: ResponderParts): ApiResponder {
     sendProblem(req, res, { ...cors }, problem(spec, "internal"));
   };
 
-  return (req, res) => {
+  const answered = (req: IncomingMessage, res: ServerResponse, decision: Decision | undefined) => {
     try {
-      if (!limiter) return respond(req, res, undefined).catch((err) => failed(req, res, err));
-      const ip = clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], trusted);
-      return limiter
-        .hit(ip, parts.now())
-        .then((decision) => respond(req, res, decision))
-        .catch((err) => failed(req, res, err));
+      const pending = respond(req, res, decision);
+      return pending ? pending.catch((err) => failed(req, res, err)) : DONE;
     } catch (err) {
       failed(req, res, err);
-      return Promise.resolve();
+      return DONE;
+    }
+  };
+
+  return (req, res) => {
+    if (!limiter) return answered(req, res, undefined);
+    try {
+      const ip = clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], trusted);
+      const nowMs = parts.now();
+      // In-process stores count at once; a shared one (Redis) is awaited.
+      const decision = limiter.hitNow(ip, nowMs);
+      if (decision) return answered(req, res, decision);
+      return limiter.hit(ip, nowMs).then(
+        (d) => answered(req, res, d),
+        (err) => failed(req, res, err),
+      );
+    } catch (err) {
+      failed(req, res, err);
+      return DONE;
     }
   };
 }
