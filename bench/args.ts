@@ -12,6 +12,7 @@ export const SCENARIOS = [
   "proxy",
   "install",
   "npm-ci",
+  "soak",
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
@@ -29,21 +30,24 @@ export interface BenchArgs {
   slowConformance: boolean;
   /** `npm ci` in a temp copy of the repository (with better-sqlite3 12 it compiled from source: ≈3 min). */
   npmCi: boolean;
+  /** soak: wall seconds of the proxy's soak (default: an hour at 200 req/s, compressed: 20 min). */
+  soakSeconds?: number;
   /** redis-stall: seconds Redis stays stopped (default 10, 5 with --quick; the issue's acceptance uses 60). */
   stallSeconds?: number;
   help: boolean;
 }
 
-export const USAGE = `usage: npm run bench [-- [--quick] [--only ${SCENARIOS.join(",")}] [--1m | --no-1m] [--slow-conformance] [--npm-ci] [--stall-seconds N]]
+export const USAGE = `usage: npm run bench [-- [--quick] [--only ${SCENARIOS.join(",")}] [--1m | --no-1m] [--slow-conformance] [--npm-ci] [--stall-seconds N] [--soak-seconds N]]
 
 Starts what it needs on loopback, runs bounded loads, writes bench/results.md and bench/results.json.
   --quick                 ~2-minute smoke (single short runs, search at 10k only)
-  --only LIST             run only these scenarios (npm-ci runs only when named or with --npm-ci)
+  --only LIST             run only these scenarios (npm-ci and soak run only when named, or with --npm-ci)
   --1m                    search at 1M alerts, generating the database if missing (~5 min once)
   --no-1m                 skip search at 1M alerts (by default it runs when its database is cached)
   --slow-conformance      also time the conformance run without --skip-slow (waits out Retry-After)
   --npm-ci                time \`npm ci\` in a temp copy of the repository (adds ~3 min)
-  --stall-seconds N       redis-stall: keep Redis stopped N seconds (default 10; the acceptance uses 60)`;
+  --stall-seconds N       redis-stall: keep Redis stopped N seconds (default 10; the acceptance uses 60)
+  --soak-seconds N        run the proxy's soak for N seconds (default 1,200: an hour at 200 req/s, compressed)`;
 
 export function parseArgs(argv: readonly string[]): BenchArgs {
   const args: BenchArgs = {
@@ -62,7 +66,14 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
     else if (a === "--slow-conformance") args.slowConformance = true;
     else if (a === "--npm-ci") args.npmCi = true;
     else if (a === "--help" || a === "-h") args.help = true;
-    else if (a === "--stall-seconds" || a.startsWith("--stall-seconds=")) {
+    else if (a === "--soak-seconds" || a.startsWith("--soak-seconds=")) {
+      const value = a === "--soak-seconds" ? argv[++i] : a.slice("--soak-seconds=".length);
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < 30 || n > 7200)
+        throw new Error(`--soak-seconds needs a whole number of seconds from 30 to 7200, got ${value}`);
+      args.soakSeconds = n;
+      if (!args.only.includes("soak")) args.only.push("soak");
+    } else if (a === "--stall-seconds" || a.startsWith("--stall-seconds=")) {
       const value = a === "--stall-seconds" ? argv[++i] : a.slice("--stall-seconds=".length);
       const n = Number(value);
       if (!Number.isInteger(n) || n < 1 || n > 600)
@@ -85,8 +96,11 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
   return args;
 }
 
-/** The scenarios this run executes, in order. npm-ci is opt-in: it alone takes ~3 of the 10 minutes. */
+/**
+ * The scenarios this run executes, in order. npm-ci is opt-in: it alone takes ~3 of the 10
+ * minutes; so is the proxy's soak (20 minutes for an hour's exchanges): `--only soak`.
+ */
 export function selectedScenarios(args: BenchArgs): ScenarioName[] {
   if (args.only.length > 0) return SCENARIOS.filter((s) => args.only.includes(s));
-  return SCENARIOS.filter((s) => s !== "npm-ci" || args.npmCi);
+  return SCENARIOS.filter((s) => (s !== "npm-ci" || args.npmCi) && s !== "soak");
 }

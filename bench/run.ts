@@ -21,6 +21,7 @@ import { proxy } from "./scenarios/proxy.ts";
 import { redisStall } from "./scenarios/redis-stall.ts";
 import { scaleout } from "./scenarios/scaleout.ts";
 import { search } from "./scenarios/search.ts";
+import { soak } from "./scenarios/soak.ts";
 import { startup } from "./scenarios/startup.ts";
 import { throughput } from "./scenarios/throughput.ts";
 import type { BenchRun, Section } from "./types.ts";
@@ -37,6 +38,7 @@ const RUNNERS: Record<ScenarioName, (ctx: BenchContext) => Promise<Section>> = {
   proxy,
   install,
   "npm-ci": npmCi,
+  soak,
 };
 
 function git(...args: string[]): string {

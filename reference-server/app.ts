@@ -1,14 +1,15 @@
+import { createServer, type ServerOptions } from "node:http";
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import { docsHtml } from "../src/docs/build.ts";
 import { cacheControl } from "../src/http/caching.ts";
-import { COMPRESS_FROM_BYTES, encodeBody } from "../src/http/compression.ts";
 import { corsHeaders, preflightHeaders } from "../src/http/cors.ts";
 import { allowHeader } from "../src/http/methods.ts";
 import { PROBLEM_JSON, type Problem, problem, rateLimited } from "../src/http/problems.ts";
 import type { Spec } from "../src/spec/spec.ts";
+import { answersApi, apiResponder, DOCS_PATH, fastLaneFits, HEALTH_PATH } from "./http/api-responder.ts";
 import { clientErrorHandler, connectHandler } from "./http/client-errors.ts";
 import { clientIp, normalize } from "./http/client-ip.ts";
-import { dispatch, type Verifier } from "./http/dispatch.ts";
+import type { Verifier } from "./http/dispatch.ts";
 import { rateLimitHealth } from "./ratelimit/health.ts";
 import { type RateLimiter, rateLimitHeaders } from "./ratelimit/limiter.ts";
 import type { RouteContext } from "./routes/context.ts";
@@ -26,8 +27,9 @@ export interface AppParts {
   logger: boolean;
 }
 
-const HEALTH_PATH = "/healthz";
-const HOST = /^[A-Za-z0-9.-]+(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$/;
+/** Fastify's default keep-alive timeout, which a server from serverFactory must be given itself. */
+const KEEP_ALIVE_TIMEOUT_MS = 72_000;
+type ServerTimeouts = { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number };
 
 /**
  * The HTTP shell around dispatch(): CORS on every response, the per-IP sliding-window limit
@@ -50,6 +52,23 @@ export function createApp(parts: AppParts): FastifyInstance {
     reply.code(body.status).type(PROBLEM_JSON).send(JSON.stringify(body));
 
   const refusing = { spec, cors, limiter, trusted, now: parts.now };
+  // Every GET and HEAD of the API is answered by one function on Node's request and response.
+  let logError: (err: unknown) => void = () => {};
+  const respond = apiResponder({
+    spec,
+    context,
+    verify: parts.verify,
+    now: parts.now,
+    limiter,
+    trusted,
+    cors,
+    logError: (err) => logError(err),
+  });
+  // The fast lane: such requests skip Fastify (its routing, request and reply objects and hooks
+  // cost about a third of a cached answer's time, bench/README.md). Only while requests are not
+  // logged (Fastify writes the request log) and the app is not closing (Fastify answers 503).
+  let closing = false;
+  const fastLane = !parts.logger;
   const app = Fastify({
     logger: parts.logger
       ? {
@@ -57,6 +76,18 @@ export function createApp(parts: AppParts): FastifyInstance {
           redact: { paths: ['req.headers["x-api-key"]', "req.headers.authorization"], censor: "[redacted]" },
         }
       : false,
+    serverFactory: (fastifyHandler, fastifyOptions) => {
+      const options = fastifyOptions as ServerTimeouts & { http?: ServerOptions };
+      const server = createServer(options.http ?? {}, (req, res) => {
+        if (fastLane && !closing && fastLaneFits(req)) void respond(req, res);
+        else fastifyHandler(req, res);
+      });
+      // What Fastify sets on a server it creates itself (lib/server.js).
+      server.keepAliveTimeout = options.keepAliveTimeout ?? KEEP_ALIVE_TIMEOUT_MS;
+      server.requestTimeout = options.requestTimeout ?? 0;
+      server.setTimeout(options.connectionTimeout ?? 0);
+      return server;
+    },
     // Parameters are read from the raw URL by the spec library; bodies are never read.
     bodyLimit: 1024,
     return503OnClosing: true,
@@ -81,6 +112,11 @@ export function createApp(parts: AppParts): FastifyInstance {
       );
     },
   });
+  logError = (err) => app.log.error({ err }, "request failed");
+  app.addHook("preClose", (done) => {
+    closing = true;
+    done();
+  });
   // CONNECT never reaches Fastify; without this Node drops the connection unanswered.
   app.server.on("connect", connectHandler(refusing));
 
@@ -98,6 +134,8 @@ export function createApp(parts: AppParts): FastifyInstance {
   const publicCaching = cacheControl(spec, undefined, 200);
 
   app.addHook("onRequest", async (req, reply) => {
+    // GET and HEAD of the API: the responder does all of it (catch-all route below).
+    if (answersApi(req.raw)) return;
     reply.headers(cors);
     reply.header("Cache-Control", publicCaching);
     // Health checks are the operator's, not the API's: never counted, never refused.
@@ -143,7 +181,7 @@ export function createApp(parts: AppParts): FastifyInstance {
 
   // The API reference page (Redocly, built from the spec on first request, then cached). It
   // needs the dev dependencies; an install without them answers 404 with the way to build it.
-  app.get("/docs", async (_req, reply) => {
+  app.get(DOCS_PATH, async (_req, reply) => {
     try {
       return reply.type("text/html; charset=utf-8").send(await docsHtml());
     } catch {
@@ -152,24 +190,10 @@ export function createApp(parts: AppParts): FastifyInstance {
     }
   });
 
+  // Reached by what the fast lane leaves to Fastify (app.inject, a percent-escaped path, a body).
   app.all("*", async (req, reply) => {
-    const host =
-      typeof req.headers.host === "string" && HOST.test(req.headers.host) ? req.headers.host : "localhost";
-    const answer = dispatch(context, parts.verify, req.url, req.headers, `${req.protocol}://${host}`);
-    const type = answer.type ?? "application/json; charset=utf-8";
-    const { body } = answer;
-    if (answer.operation?.secured)
-      reply.header("Cache-Control", cacheControl(spec, answer.operation, answer.status));
-    const text = typeof body === "string" || Buffer.isBuffer(body) ? body : JSON.stringify(body);
-    const accept = req.headers["accept-encoding"];
-    // Without Accept-Encoding nothing is compressed: the body goes as it is, with Vary when its size
-    // could have been (a cache must keep the two forms apart).
-    if (!accept) {
-      if (Buffer.byteLength(text) >= COMPRESS_FROM_BYTES) reply.header("Vary", spec.compression.vary);
-      return reply.code(answer.status).type(type).send(text);
-    }
-    const encoded = await encodeBody(Buffer.from(text), accept, spec.compression);
-    return reply.code(answer.status).type(type).headers(encoded.headers).send(encoded.body);
+    reply.hijack();
+    await respond(req.raw, reply.raw);
   });
 
   app.setNotFoundHandler((_req, reply) => sendProblem(reply.headers(cors), problem(spec, "not-found")));

@@ -319,7 +319,7 @@ function section(
     ],
     notes: [
       `Flat out the proxy passes ${formatRatio(ratio(loaded.proxied.rps, loaded.direct.rps))} of the server's req/s (${formatNumber(loaded.proxied.rps)} vs ${formatNumber(loaded.direct.rps)}; p50 ${loaded.direct.p50} → ${loaded.proxied.p50} ms): every exchange crosses two HTTP hops in one Node process and is judged by every check in its worker, on 2 cores shared with the server and the load generator. Latency there is queueing; a deployment allows one client 60 requests a minute.`,
-      "Judging runs in a worker thread once an answer is complete: forwarding never waits for it, so the one-client figures are the forwarding (two HTTP hops) and the copy handed to the worker. Exchanges waiting for the worker are bounded (2,000 or 64 M characters); past that they are counted as not judged rather than queued" +
+      "Judging runs in a worker thread once an answer is complete: forwarding never waits for it, so the one-client figures are the forwarding (two HTTP hops) and the copy handed to the worker. Exchanges waiting for the worker are bounded (256 or 4 M characters, conformance/passive/judging.ts); past that they are counted as not judged rather than queued" +
         (passive && Object.keys(passive.notJudged).length > 0
           ? `: this run, ${Object.entries(passive.notJudged)
               .map(([why, n]) => `${formatNumber(n)} ${why}`)

@@ -1,7 +1,5 @@
-import { LedgerError } from "../../conformance/ledger/file.ts";
-import { proxyCommand } from "../../conformance/passive/main.ts";
 import { listOption, OptionError, rateOption, reportsOption } from "../../conformance/passive/options.ts";
-import { UnknownCheckError } from "../../conformance/registry.ts";
+import { proxyInWorker } from "../../conformance/passive/threaded-proxy.ts";
 import { intOption, parseOptions, UsageError } from "../args.ts";
 
 export const usage = `usage: dealkit proxy --upstream URL [--port N] [--host ADDR] [--errors] [--forwarded-for]
@@ -53,12 +51,13 @@ export async function run(args: string[]): Promise<number> {
   if (!upstream) throw new UsageError("--upstream URL is required");
   if (!/^https?:\/\/[^/]+/.test(upstream))
     throw new UsageError(`--upstream must be an http(s) URL, got ${upstream}`);
-  let proxy: Awaited<ReturnType<typeof proxyCommand>>;
+  let proxy: Awaited<ReturnType<typeof proxyInWorker>>;
   try {
     const reports = reportsOption(values.report ?? []);
     const only = listOption(values.only);
     const skip = listOption(values.skip);
-    proxy = await proxyCommand({
+    // Forwarding and judging each run in a worker thread with a bounded heap (threaded-proxy.ts).
+    proxy = await proxyInWorker({
       upstream,
       port: intOption("port", values.port, 0, 65_535) ?? 4020,
       ...(values.host ? { host: values.host } : {}),
@@ -75,8 +74,7 @@ export async function run(args: string[]): Promise<number> {
       ...(values.ledger ? { ledger: values.ledger } : {}),
     });
   } catch (err) {
-    if (err instanceof UnknownCheckError || err instanceof OptionError || err instanceof LedgerError)
-      throw new UsageError(err.message);
+    if (err instanceof OptionError) throw new UsageError(err.message);
     const e = err as NodeJS.ErrnoException;
     // A recording or report file that cannot be opened: refused before anything listens.
     if (e.syscall === "open" || e.code === "EISDIR") {

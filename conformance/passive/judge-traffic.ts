@@ -166,6 +166,11 @@ export class TrafficJudge {
     });
     const notJudged = Object.fromEntries(this.notJudged);
     const skipped = [...this.notJudged].map(([why, n]) => `${n} ${why}`).join(", ");
+    // Answers kept for comparisons and let go at a bound (pairs.ts): comparisons they might have made are not made.
+    const released = this.cross.released();
+    const letGo = Object.entries(released)
+      .map(([why, n]) => `${n} ${why}`)
+      .join(", ");
     return {
       seed: 0,
       baseUrl: this.options.target,
@@ -173,7 +178,7 @@ export class TrafficJudge {
       startedAt: new Date(this.started).toISOString(),
       durationMs: Date.now() - this.started,
       requests: this.seen,
-      passive: { exchanges: this.seen, judged: this.judged, notJudged, findings: this.findings },
+      passive: { exchanges: this.seen, judged: this.judged, notJudged, findings: this.findings, released },
       unexpected429: 0,
       checks: results,
       causes: findCauses(
@@ -183,6 +188,7 @@ export class TrafficJudge {
       ),
       notes: [
         `passive: ${this.seen} exchanges seen, ${this.judged} judged${skipped ? `; not judged: ${skipped}` : ""}; nothing was sent`,
+        ...(letGo ? [`passive memory bounds (conformance/README.md): ${letGo}`] : []),
         ...notes,
       ],
       requireEvidence: false,

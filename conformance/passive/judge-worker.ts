@@ -7,8 +7,16 @@ import { verdictOf } from "./judging.ts";
 const init = workerData as WorkerInit;
 const port = parentPort;
 if (!port) throw new Error("judge-worker.ts runs as a worker thread");
-const judge = new TrafficJudge(await passiveSetup(init.setup), init.judge);
 const answer = (a: WorkerAnswer) => port.postMessage(a);
+// The spec and the checks are read here only (not in the proxy's thread too: that cost ~80 MB
+// of RSS); a wrong --only or --skip is said back as the proxy's usage error.
+let judge: TrafficJudge;
+try {
+  judge = new TrafficJudge(await passiveSetup(init.setup), init.judge);
+} catch (err) {
+  answer({ id: 0, kind: "refused", message: (err as Error).message });
+  process.exit(0);
+}
 
 port.on("message", (request: WorkerRequest) => {
   try {

@@ -13,6 +13,7 @@ import type {
   TrafficJudge,
   TrafficJudgeOptions,
 } from "./judge-traffic.ts";
+import { OptionError } from "./options.ts";
 import type { Traffic } from "./traffic.ts";
 
 /** A finding as it leaves the judge: no exchange object, and whether it is about this exchange. */
@@ -68,10 +69,24 @@ export type WorkerAnswer =
   | { id: number; kind: "ready" }
   | { id: number; kind: "verdict"; verdict: TrafficVerdict }
   | { id: number; kind: "report"; report: RunReport }
-  | { id: number; kind: "error"; message: string };
+  | { id: number; kind: "error"; message: string }
+  /** The worker could not set up (a wrong --only or --skip, an unreadable spec): said once, at start. */
+  | { id: number; kind: "refused"; message: string };
 
-/** Exchanges waiting for the worker, at most: past it they are not judged (memory stays bounded). */
-export const BACKLOG = { exchanges: 2000, chars: 64_000_000 };
+/**
+ * Exchanges waiting for the worker, at most: past it they are not judged (memory stays bounded;
+ * counted in the report's notJudged). A waiting exchange is held twice, in this thread and
+ * serialized in the worker's queue: 4 M characters are up to 16 MB. A judge that falls this far
+ * behind will not catch up soon; a longer queue would only hold more.
+ */
+export const BACKLOG = { exchanges: 256, chars: 4_000_000 };
+
+/**
+ * The worker's V8 heap, at most. What it keeps is bounded (pairs.ts, the backlog above), but V8
+ * sizes a heap by the machine's memory and collects old garbage late: without a limit the
+ * worker's heap grew to hundreds of MB of garbage under steady traffic (bench soak).
+ */
+export const WORKER_HEAP = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 };
 
 /** ".ts" in a checkout (run through tsx), ".js" in the built package. */
 const EXT = import.meta.url.slice(import.meta.url.lastIndexOf("."));
@@ -80,6 +95,7 @@ export async function workerJudging(init: WorkerInit): Promise<Judging> {
   const worker = new Worker(new URL(`./judge-worker${EXT}`, import.meta.url), {
     workerData: init,
     ...(EXT === ".ts" ? { execArgv: ["--import", "tsx"] } : {}),
+    resourceLimits: WORKER_HEAP,
   });
   const pending = new Map<number, { resolve(a: WorkerAnswer): void; reject(e: Error): void }>();
   let next = 1;
@@ -95,6 +111,7 @@ export async function workerJudging(init: WorkerInit): Promise<Judging> {
     const p = pending.get(answer.id);
     pending.delete(answer.id);
     if (answer.kind === "error") p?.reject(new Error(answer.message));
+    else if (answer.kind === "refused") p?.reject(new OptionError(answer.message));
     else p?.resolve(answer);
   });
   worker.on("error", fail);

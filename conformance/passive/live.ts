@@ -11,8 +11,13 @@ export function consoleLine(f: FindingRecord): string {
   return `✗ ${f.check} [${f.severity}] ${f.operation} ${f.status}: ${clip(f.title, 240)} | ${f.request}`;
 }
 
+/**
+ * Where a passive run's output goes: recordings take each exchange as it completes (before it is
+ * judged, so the proxy holds nothing of it while the judge works), findings take each verdict.
+ */
 export interface Sink {
-  observe(verdict: TrafficVerdict, traffic: Traffic): void;
+  exchange?(traffic: Traffic): void;
+  verdict?(verdict: TrafficVerdict): void;
   close(): Promise<void>;
 }
 
@@ -20,7 +25,7 @@ export interface Sink {
 export async function findingsSink(path: string): Promise<Sink> {
   const out = await openRecording(path);
   return {
-    observe: (verdict) => {
+    verdict: (verdict) => {
       for (const f of verdict.findings) out.write(findingLine(f));
     },
     close: () => out.close(),
@@ -30,19 +35,19 @@ export async function findingsSink(path: string): Promise<Sink> {
 /** Every exchange, one NDJSON line each (what `dealkit judge` reads back). */
 export async function exchangesSink(path: string): Promise<Sink> {
   const out = await openRecording(path);
-  return { observe: (_o, traffic) => out.write(exchangeLine(traffic)), close: () => out.close() };
+  return { exchange: (traffic) => out.write(exchangeLine(traffic)), close: () => out.close() };
 }
 
 /** Every exchange as a HAR entry. */
 export async function harSink(path: string): Promise<Sink> {
   const har = new HarWriter(await openRecording(path));
-  return { observe: (_o, traffic) => har.write(traffic), close: () => har.close() };
+  return { exchange: (traffic) => har.write(traffic), close: () => har.close() };
 }
 
 /** The console: the first finding of each kind, as it comes. */
 export function consoleSink(out: (line: string) => void): Sink {
   return {
-    observe: (verdict) => {
+    verdict: (verdict) => {
       for (const f of verdict.findings) if (f.first) out(consoleLine(f));
     },
     close: async () => {},

@@ -38,7 +38,7 @@ async function ledgerOf(cli: PassiveCli, basePath: string | undefined) {
   let seenAt: number | undefined;
   const ledger = await openRunLedger(cli.ledger, cli.specPath, { now: () => seenAt ?? Date.now() });
   const sink: Sink = {
-    observe: (_v, traffic) => {
+    exchange: (traffic) => {
       if (traffic.receivedAt > 0) seenAt = traffic.receivedAt * 1000;
       ledger.observeTraffic(traffic, basePath);
     },
@@ -117,8 +117,6 @@ export interface ProxyRun {
 
 export async function proxyCommand(cli: ProxyCli): Promise<ProxyRun> {
   const out = cli.out ?? ((line: string) => console.log(line));
-  // Read here too: a wrong --only is a usage error before anything listens.
-  const setup = await passiveSetup(cli);
   const target = { target: cli.upstream, baseUrl: cli.upstream, basePath: new URL(cli.upstream).pathname };
   const setupOptions = {
     ...(cli.specPath ? { specPath: cli.specPath } : {}),
@@ -126,16 +124,26 @@ export async function proxyCommand(cli: ProxyCli): Promise<ProxyRun> {
     ...(cli.skip ? { skip: cli.skip } : {}),
     ...(cli.rate ? { rate: cli.rate } : {}),
   };
-  const ledger = await ledgerOf(cli, target.basePath);
-  // The files first: one that cannot be written stops the start before a worker or a port exists.
-  const all = await sinks(cli, out, [
-    ...(cli.record ? [exchangesSink(cli.record)] : []),
-    ...(cli.recordHar ? [harSink(cli.recordHar)] : []),
-    ...(ledger ? [Promise.resolve(ledger.sink)] : []),
-  ]);
+  // The judge first: a wrong --only is a usage error (OptionError) before a file or a port exists.
+  // The worker alone reads the spec and the checks: the proxy's own thread only forwards (and,
+  // with --ledger, records field paths into the ledger).
   const judging = cli.inline
-    ? inlineJudging(new TrafficJudge(setup, target))
+    ? inlineJudging(new TrafficJudge(await passiveSetup(cli), target))
     : await workerJudging({ setup: setupOptions, judge: target });
+  // Then the files: one that cannot be written stops the start before a port exists.
+  const opened = async () => {
+    const ledger = await ledgerOf(cli, target.basePath);
+    const all = await sinks(cli, out, [
+      ...(cli.record ? [exchangesSink(cli.record)] : []),
+      ...(cli.recordHar ? [harSink(cli.recordHar)] : []),
+      ...(ledger ? [Promise.resolve(ledger.sink)] : []),
+    ]);
+    return { ledger, all };
+  };
+  const { ledger, all } = await opened().catch(async (err: unknown) => {
+    await judging.close();
+    throw err;
+  });
   const proxy = await startPassiveProxy({
     upstream: cli.upstream,
     ...(cli.host ? { host: cli.host } : {}),
@@ -143,8 +151,11 @@ export async function proxyCommand(cli: ProxyCli): Promise<ProxyRun> {
     errors: cli.errors ?? false,
     forwardedFor: cli.forwardedFor ?? false,
     judging,
-    onObserved: (verdict, traffic) => {
-      for (const s of all) s.observe(verdict, traffic);
+    onExchange: (traffic) => {
+      for (const s of all) s.exchange?.(traffic);
+    },
+    onObserved: (verdict) => {
+      for (const s of all) s.verdict?.(verdict);
     },
   }).catch(async (err: unknown) => {
     await judging.close();
@@ -213,8 +224,9 @@ export async function judgeCommand(cli: JudgeCli): Promise<{ code: number; repor
       judge.skip("another origin than --base-url");
       continue;
     }
+    for (const s of all) s.exchange?.(traffic);
     const verdict = verdictOf(judge.observe(traffic));
-    for (const s of all) s.observe(verdict, traffic);
+    for (const s of all) s.verdict?.(verdict);
   }
   // Nothing read is nothing judged: not a pass.
   if (read === 0) throw new HarError("it holds no exchange: nothing to judge");

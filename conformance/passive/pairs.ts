@@ -8,9 +8,12 @@
  *   is a group, exactly as the suite sends it; A′ differing from A is "inconclusive", never a
  *   failure.
  * - `head-as-get`: a client's HEAD of a URL it asked with GET just before is compared with that GET.
- * Memory is bounded: a few recent answers per client and operation (a client's other calls,
- * concurrent or not, do not push A out), a cap on those lists and on the characters held; larger
- * answers are not kept for pairing.
+ * Memory is bounded by count, size and age (conformance/README.md, "Passive conformance:
+ * memory"): a few recent answers per client and operation (a client's other calls, concurrent or
+ * not, do not push A out), a cap on those lists and on the characters held, and nothing older
+ * than the longest group a comparison accepts (traffic time, so a recording judges alike);
+ * larger answers are not kept for pairing. The oldest go first, and every answer let go before
+ * its time is counted by reason (`released`, in the report), so nothing is lost silently.
  */
 import { isDeepStrictEqual } from "node:util";
 import { get } from "../../src/rules/pointer.ts";
@@ -24,11 +27,32 @@ import { isIgnoresPair, isRelationPair, sameRequest } from "./variation.ts";
 /** The longest A … A′ a comparison accepts: the suite sends a group within seconds, paced within two rate windows. */
 const MAX_GROUP_SECONDS = 120;
 
-/** Personal-stream URLs whose owner's answer is kept for credentials-not-cached, and the longest kept (16 MB at most). */
-const OWNERS = { kept: 256, answerChars: 65_536 };
+/** Personal-stream URLs whose owner's answer is kept for credentials-not-cached, and the longest kept (4 M characters at most). */
+const OWNERS = { kept: 64, answerChars: 65_536 };
 
-/** Recent answers kept per client and operation, such lists kept, characters held in all, largest answer kept. */
-export const PAIRING_LIMITS = { perList: 8, lists: 1024, chars: 16_000_000, answerChars: 1_000_000 };
+/**
+ * Recent answers kept per client and operation, such lists kept, characters held in all, largest
+ * answer kept, and the longest any is kept (seconds of traffic time: older ones can be no A).
+ * A kept answer costs about 6 times its characters once parsed (its body as objects), so the
+ * characters bound holds them to a few tens of MB (the soak in bench/README.md measures it).
+ */
+export const PAIRING_LIMITS = {
+  perList: 8,
+  lists: 512,
+  chars: 4_000_000,
+  answerChars: 1_000_000,
+  seconds: MAX_GROUP_SECONDS,
+};
+
+/** Why an answer kept for comparisons was let go before it could complete one (report: `released`). */
+export const RELEASED = {
+  count: "answers kept for comparisons let go at the count bound (the least recently active client's first)",
+  chars: "answers kept for comparisons let go at the characters bound",
+  large: "answers too large to keep for comparisons",
+  perList: "answers pushed out of their client's list by newer ones of the same operation",
+  age: "answers older than the longest comparison (no loss: no group spans that long)",
+  gets: "GETs kept for head-as-get let go at the count bound",
+} as const;
 
 interface Comparison {
   check: Check;
@@ -72,6 +96,9 @@ export class CrossAnswers {
   /** Each client's latest GET of a URL, without its body (head-as-get reads status and headers). */
   private readonly lastGet = new Map<string, Exchange>();
   private readonly headAsGet: Check | undefined;
+  /** Traffic time of the latest exchange seen: what is older by PAIRING_LIMITS.seconds is let go. */
+  private latest = 0;
+  private readonly releasedBy = new Map<string, number>();
 
   constructor(
     private readonly ctx: CheckContext,
@@ -110,8 +137,28 @@ export class CrossAnswers {
     }
   }
 
+  /** Answers let go, by reason (RELEASED). */
+  released(): Record<string, number> {
+    return Object.fromEntries(this.releasedBy);
+  }
+
+  /** Answers held for comparisons now (lists, personal-stream owners, GETs for head-as-get). */
+  held(): { answers: number; chars: number; owners: number; gets: number } {
+    let answers = 0;
+    for (const ring of this.recent.values()) answers += ring.length;
+    return { answers, chars: this.chars, owners: this.owners.size, gets: this.lastGet.size };
+  }
+
+  private release(reason: string, n = 1): void {
+    if (n > 0) this.releasedBy.set(reason, (this.releasedBy.get(reason) ?? 0) + n);
+  }
+
   /** The cross-answer verdicts an exchange completes (none for most). */
   see(exchange: Exchange, client = ""): GroupVerdict[] {
+    if (exchange.sentAt > this.latest) {
+      this.latest = exchange.sentAt;
+      this.expire();
+    }
     if (exchange.failure) return [];
     if (exchange.request.method === "HEAD") return this.headAfterGet(exchange, client);
     if (exchange.request.method !== "GET" || !exchange.operation) return [];
@@ -143,13 +190,40 @@ export class CrossAnswers {
     return out;
   }
 
+  /**
+   * Lets go of what no comparison can use any more: answers received more than
+   * PAIRING_LIMITS.seconds before the latest exchange was sent. Maps keep insertion order and
+   * every list, owner and GET is re-inserted when touched, so the oldest come first.
+   */
+  private expire(): void {
+    const before = this.latest - PAIRING_LIMITS.seconds;
+    for (const [key, ring] of this.recent) {
+      while (ring.length > 0 && (ring[0] as Exchange).receivedAt < before) {
+        this.chars -= (ring.shift() as Exchange).text.length;
+        this.release(RELEASED.age);
+      }
+      if (ring.length > 0) break;
+      this.recent.delete(key);
+    }
+    for (const [url, owner] of this.owners) {
+      if (owner.receivedAt >= before) break;
+      this.owners.delete(url);
+    }
+    for (const [key, get] of this.lastGet) {
+      if (get.receivedAt >= before) break;
+      this.lastGet.delete(key);
+    }
+  }
+
   private rememberGet(exchange: Exchange, client: string): void {
     if (!this.headAsGet) return;
     const key = `${client} ${exchange.url}`;
     this.lastGet.delete(key);
     this.lastGet.set(key, { ...exchange, text: "", body: undefined });
-    if (this.lastGet.size > PAIRING_LIMITS.lists)
+    if (this.lastGet.size > PAIRING_LIMITS.lists) {
       this.lastGet.delete(this.lastGet.keys().next().value as string);
+      this.release(RELEASED.gets);
+    }
   }
 
   /** A HEAD right after the same client's GET of the same URL: judged as the suite's GET, HEAD pair. */
@@ -203,10 +277,17 @@ export class CrossAnswers {
     const check = this.credentials;
     if (!check?.judgeGroup || !exchange.operation?.secured) return [];
     if (exchange.request.credentials === "valid") {
-      if (!served(exchange) || exchange.text.length > OWNERS.answerChars) return [];
+      if (!served(exchange)) return [];
+      if (exchange.text.length > OWNERS.answerChars) {
+        this.release(RELEASED.large);
+        return [];
+      }
       this.owners.delete(exchange.url);
       this.owners.set(exchange.url, exchange);
-      if (this.owners.size > OWNERS.kept) this.owners.delete(this.owners.keys().next().value as string);
+      if (this.owners.size > OWNERS.kept) {
+        this.owners.delete(this.owners.keys().next().value as string);
+        this.release(RELEASED.count);
+      }
       return [];
     }
     const owner = this.owners.get(exchange.url);
@@ -254,17 +335,26 @@ export class CrossAnswers {
   }
 
   private remember(key: string, ring: Exchange[], exchange: Exchange): void {
-    if (exchange.text.length > PAIRING_LIMITS.answerChars) return;
+    if (exchange.text.length > PAIRING_LIMITS.answerChars) {
+      this.release(RELEASED.large);
+      return;
+    }
     // Most recently used lists last: the first entry is the one to drop.
     this.recent.delete(key);
     this.recent.set(key, ring);
     ring.push(exchange);
     this.chars += exchange.text.length;
-    if (ring.length > PAIRING_LIMITS.perList) this.chars -= ring.shift()?.text.length ?? 0;
+    // A list's own oldest answer goes first: a client's later A, B, A′ needs only its recent ones.
+    if (ring.length > PAIRING_LIMITS.perList) {
+      this.chars -= ring.shift()?.text.length ?? 0;
+      this.release(RELEASED.perList);
+    }
     while (this.recent.size > PAIRING_LIMITS.lists || this.chars > PAIRING_LIMITS.chars) {
+      const why = this.recent.size > PAIRING_LIMITS.lists ? RELEASED.count : RELEASED.chars;
       const [oldest, dropped] = this.recent.entries().next().value as [string, Exchange[]];
       this.recent.delete(oldest);
       for (const e of dropped) this.chars -= e.text.length;
+      this.release(why, dropped.length);
     }
   }
 }

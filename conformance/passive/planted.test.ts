@@ -369,7 +369,7 @@ describe("planted bugs behind dealkit proxy, an ordinary client's traffic", () =
       const proxy = await startPassiveProxy({
         upstream: planted.url,
         judging: inlineJudging(judge),
-        onObserved: (observed, traffic) => recording.observe(observed, traffic),
+        onExchange: (traffic) => recording.exchange?.(traffic),
       });
       let tally: Tally;
       try {

@@ -33,8 +33,13 @@ export interface ProxyOptions {
   cap?: number;
   /** Where exchanges are judged (a worker thread for the CLI: forwarding never waits for it). */
   judging: Judging;
-  /** Every exchange once judged (or not), for the live console, NDJSON and recordings. */
-  onObserved?(verdict: TrafficVerdict, traffic: Traffic): void;
+  /**
+   * Every exchange once complete, before it is judged (recordings): the proxy then keeps nothing
+   * of it while the judge works, so the bodies die young instead of piling up in V8's old space.
+   */
+  onExchange?(traffic: Traffic): void;
+  /** Every exchange's verdict once judged (or not), for the live console and the findings log. */
+  onObserved?(verdict: TrafficVerdict): void;
 }
 
 export interface RunningProxy {
@@ -111,9 +116,10 @@ export function startPassiveProxy(options: ProxyOptions): Promise<RunningProxy> 
       };
       const observe = async (full: Traffic | undefined): Promise<TrafficVerdict | undefined> => {
         if (!full) return undefined;
+        options.onExchange?.(full);
         // A judge that failed costs the verdict, never the answer.
         const verdict = await options.judging.observe(full).catch(() => undefined);
-        if (verdict) options.onObserved?.(verdict, full);
+        if (verdict) options.onObserved?.(verdict);
         return verdict;
       };
 

@@ -3,6 +3,12 @@ import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { oneLine } from "../../src/errors/one-line.ts";
 
+/**
+ * Bytes a recording may have waiting for the disk: past it, lines are dropped and counted (said
+ * on stderr when it closes), so a disk slower than the traffic cannot grow the proxy's memory.
+ */
+export const RECORDING_BACKLOG_BYTES = 32 * 1024 * 1024;
+
 /** A file written as traffic comes: a recording, a findings log, the suite's exchanges. */
 export interface Recording {
   write(text: string): void;
@@ -24,6 +30,7 @@ export async function openRecording(path: string): Promise<Recording> {
     out.once("error", reject);
   });
   let failed = false;
+  let dropped = 0;
   out.on("error", (err) => {
     if (failed) return;
     failed = true;
@@ -31,8 +38,16 @@ export async function openRecording(path: string): Promise<Recording> {
   });
   return {
     write: (text) => {
-      if (!failed) out.write(text);
+      if (failed) return;
+      if (out.writableLength > RECORDING_BACKLOG_BYTES) dropped++;
+      else out.write(text);
     },
-    close: () => (failed ? Promise.resolve() : new Promise<void>((resolve) => out.end(() => resolve()))),
+    close: () => {
+      if (dropped > 0)
+        console.error(
+          `dealkit: ${dropped} lines not written to ${path}: the disk fell behind by more than ${RECORDING_BACKLOG_BYTES / 1024 / 1024} MB`,
+        );
+      return failed ? Promise.resolve() : new Promise<void>((resolve) => out.end(() => resolve()));
+    },
   };
 }

@@ -50,6 +50,8 @@ export interface PassiveCounts {
   notJudged: Record<string, number>;
   /** Findings in all, repeats included (the report keeps the first of each). */
   findings: number;
+  /** Answers kept for cross-answer comparisons and let go at a memory bound, by reason (passive/pairs.ts). */
+  released?: Record<string, number>;
 }
 
 /**

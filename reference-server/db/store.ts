@@ -107,9 +107,9 @@ export class Store {
    * shift, an import on this connection), seen at once and nearly free; and other connections'
    * commits (data_version: an import while serving), read once per event-loop turn, because the
    * pragma opens a read transaction (≈ 5 µs, a few percent of a cached answer) and requests
-   * answered in one turn arrived together.
+   * answered in one turn arrived together. Public: the server's answer cache keys by it too.
    */
-  private changeStamp(): string {
+  changeStamp(): string {
     if (!this.otherCommitsRead) {
       this.otherCommits = this.dataVersion.get();
       this.otherCommitsRead = true;

@@ -35,6 +35,15 @@ export class RateLimiter {
     return this.decide(state, nowMs);
   }
 
+  /**
+   * hit() answered at once when the store counts in this process (memory); undefined when it
+   * does not (Redis): the caller then awaits hit(). Counts exactly as hit() does.
+   */
+  hitNow(client: string, nowMs: number): Decision | undefined {
+    const state = this.store.hitNow?.(client, nowMs, this.policy.limit, this.windowMs);
+    return state && this.decide(state, nowMs);
+  }
+
   async peek(client: string, nowMs: number): Promise<Decision> {
     const state = await this.store.peek(client, nowMs, this.windowMs);
     return this.decide({ ...state, allowed: true }, nowMs);

@@ -29,6 +29,10 @@ export class MemoryStore implements RateLimitStore {
   }
 
   async hit(key: string, nowMs: number, limit: number, windowMs: number): Promise<WindowState> {
+    return this.hitNow(key, nowMs, limit, windowMs);
+  }
+
+  hitNow(key: string, nowMs: number, limit: number, windowMs: number): WindowState {
     if (nowMs - this.lastSweepMs >= windowMs) this.sweep(nowMs, windowMs);
     let entry = this.entries.get(key);
     if (entry === undefined) {

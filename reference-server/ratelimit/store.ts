@@ -14,6 +14,11 @@ export interface WindowState {
 export interface RateLimitStore {
   /** Counts a request made at `nowMs` unless `limit` requests were already counted in the last `windowMs`. */
   hit(key: string, nowMs: number, limit: number, windowMs: number): Promise<WindowState>;
+  /**
+   * The same count, answered at once: offered by stores that count in this process (memory), so
+   * that a request's hit costs no promise and no turn of the event loop.
+   */
+  hitNow?(key: string, nowMs: number, limit: number, windowMs: number): WindowState;
   /** The window as it is, without counting anything (preflights). */
   peek(key: string, nowMs: number, windowMs: number): Promise<Omit<WindowState, "allowed">>;
   close(): Promise<void>;

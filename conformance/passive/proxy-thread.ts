@@ -1,0 +1,33 @@
+/**
+ * The forwarding thread of `dealkit proxy` (threaded-proxy.ts): runs proxyCommand, says where it
+ * listens, and on "stop" finishes it and hands back the exit code and the report.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { LedgerError } from "../ledger/file.ts";
+import { type ProxyCli, proxyCommand } from "./main.ts";
+import { OptionError } from "./options.ts";
+import type { ForwarderAnswer } from "./threaded-proxy.ts";
+
+const port = parentPort;
+if (!port) throw new Error("proxy-thread.ts runs as a worker thread");
+const answer = (a: ForwarderAnswer) => port.postMessage(a);
+
+try {
+  const run = await proxyCommand(workerData as ProxyCli);
+  port.once("message", async () => {
+    const { code, report } = await run.stop();
+    answer({ kind: "stopped", code, report });
+  });
+  answer({ kind: "listening", url: run.url });
+} catch (err) {
+  const e = err as NodeJS.ErrnoException;
+  answer({
+    kind: "failed",
+    // A wrong option or a ledger file of another format: the command's usage error (exit 2).
+    option: err instanceof OptionError || err instanceof LedgerError,
+    message: e.message,
+    ...(e.code ? { code: e.code } : {}),
+    ...(e.syscall ? { syscall: e.syscall } : {}),
+    ...(e.path ? { path: e.path } : {}),
+  });
+}

@@ -1,0 +1,193 @@
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import { cacheControl } from "../../src/http/caching.ts";
+import { COMPRESS_FROM_BYTES, encodeBody } from "../../src/http/compression.ts";
+import { PROBLEM_JSON, type Problem, problem, rateLimited } from "../../src/http/problems.ts";
+import type { Spec } from "../../src/spec/spec.ts";
+import type { Store } from "../db/store.ts";
+import type { Decision, RateLimiter } from "../ratelimit/limiter.ts";
+import type { Answer, RouteContext } from "../routes/context.ts";
+import { AnswerCache } from "./answer-cache.ts";
+import { clientIp } from "./client-ip.ts";
+import { dispatch, type Verifier } from "./dispatch.ts";
+
+export const HEALTH_PATH = "/healthz";
+export const DOCS_PATH = "/docs";
+const HOST = /^[A-Za-z0-9.-]+(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$/;
+/** Distinct public requests kept per second and data state (AnswerCache). */
+const ANSWER_CACHE_ENTRIES = 512;
+
+export interface ResponderParts {
+  spec: Spec;
+  context: RouteContext & { store: Pick<Store, "changeStamp"> };
+  verify: Verifier;
+  now: () => number;
+  limiter?: RateLimiter;
+  trusted: ReadonlySet<string>;
+  cors: Record<string, string>;
+  /** Where an unexpected failure is reported (the answer is a problem+json 500 either way). */
+  logError: (err: unknown) => void;
+}
+
+export type ApiResponder = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+const DONE = Promise.resolve();
+
+const pathOf = (url: string) => {
+  const q = url.indexOf("?");
+  return q === -1 ? url : url.slice(0, q);
+};
+
+/** Whether the API responder answers this request: a GET or HEAD of anything but /healthz and /docs. */
+export function answersApi(req: IncomingMessage): boolean {
+  if (req.method !== "GET" && req.method !== "HEAD") return false;
+  const path = pathOf(req.url ?? "");
+  return path !== HEALTH_PATH && path !== DOCS_PATH;
+}
+
+/**
+ * Whether a request can skip Fastify entirely (app.ts's fast lane): no body (Fastify would read
+ * and bound it) and no percent-escape in the path (Fastify's router refuses a malformed one with
+ * its own 400). Everything else reaches the same responder through Fastify.
+ */
+export function fastLaneFits(req: IncomingMessage): boolean {
+  if (!answersApi(req)) return false;
+  const length = req.headers["content-length"];
+  if ((length !== undefined && length !== "0") || req.headers["transfer-encoding"] !== undefined)
+    return false;
+  return !pathOf(req.url ?? "").includes("%");
+}
+
+/**
+ * Every GET and HEAD of the API, on Node's own request and response: CORS and Cache-Control, the
+ * per-IP limit (counted first, refused with 429), the Host check, dispatch() and the body's
+ * encoding, with all headers written at once. The same function serves the fast lane and
+ * Fastify's catch-all route (app.inject in the tests), so both answer byte for byte alike.
+ */
+export function apiResponder(parts: ResponderParts): ApiResponder {
+  const { spec, limiter, cors, trusted } = parts;
+  const publicCaching = cacheControl(spec, undefined, 200);
+  const answers = new AnswerCache(ANSWER_CACHE_ENTRIES);
+  const store = parts.context.store;
+
+  const send = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: number,
+    headers: OutgoingHttpHeaders,
+    body: Buffer,
+  ) => {
+    headers["Content-Length"] = body.length;
+    res.writeHead(status, headers);
+    // HEAD: Node sends the headers (Content-Length included) and drops the body.
+    res.end(req.method === "HEAD" ? undefined : body);
+  };
+  const sendProblem = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    headers: OutgoingHttpHeaders,
+    body: Problem,
+  ) => {
+    headers["Content-Type"] = PROBLEM_JSON;
+    send(req, res, body.status, headers, Buffer.from(JSON.stringify(body)));
+  };
+  const operationOf = (url: string) => {
+    try {
+      return spec.match(pathOf(url))?.operation;
+    } catch {
+      return undefined;
+    }
+  };
+
+  const answerOf = (req: IncomingMessage, url: string): Answer => {
+    const host =
+      typeof req.headers.host === "string" && HOST.test(req.headers.host) ? req.headers.host : "localhost";
+    const scheme = (req.socket as { encrypted?: boolean }).encrypted ? "https" : "http";
+    const baseUrl = `${scheme}://${host}`;
+    const key = `${baseUrl} ${url}`;
+    const kept = answers.lookup(key, parts.context.nowSeconds(), store.changeStamp());
+    if (kept) return kept;
+    const answer = dispatch(parts.context, parts.verify, url, req.headers, baseUrl);
+    const { body } = answer;
+    answer.body = Buffer.isBuffer(body)
+      ? body
+      : Buffer.from(typeof body === "string" ? body : JSON.stringify(body));
+    answers.keep(key, answer);
+    return answer;
+  };
+
+  // Synchronous unless the body is compressed: a cached answer costs no promise.
+  const respond = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    decision: Decision | undefined,
+  ): void | Promise<void> => {
+    const url = req.url ?? "/";
+    const headers: OutgoingHttpHeaders = { ...cors, "Cache-Control": publicCaching };
+    if (decision) {
+      headers["RateLimit-Limit"] = String(decision.limit);
+      headers["RateLimit-Remaining"] = String(decision.remaining);
+      headers["RateLimit-Reset"] = String(decision.resetSeconds);
+      if (!decision.allowed) {
+        // Delta-seconds, never 0: the real time until the oldest counted request leaves the window.
+        const retry = Math.max(1, decision.resetSeconds);
+        headers["Retry-After"] = String(retry);
+        headers["Cache-Control"] = cacheControl(spec, operationOf(url), spec.rateLimit.status);
+        return sendProblem(req, res, headers, rateLimited(spec, retry, (limiter as RateLimiter).policy));
+      }
+    }
+    if (req.httpVersion === "1.1" && req.headers.host === undefined) {
+      const detail = "HTTP/1.1 requires a Host header.";
+      return sendProblem(req, res, headers, problem(spec, "malformed-request", { detail }));
+    }
+    const answer = answerOf(req, url);
+    if (answer.operation?.secured)
+      headers["Cache-Control"] = cacheControl(spec, answer.operation, answer.status);
+    headers["Content-Type"] = answer.type ?? "application/json; charset=utf-8";
+    const body = answer.body as Buffer;
+    const accept = req.headers["accept-encoding"];
+    // Without Accept-Encoding nothing is compressed: the body goes as it is, with Vary when its size
+    // could have been (a cache must keep the two forms apart).
+    if (!accept) {
+      if (body.length >= COMPRESS_FROM_BYTES) headers.Vary = spec.compression.vary;
+      return send(req, res, answer.status, headers, body);
+    }
+    return encodeBody(body, accept, spec.compression).then((encoded) => {
+      Object.assign(headers, encoded.headers);
+      send(req, res, answer.status, headers, encoded.body);
+    });
+  };
+
+  const failed = (req: IncomingMessage, res: ServerResponse, err: unknown) => {
+    parts.logError(err);
+    if (res.headersSent) return void res.destroy();
+    sendProblem(req, res, { ...cors }, problem(spec, "internal"));
+  };
+
+  const answered = (req: IncomingMessage, res: ServerResponse, decision: Decision | undefined) => {
+    try {
+      const pending = respond(req, res, decision);
+      return pending ? pending.catch((err) => failed(req, res, err)) : DONE;
+    } catch (err) {
+      failed(req, res, err);
+      return DONE;
+    }
+  };
+
+  return (req, res) => {
+    if (!limiter) return answered(req, res, undefined);
+    try {
+      const ip = clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], trusted);
+      const nowMs = parts.now();
+      // In-process stores count at once; a shared one (Redis) is awaited.
+      const decision = limiter.hitNow(ip, nowMs);
+      if (decision) return answered(req, res, decision);
+      return limiter.hit(ip, nowMs).then(
+        (d) => answered(req, res, d),
+        (err) => failed(req, res, err),
+      );
+    } catch (err) {
+      failed(req, res, err);
+      return DONE;
+    }
+  };
+}
