@@ -1,5 +1,6 @@
 import type { Database, Statement } from "better-sqlite3";
 import type { ActivityRow, AlertRow, ZdmRow } from "../data/records.ts";
+import { FastCounts } from "./fast-count.ts";
 import { anyWordExpression, singleToken } from "./grams.ts";
 
 /** What an alert query may filter on; every field is optional and they combine with AND. */
@@ -48,11 +49,13 @@ export class Store {
   private readonly activityCount: Statement;
   private readonly activityCates: Statement<[], { id: string; name: string; count: number }>;
   private readonly tokenDocs: Statement<[string], number>;
+  private readonly fast: FastCounts;
 
   constructor(readonly db: Database) {
     this.dataVersion = db.prepare("PRAGMA data_version").pluck();
     this.ownChanges = db.prepare("SELECT total_changes()").pluck();
     this.tokenDocs = db.prepare<[string], number>("SELECT docs FROM gram_docs WHERE term = ?").pluck();
+    this.fast = new FastCounts(db);
     this.feedAll = db.prepare(`SELECT * FROM alerts a ${NEWEST_FIRST} LIMIT ?`);
     this.feedCate = db.prepare(`SELECT * FROM alerts a WHERE a.cateid = ? ${NEWEST_FIRST} LIMIT ?`);
     this.zdm = db.prepare("SELECT * FROM zdm_items ORDER BY posttime DESC, id DESC LIMIT ?");
@@ -140,10 +143,11 @@ export class Store {
   }
 
   /**
-   * Totals are the costly part of a search (every match is counted, not just a page), and the
-   * data only changes by an import: counts are cached until any write (changeStamp), an import
-   * on this connection included. The time shift changes no membership, but it is rare enough
-   * not to tell apart.
+   * Totals are exact. Most come from the count index (fast-count.ts: set cardinalities, price
+   * counts), whose cost follows the data's size, not the matches; the rest count every match in
+   * SQLite. Either way a total is cached until any write (changeStamp), an import on this
+   * connection included. The time shift changes no membership, but it is rare enough not to
+   * tell apart.
    */
   countAlerts(filter: AlertFilter): number {
     const token = loneToken(filter);
@@ -157,7 +161,7 @@ export class Store {
     const cacheKey = `${key}\u0000${JSON.stringify(params)}`;
     const cached = this.counts.get(cacheKey);
     if (cached !== undefined) return cached;
-    const n = (statements.count.get(params) as { n: number }).n;
+    const n = this.fast.count(filter, stamp) ?? (statements.count.get(params) as { n: number }).n;
     if (this.counts.size >= COUNT_CACHE_SIZE) this.counts.delete(this.counts.keys().next().value as string);
     this.counts.set(cacheKey, n);
     return n;

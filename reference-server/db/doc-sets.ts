@@ -1,0 +1,53 @@
+import { TypedFastBitSet } from "typedfastbitset";
+
+/**
+ * The alerts holding one index token, as stored in term_docs: a set of doc numbers (alerts.doc,
+ * dense 32-bit numbers handed out at write time; see doc-index.ts).
+ *
+ * Two encodings, whichever is smaller (the choice Roaring makes per 64k chunk, made per set):
+ * - sparse: the sorted doc numbers, 4 bytes each;
+ * - dense: the bitset's 32-bit words (TypedFastBitSet, Daniel Lemire's typed-array bitset),
+ *   after one marker word. A set holding more than 1 doc in 32 is dense.
+ * Words are in the machine's byte order (little-endian on every platform Node supports).
+ *
+ * Counting unions and differences of dense sets costs one pass over maxDoc/32 words whatever
+ * the matches: about 0.1 ms at a million alerts.
+ */
+const DENSE = 0xffff_ffff;
+/** The largest doc number a set can hold (the marker is not a doc number). */
+export const MAX_DOC = DENSE - 1;
+
+export function encodeDocs(docs: TypedFastBitSet): Buffer | undefined {
+  const count = docs.size();
+  if (count === 0) return undefined;
+  docs.trim();
+  if (count * 32 > docs.words.length * 32 + 32) {
+    const out = new Uint32Array(docs.words.length + 1);
+    out[0] = DENSE;
+    out.set(docs.words, 1);
+    return Buffer.from(out.buffer);
+  }
+  return Buffer.from(Uint32Array.from(docs.array()).buffer);
+}
+
+/** Encodes doc numbers known to be ascending and distinct (a fresh bulk write). */
+export function encodeSortedDocs(docs: Uint32Array): Buffer | undefined {
+  if (docs.length === 0) return undefined;
+  const words = Math.ceil(((docs[docs.length - 1] as number) + 1) / 32);
+  if (docs.length <= words + 1) return Buffer.from(docs.buffer, docs.byteOffset, docs.byteLength);
+  const set = new TypedFastBitSet();
+  for (const d of docs) set.add(d);
+  return encodeDocs(set);
+}
+
+export function decodeDocs(blob: Uint8Array): TypedFastBitSet {
+  // A copy: blobs from SQLite need not be 4-byte aligned, and the set may be changed in place.
+  const words = new Uint32Array(blob.byteLength / 4);
+  new Uint8Array(words.buffer).set(blob);
+  if (words[0] === DENSE && words.length > 0) return TypedFastBitSet.fromWords(words.slice(1));
+  const set = new TypedFastBitSet();
+  const last = words[words.length - 1];
+  if (last !== undefined) set.resize(last);
+  for (const d of words) set.add(d);
+  return set;
+}

@@ -1,0 +1,86 @@
+import type { Database, Statement } from "better-sqlite3";
+import type { TypedFastBitSet } from "typedfastbitset";
+import { decodeDocs } from "./doc-sets.ts";
+import { singleToken } from "./grams.ts";
+import type { AlertFilter } from "./store.ts";
+
+/** Decoded token sets kept between searches, by their size in bytes (dense: maxDoc/8 each). */
+const SET_CACHE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Exact totals from the count index (doc-index.ts) instead of counting the matches:
+ * - words (OR list, block words, a category): the cardinality of the union of the words' token
+ *   sets, minus the union of the block words' sets, within the category's facet set. Words of
+ *   exactly 2 characters only (one bigram token each: singleToken); longer words are phrases of
+ *   several tokens and 1-character words prefixes over many, so those fall back to counting.
+ * - a price range alone: the sum of price_counts over the distinct prices in the range.
+ * Anything else (tags, category lists, price with words) returns undefined: the caller counts.
+ */
+export class FastCounts {
+  private readonly termDocs: Statement<[string], Buffer>;
+  private readonly priceTotals: Record<"both" | "min" | "max", Statement>;
+  private readonly sets = new Map<string, TypedFastBitSet>();
+  private setBytes = 0;
+  private stamp: unknown;
+
+  constructor(db: Database) {
+    this.termDocs = db.prepare<[string], Buffer>("SELECT docs FROM term_docs WHERE term = ?").pluck();
+    const sum = "SELECT coalesce(sum(alerts), 0) FROM price_counts WHERE";
+    this.priceTotals = {
+      both: db.prepare(`${sum} price >= @min AND price <= @max`).pluck(),
+      min: db.prepare(`${sum} price >= @min`).pluck(),
+      max: db.prepare(`${sum} price <= @max`).pluck(),
+    };
+  }
+
+  /** `stamp` names the data's state (Store.changeStamp): decoded sets are dropped when it moves. */
+  count(f: AlertFilter, stamp: unknown): number | undefined {
+    if (f.tag !== undefined || f.cateids !== undefined) return undefined;
+    const priced = f.minPrice !== undefined || f.maxPrice !== undefined;
+    const any = f.anyWords?.length ? f.anyWords : undefined;
+    const none = f.noWords?.length ? f.noWords : undefined;
+    if (priced) return any || none || f.cateid !== undefined ? undefined : this.priceTotal(f);
+    const anyTerms = any?.map(singleToken);
+    const noTerms = none?.map(singleToken);
+    if (anyTerms?.includes(undefined) || noTerms?.includes(undefined)) return undefined;
+    if (stamp !== this.stamp) {
+      this.sets.clear();
+      this.setBytes = 0;
+      this.stamp = stamp;
+    }
+    let positive = anyTerms
+      ? this.union(anyTerms as string[])
+      : this.set(f.cateid === undefined ? "all" : `c${f.cateid}`).clone();
+    if (anyTerms && f.cateid !== undefined) positive = positive.intersection(this.set(`c${f.cateid}`));
+    return noTerms ? positive.difference_size(this.union(noTerms as string[])) : positive.size();
+  }
+
+  private priceTotal(f: AlertFilter): number {
+    const params = { min: f.minPrice, max: f.maxPrice };
+    const which = f.minPrice === undefined ? "max" : f.maxPrice === undefined ? "min" : "both";
+    return this.priceTotals[which].get(params) as number;
+  }
+
+  /** A new set: the union of the terms' sets. */
+  private union(terms: string[]): TypedFastBitSet {
+    const [first, ...rest] = terms.map((t) => this.set(t));
+    const out = (first as TypedFastBitSet).clone();
+    for (const s of rest) out.union(s);
+    return out;
+  }
+
+  /** A term's set, decoded once per data state; callers must not change it. */
+  private set(term: string): TypedFastBitSet {
+    let set = this.sets.get(term);
+    if (set === undefined) {
+      set = decodeDocs(this.termDocs.get(term) ?? new Uint8Array(0));
+      if (this.setBytes + set.words.byteLength > SET_CACHE_BYTES) {
+        this.sets.clear();
+        this.setBytes = 0;
+      }
+      this.sets.set(term, set);
+      this.setBytes += set.words.byteLength;
+    }
+    return set;
+  }
+}
