@@ -121,7 +121,9 @@ describe("exact totals from the count index", () => {
     const maxId = Math.max(...before.map((a) => a.id));
     // Arrivals, one transaction each as the live feed writes them.
     for (let i = 1; i <= 40; i++)
-      addAlerts(db, [makeAlert(rng, { nowSeconds: NOW, zoneOffset: 8 * 3600 }, rng.pick(cates), maxId + i, NOW)]);
+      addAlerts(db, [
+        makeAlert(rng, { nowSeconds: NOW, zoneOffset: 8 * 3600 }, rng.pick(cates), maxId + i, NOW),
+      ]);
     // A re-imported alert whose text and price changed.
     const changed = { ...(before[0] as Stored) };
     changed.title = `${words[0]}${words[1]}`;
