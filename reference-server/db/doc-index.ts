@@ -58,8 +58,9 @@ export class IndexChanges {
     return this.nextDoc++;
   }
 
-  add(doc: number, row: Counted): void {
-    for (const term of alertTokens(row)) {
+  /** `tokens`: the row's alertTokens when the caller has them already. */
+  add(doc: number, row: Counted, tokens = alertTokens(row)): void {
+    for (const term of tokens) {
       let list = this.added.get(term);
       if (!list) {
         list = new DocList();

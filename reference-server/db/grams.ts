@@ -55,6 +55,11 @@ export function facetTokens(cateid: string): string {
 
 /** The distinct index tokens one alert holds: what gram_docs counts and term_docs lists. */
 export function alertTokens(row: { title: string; content: string; cateid: string }): string[] {
-  const all = `${gramTokens(row.title)} ${gramTokens(row.content)} ${facetTokens(row.cateid)}`;
+  return distinctTokens(gramTokens(row.title), gramTokens(row.content), row.cateid);
+}
+
+/** alertTokens from the columns' tokens already made (gramTokens of title and content). */
+export function distinctTokens(titleGrams: string, contentGrams: string, cateid: string): string[] {
+  const all = `${titleGrams} ${contentGrams} ${facetTokens(cateid)}`;
   return [...new Set(all.split(" ").filter(Boolean))];
 }

@@ -1,7 +1,7 @@
 import type { Database } from "better-sqlite3";
 import type { ActivityCategoryRow, ActivityRow, AlertRow, Dataset, ZdmRow } from "../data/records.ts";
 import { IndexChanges } from "./doc-index.ts";
-import { alertTokens, facetTokens, gramTokens } from "./grams.ts";
+import { alertTokens, distinctTokens, facetTokens, gramTokens } from "./grams.ts";
 
 export { facetTokens };
 
@@ -102,12 +102,14 @@ function alertWriter(db: Database, fresh: boolean, index: IndexChanges | null): 
     let seq = timeKey(row.shijianchuo, row.id);
     // Two alerts of one second whose ids agree in their low 20 bits: take the next free key.
     if (!fresh) while (taken.get(seq)) seq++;
+    const titleGrams = gramTokens(row.title);
+    const contentGrams = gramTokens(row.content);
     if (index) {
       const d = index.newDoc();
       insert.run({ ...row, seq, doc: d });
-      index.add(d, row);
+      index.add(d, row, distinctTokens(titleGrams, contentGrams, row.cateid));
     } else insert.run({ ...row, seq });
-    grams.run(seq, gramTokens(row.title), gramTokens(row.content), facetTokens(row.cateid));
+    grams.run(seq, titleGrams, contentGrams, facetTokens(row.cateid));
     for (const t of JSON.parse(row.tags) as string[]) tag.run(t, seq);
   };
 }
@@ -174,10 +176,15 @@ export function numberAlerts(db: Database): void {
 /**
  * After a bulk write (a generation or an import): FTS5 leaves the index in many segments, and
  * every search then merges one doclist per segment; 'optimize' rewrites it as one (about 2 s at
- * 200k alerts), and ANALYZE refreshes the planner's statistics.
+ * 200k alerts), and ANALYZE refreshes the planner's statistics. Then the WAL is folded into
+ * the database file.
  */
 export function settleAfterBulkWrite(db: Database): void {
   db.exec("INSERT INTO alert_grams (alert_grams) VALUES ('optimize'); ANALYZE");
+  // The bulk write and the rewrite sit in the WAL (as large as the database after a generation):
+  // pages read from the WAL bypass the memory map and cost a lookup each, and the file is twice
+  // its size until the next automatic checkpoint, which the one write never triggers.
+  db.pragma("wal_checkpoint(TRUNCATE)");
 }
 
 /**
