@@ -50,7 +50,8 @@ export class FastCounts {
     }
     let positive = anyTerms
       ? this.union(anyTerms as string[])
-      : this.set(f.cateid === undefined ? "all" : `c${f.cateid}`).clone();
+      : this.set(f.cateid === undefined ? "all" : `c${f.cateid}`);
+    // Only a union is changed in place: a cached set never is.
     if (anyTerms && f.cateid !== undefined) positive = positive.intersection(this.set(`c${f.cateid}`));
     return noTerms ? positive.difference_size(this.union(noTerms as string[])) : positive.size();
   }

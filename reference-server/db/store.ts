@@ -22,6 +22,15 @@ const RANK_ORDER = "ORDER BY a.comments DESC, a.shijianchuo DESC, a.id DESC";
 /** Windows at least this long are ranked by walking the rank index (most alerts fall inside). */
 const LARGE_WINDOW_SECONDS = 86_400;
 const COUNT_CACHE_SIZE = 1000;
+/** A row taken from the price index and sorted costs about this many rows walked in key order. */
+const PRICE_INDEX_ROW_COST = 4;
+
+interface Shape {
+  page: Statement;
+  count: Statement;
+  /** A price range alone: the page through the price index and a sort (Store.alerts chooses). */
+  byPrice?: Statement;
+}
 /** Serialized answers kept per data state (rank windows, feeds, repeated searches). */
 const BODY_CACHE_SIZE = 256;
 
@@ -30,7 +39,7 @@ const BODY_CACHE_SIZE = 256;
  * depends on which filters are given are built from fixed fragments and cached per shape.
  */
 export class Store {
-  private readonly shapes = new Map<string, { page: Statement; count: Statement }>();
+  private readonly shapes = new Map<string, Shape>();
   private readonly counts = new Map<string, number>();
   private countsStamp: unknown;
   private readonly dataVersion: Statement;
@@ -136,10 +145,21 @@ export class Store {
     return (to - from >= LARGE_WINDOW_SECONDS ? this.rankLarge : this.rankSmall).all(from, to, limit);
   }
 
-  /** One page of matching alerts, newest first. */
-  alerts(filter: AlertFilter, limit: number, offset = 0): AlertRow[] {
+  /**
+   * One page of matching alerts, newest first. With the filter's `total` known (it is counted
+   * first), a price range alone is read whichever way costs less: walking alerts newest first
+   * until the page is full (about (offset + limit) × alerts / total rows), or taking every match
+   * from the price index and sorting it (about `total` rows, each costing more).
+   */
+  alerts(filter: AlertFilter, limit: number, offset = 0, total?: number): AlertRow[] {
     const { statements, params } = this.shape(filter);
-    return statements.page.all({ ...params, limit, offset }) as AlertRow[];
+    let page = statements.page;
+    if (statements.byPrice && total !== undefined) {
+      const alerts = this.fast.count({}, this.changeStamp()) ?? 0;
+      const walk = ((offset + limit) * alerts) / Math.max(total, 1);
+      if (total * PRICE_INDEX_ROW_COST < walk) page = statements.byPrice;
+    }
+    return page.all({ ...params, limit, offset }) as AlertRow[];
   }
 
   /**
@@ -218,15 +238,21 @@ export class Store {
     return { key, statements, params };
   }
 
-  private prepareShape(fts: boolean, where: string[]) {
+  private prepareShape(fts: boolean, where: string[]): Shape {
     const and = where.map((w) => ` AND ${w}`).join("");
     if (!fts) {
       const clause = where.length ? `WHERE ${where.join(" AND ")}` : "";
+      const priceOnly = where.length > 0 && where.every((w) => w.startsWith("a.price "));
+      const page = (from: string) =>
+        this.db.prepare(
+          `SELECT a.* FROM alerts a ${from} ${clause} ${NEWEST_FIRST} LIMIT @limit OFFSET @offset`,
+        );
       return {
-        page: this.db.prepare(
-          `SELECT a.* FROM alerts a ${clause} ${NEWEST_FIRST} LIMIT @limit OFFSET @offset`,
-        ),
+        // The planner's guess from the statistics may take the index for a wide range (and
+        // sort most alerts); the choice is made per query from the exact total instead.
+        page: page(priceOnly ? "NOT INDEXED" : ""),
         count: this.db.prepare(`SELECT count(*) AS n FROM alerts a ${clause}`),
+        ...(priceOnly ? { byPrice: page("INDEXED BY alerts_price") } : {}),
       };
     }
     if (where.length === 0) {
