@@ -4,6 +4,11 @@ import type { AlertRow } from "../data/records.ts";
 import { decodeDocs, encodeDocs, encodeSortedDocs, MAX_DOC } from "./doc-sets.ts";
 import { alertTokens } from "./grams.ts";
 
+/** The price_buckets key of a price: its whole units (bucket b holds b <= price < b + 1). */
+export function priceBucket(price: number): number {
+  return Math.floor(price);
+}
+
 /** What of an alert the count index reads. */
 export type Counted = Pick<AlertRow, "title" | "content" | "cateid" | "price">;
 
@@ -29,8 +34,9 @@ class DocList {
  * - term_docs: for every index token (grams.ts: bigrams of title and content, the facets),
  *   the set of alerts holding it, by doc number (doc-sets.ts). Totals of OR lists, block words
  *   and categories are cardinalities of unions and differences of these sets (fast-count.ts).
- * - price_counts: alerts per distinct price, so that a price range's total sums the distinct
- *   prices in the range (an index range of about a tenth of the priced alerts at 1M).
+ * - price_counts: alerts per distinct price, and price_buckets: alerts per whole unit of price
+ *   (floor), so that a price range's total sums the buckets inside it and the distinct prices
+ *   of its two partial ends (a few hundred rows instead of every priced alert in the range).
  * Writers record each alert they add or remove here; `flush` rewrites each touched token's set
  * once (a bulk write of a million alerts rewrites each set once, a live write only its tokens).
  */
@@ -101,9 +107,19 @@ export class IndexChanges {
       `INSERT INTO price_counts (price, alerts) VALUES (?, ?)
        ON CONFLICT (price) DO UPDATE SET alerts = alerts + excluded.alerts`,
     );
-    for (const [price, delta] of this.prices) if (delta !== 0) bump.run(price, delta);
+    const bumpBucket = this.db.prepare(
+      `INSERT INTO price_buckets (bucket, alerts) VALUES (?, ?)
+       ON CONFLICT (bucket) DO UPDATE SET alerts = alerts + excluded.alerts`,
+    );
+    const buckets = new Map<number, number>();
+    for (const [price, delta] of this.prices) {
+      if (delta === 0) continue;
+      bump.run(price, delta);
+      buckets.set(priceBucket(price), (buckets.get(priceBucket(price)) ?? 0) + delta);
+    }
+    for (const [bucket, delta] of buckets) if (delta !== 0) bumpBucket.run(bucket, delta);
     if ([...this.prices.values()].some((d) => d < 0))
-      this.db.exec("DELETE FROM price_counts WHERE alerts <= 0");
+      this.db.exec("DELETE FROM price_counts WHERE alerts <= 0; DELETE FROM price_buckets WHERE alerts <= 0");
     if (this.nextDocDirty) {
       this.db
         .prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('next_doc', ?)")

@@ -80,6 +80,10 @@ describe("exact totals from the count index", () => {
       fc
         .tuple(fc.integer({ min: 0, max: 200 }), fc.integer({ min: 5, max: 300 }))
         .map(([low, span]): AlertFilter => ({ minPrice: low, maxPrice: low + span })),
+      // Bounds in cents: partial units at either end of the whole-unit buckets.
+      fc
+        .tuple(fc.integer({ min: 0, max: 20_000 }), fc.integer({ min: 0, max: 30_000 }))
+        .map(([low, span]): AlertFilter => ({ minPrice: low / 100, maxPrice: (low + span) / 100 })),
       fc.record({ minPrice: fc.constantFrom(0.01, 9.9, 50) }),
       fc.record({ maxPrice: fc.constantFrom(0.1, 1, 500) }),
     );

@@ -18,19 +18,25 @@ const SET_CACHE_BYTES = 64 * 1024 * 1024;
  */
 export class FastCounts {
   private readonly termDocs: Statement<[string], Buffer>;
-  private readonly priceTotals: Record<"both" | "min" | "max", Statement>;
+  private readonly pricesIn: Statement<[number, number], number>;
+  private readonly pricesFromBelow: Statement<[number, number], number>;
+  private readonly bucketsIn: Statement<[number, number], number>;
   private readonly sets = new Map<string, TypedFastBitSet>();
   private setBytes = 0;
   private stamp: unknown;
 
   constructor(db: Database) {
     this.termDocs = db.prepare<[string], Buffer>("SELECT docs FROM term_docs WHERE term = ?").pluck();
-    const sum = "SELECT coalesce(sum(alerts), 0) FROM price_counts WHERE";
-    this.priceTotals = {
-      both: db.prepare(`${sum} price >= @min AND price <= @max`).pluck(),
-      min: db.prepare(`${sum} price >= @min`).pluck(),
-      max: db.prepare(`${sum} price <= @max`).pluck(),
-    };
+    const sum = "SELECT coalesce(sum(alerts), 0) FROM";
+    this.pricesIn = db
+      .prepare<[number, number], number>(`${sum} price_counts WHERE price >= ? AND price <= ?`)
+      .pluck();
+    this.pricesFromBelow = db
+      .prepare<[number, number], number>(`${sum} price_counts WHERE price >= ? AND price < ?`)
+      .pluck();
+    this.bucketsIn = db
+      .prepare<[number, number], number>(`${sum} price_buckets WHERE bucket >= ? AND bucket <= ?`)
+      .pluck();
   }
 
   /** `stamp` names the data's state (Store.changeStamp): decoded sets are dropped when it moves. */
@@ -56,10 +62,21 @@ export class FastCounts {
     return noTerms ? positive.difference_size(this.union(noTerms as string[])) : positive.size();
   }
 
+  /**
+   * Alerts priced in [min, max]: the whole-unit buckets that lie inside (b >= min, b + 1 <= max),
+   * plus the distinct prices of the partial ends; a range within a unit or two is summed from
+   * the distinct prices alone.
+   */
   private priceTotal(f: AlertFilter): number {
-    const params = { min: f.minPrice, max: f.maxPrice };
-    const which = f.minPrice === undefined ? "max" : f.maxPrice === undefined ? "min" : "both";
-    return this.priceTotals[which].get(params) as number;
+    const min = f.minPrice ?? Number.NEGATIVE_INFINITY;
+    const max = f.maxPrice ?? Number.POSITIVE_INFINITY;
+    const first = Math.ceil(min);
+    const last = Math.floor(max) - 1;
+    if (first > last) return this.pricesIn.get(min, max) as number;
+    let total = this.bucketsIn.get(first, last) as number;
+    if (min < first) total += this.pricesFromBelow.get(min, first) as number;
+    if (Number.isFinite(max)) total += this.pricesIn.get(last + 1, max) as number;
+    return total;
   }
 
   /** A new set: the union of the terms' sets. */

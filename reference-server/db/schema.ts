@@ -125,12 +125,14 @@ const MIGRATIONS: (string | ((db: Database) => void))[] = [
     refreshGramDocs(db);
   },
   // 4: exact totals whose cost does not follow the matches (doc-index.ts): every alert gets a
-  // dense doc number, each index token the set of alerts holding it, each price its alert count.
+  // dense doc number, each index token the set of alerts holding it, each price and each whole
+  // unit of price its alert count.
   (db) => {
     db.exec(`
       ALTER TABLE alerts ADD COLUMN doc INTEGER;
       CREATE TABLE term_docs (term TEXT PRIMARY KEY, docs BLOB NOT NULL);
       CREATE TABLE price_counts (price REAL PRIMARY KEY, alerts INTEGER NOT NULL) WITHOUT ROWID;
+      CREATE TABLE price_buckets (bucket INTEGER PRIMARY KEY, alerts INTEGER NOT NULL);
     `);
     numberAlerts(db);
   },

@@ -204,7 +204,7 @@ export function refreshGramDocs(db: Database): void {
 export function clearData(db: Database): void {
   db.exec(`
     DELETE FROM alerts; INSERT INTO alert_grams (alert_grams) VALUES ('delete-all'); DELETE FROM alert_tags;
-    DELETE FROM gram_docs; DELETE FROM term_docs; DELETE FROM price_counts; DELETE FROM meta WHERE key = 'next_doc';
+    DELETE FROM gram_docs; DELETE FROM term_docs; DELETE FROM price_counts; DELETE FROM price_buckets; DELETE FROM meta WHERE key = 'next_doc';
     DELETE FROM zdm_items; DELETE FROM activities; DELETE FROM activity_categories;
   `);
 }
