@@ -40,14 +40,41 @@ export function encodeSortedDocs(docs: Uint32Array): Buffer | undefined {
   return encodeDocs(set);
 }
 
+/** A set as read for counting: a bitset when stored dense, else its sorted doc numbers. */
+export type DocSet = TypedFastBitSet | Uint32Array;
+
+/** Reads a stored set with one copy (blobs from SQLite need not be 4-byte aligned). */
+export function readDocs(blob: Uint8Array): DocSet {
+  const dense =
+    blob.byteLength >= 4 && blob[0] === 0xff && blob[1] === 0xff && blob[2] === 0xff && blob[3] === 0xff;
+  const words = new Uint32Array(blob.byteLength / 4 - (dense ? 1 : 0));
+  new Uint8Array(words.buffer).set(dense ? blob.subarray(4) : blob);
+  return dense ? TypedFastBitSet.fromWords(words) : words;
+}
+
+/** A stored set as a bitset (which may be changed in place). */
 export function decodeDocs(blob: Uint8Array): TypedFastBitSet {
-  // A copy: blobs from SQLite need not be 4-byte aligned, and the set may be changed in place.
-  const words = new Uint32Array(blob.byteLength / 4);
-  new Uint8Array(words.buffer).set(blob);
-  if (words[0] === DENSE && words.length > 0) return TypedFastBitSet.fromWords(words.slice(1));
-  const set = new TypedFastBitSet();
-  const last = words[words.length - 1];
-  if (last !== undefined) set.resize(last);
-  for (const d of words) set.add(d);
-  return set;
+  return asBitset(readDocs(blob));
+}
+
+/** The set as a bitset: itself when it is one, else a new one. */
+export function asBitset(set: DocSet): TypedFastBitSet {
+  if (!(set instanceof Uint32Array)) return set;
+  const out = new TypedFastBitSet();
+  const last = set[set.length - 1];
+  if (last !== undefined) out.resize(last);
+  for (const d of set) out.add(d);
+  return out;
+}
+
+/** A new bitset: the union of the sets. */
+export function unionOf(sets: DocSet[]): TypedFastBitSet {
+  const first = sets.find((s): s is TypedFastBitSet => !(s instanceof Uint32Array));
+  const out = first ? first.clone() : new TypedFastBitSet();
+  for (const s of sets) {
+    if (s === first) continue;
+    if (s instanceof Uint32Array) for (const d of s) out.add(d);
+    else out.union(s);
+  }
+  return out;
 }

@@ -1,11 +1,14 @@
 import type { Database, Statement } from "better-sqlite3";
-import type { TypedFastBitSet } from "typedfastbitset";
-import { decodeDocs } from "./doc-sets.ts";
+import { asBitset, type DocSet, readDocs, unionOf } from "./doc-sets.ts";
 import { singleToken } from "./grams.ts";
 import type { AlertFilter } from "./store.ts";
 
-/** Decoded token sets kept between searches, by their size in bytes (dense: maxDoc/8 each). */
-const SET_CACHE_BYTES = 64 * 1024 * 1024;
+/**
+ * Token sets kept between searches, by their size in bytes (as stored: a dense set maxDoc/8, a
+ * sparse one 4 bytes a doc). Every set of the 1M-alert bench database takes 88 MB: decoding a
+ * dense set costs more than counting with it, so the cache holds them all at that size.
+ */
+const SET_CACHE_BYTES = 128 * 1024 * 1024;
 
 /**
  * Exact totals from the count index (doc-index.ts) instead of counting the matches:
@@ -21,7 +24,7 @@ export class FastCounts {
   private readonly pricesIn: Statement<[number, number], number>;
   private readonly pricesFromBelow: Statement<[number, number], number>;
   private readonly bucketsIn: Statement<[number, number], number>;
-  private readonly sets = new Map<string, TypedFastBitSet>();
+  private readonly sets = new Map<string, DocSet>();
   private setBytes = 0;
   private stamp: unknown;
 
@@ -54,12 +57,14 @@ export class FastCounts {
       this.setBytes = 0;
       this.stamp = stamp;
     }
+    const sets = (terms: (string | undefined)[]) => terms.map((t) => this.set(t as string));
     let positive = anyTerms
-      ? this.union(anyTerms as string[])
-      : this.set(f.cateid === undefined ? "all" : `c${f.cateid}`);
-    // Only a union is changed in place: a cached set never is.
-    if (anyTerms && f.cateid !== undefined) positive = positive.intersection(this.set(`c${f.cateid}`));
-    return noTerms ? positive.difference_size(this.union(noTerms as string[])) : positive.size();
+      ? unionOf(sets(anyTerms))
+      : asBitset(this.set(f.cateid === undefined ? "all" : `c${f.cateid}`));
+    // Only a new union is changed in place: a cached set never is.
+    if (anyTerms && f.cateid !== undefined)
+      positive = positive.intersection(asBitset(this.set(`c${f.cateid}`)));
+    return noTerms ? positive.difference_size(unionOf(sets(noTerms))) : positive.size();
   }
 
   /**
@@ -79,25 +84,18 @@ export class FastCounts {
     return total;
   }
 
-  /** A new set: the union of the terms' sets. */
-  private union(terms: string[]): TypedFastBitSet {
-    const [first, ...rest] = terms.map((t) => this.set(t));
-    const out = (first as TypedFastBitSet).clone();
-    for (const s of rest) out.union(s);
-    return out;
-  }
-
   /** A term's set, decoded once per data state; callers must not change it. */
-  private set(term: string): TypedFastBitSet {
+  private set(term: string): DocSet {
     let set = this.sets.get(term);
     if (set === undefined) {
-      set = decodeDocs(this.termDocs.get(term) ?? new Uint8Array(0));
-      if (this.setBytes + set.words.byteLength > SET_CACHE_BYTES) {
+      set = readDocs(this.termDocs.get(term) ?? new Uint8Array(0));
+      const bytes = set instanceof Uint32Array ? set.byteLength : set.words.byteLength;
+      if (this.setBytes + bytes > SET_CACHE_BYTES) {
         this.sets.clear();
         this.setBytes = 0;
       }
       this.sets.set(term, set);
-      this.setBytes += set.words.byteLength;
+      this.setBytes += bytes;
     }
     return set;
   }
