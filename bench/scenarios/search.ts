@@ -339,7 +339,8 @@ function report(ctx: BenchContext, kinds: QueryKind[], results: SizeResult[]): S
         "token (a bigram of title or content, a category facet) the set of alerts holding it, kept at write time " +
         "(term_docs: sorted doc numbers, or a TypedFastBitSet bitset when denser than 1 in 32). An OR list, block words " +
         "and a category are cardinalities of unions and differences of those sets (one pass over maxDoc/32 words, " +
-        "≈ 0.1–0.3 ms at 200k whatever the matches); a price range alone sums alerts per distinct price (price_counts). " +
+        "≈ 0.1–0.3 ms at 200k whatever the matches); a price range alone sums whole-unit price buckets and the distinct prices of its partial ends " +
+        "(price_buckets, price_counts); sets are kept in memory as read, up to 128 MB. " +
         "Words of other lengths, tags and price with words still count their matches in SQLite.",
       "p99 over one-at-a-time requests on a shared 2-core machine includes scheduling stalls of a few ms; compare p50 for the cost of the query itself.",
     ],
