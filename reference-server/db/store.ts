@@ -65,6 +65,7 @@ export class Store {
     this.ownChanges = db.prepare("SELECT total_changes()").pluck();
     this.tokenDocs = db.prepare<[string], number>("SELECT docs FROM gram_docs WHERE term = ?").pluck();
     this.fast = new FastCounts(db);
+    this.fast.warm(() => this.changeStamp());
     this.feedAll = db.prepare(`SELECT * FROM alerts a ${NEWEST_FIRST} LIMIT ?`);
     this.feedCate = db.prepare(`SELECT * FROM alerts a WHERE a.cateid = ? ${NEWEST_FIRST} LIMIT ?`);
     this.zdm = db.prepare("SELECT * FROM zdm_items ORDER BY posttime DESC, id DESC LIMIT ?");
