@@ -79,9 +79,9 @@ describe("ratios", () => {
 });
 
 describe("arguments", () => {
-  it("defaults: every scenario but npm-ci, 1M only when cached", () => {
+  it("defaults: every scenario but npm-ci, search at 1M included", () => {
     const args = parseArgs([]);
-    expect(args.million).toBe("cached");
+    expect(args.million).toBe("on");
     expect(selectedScenarios(args)).not.toContain("npm-ci");
   });
   it("--quick turns off the long parts", () => {

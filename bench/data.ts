@@ -28,6 +28,8 @@ const GENERATOR_SOURCES = [
   "reference-server/db/schema.ts",
   "reference-server/db/write.ts",
   "reference-server/db/grams.ts",
+  "reference-server/db/doc-index.ts",
+  "reference-server/db/doc-sets.ts",
 ];
 
 export function generatorVersion(): string {

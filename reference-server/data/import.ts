@@ -1,5 +1,6 @@
 import type { Database } from "better-sqlite3";
 import type { Spec } from "../../src/spec/spec.ts";
+import { IndexChanges } from "../db/doc-index.ts";
 import { readInfo, writeInfo } from "../db/meta.ts";
 import { clearData, refreshGramDocs, settleAfterBulkWrite, writeRows } from "../db/write.ts";
 import { DEFAULT_MAX_RECORD_BYTES, readRecords } from "./import-read.ts";
@@ -95,8 +96,10 @@ export async function importFile(
   let batch: Dataset = emptyDataset();
   let batched = 0;
   const cates = new Set<string>();
+  // One for the whole import: each token's set is rewritten once, after the last batch.
+  const index = new IndexChanges(db);
   const flush = () => {
-    if (batched > 0) writeRows(db, batch);
+    if (batched > 0) writeRows(db, batch, false, index);
     batch = emptyDataset();
     batched = 0;
   };
@@ -146,6 +149,7 @@ export async function importFile(
       return report;
     }
     flush();
+    index.flush();
     if (report.alerts > 0) refreshGramDocs(db);
     writeInfo(db, { source: "imported" });
     db.exec("COMMIT");

@@ -47,3 +47,19 @@ export function singleToken(word: string): string | undefined {
 export function anyWordExpression(words: string[]): string {
   return words.map(wordExpression).join(" OR ");
 }
+
+/** Tokens of the facets column: every alert carries `all` and its category (`c<id>`). */
+export function facetTokens(cateid: string): string {
+  return `all c${cateid}`;
+}
+
+/** The distinct index tokens one alert holds: what gram_docs counts and term_docs lists. */
+export function alertTokens(row: { title: string; content: string; cateid: string }): string[] {
+  return distinctTokens(gramTokens(row.title), gramTokens(row.content), row.cateid);
+}
+
+/** alertTokens from the columns' tokens already made (gramTokens of title and content). */
+export function distinctTokens(titleGrams: string, contentGrams: string, cateid: string): string[] {
+  const all = `${titleGrams} ${contentGrams} ${facetTokens(cateid)}`;
+  return [...new Set(all.split(" ").filter(Boolean))];
+}

@@ -93,9 +93,14 @@ function fillGenerated(db: Database, o: OpenOptions): void {
 function generatedImage(o: OpenOptions): Buffer {
   // ".ts" in a checkout, ".js" in the built package: the modules that write the image.
   const ext = import.meta.url.slice(import.meta.url.lastIndexOf("."));
-  const sources = ["../data/generate", "../data/vocab", "./write", "./grams"].map((f) =>
-    readFileSync(new URL(f + ext, import.meta.url)),
-  );
+  const sources = [
+    "../data/generate",
+    "../data/vocab",
+    "./write",
+    "./grams",
+    "./doc-index",
+    "./doc-sets",
+  ].map((f) => readFileSync(new URL(f + ext, import.meta.url)));
   const key = createHash("sha256")
     .update(JSON.stringify([SCHEMA_VERSION, o.seed, o.size, o.zoneOffset, o.categories]))
     .update(Buffer.concat(sources))

@@ -1,6 +1,6 @@
 import type { Database } from "better-sqlite3";
 import type { AlertRow } from "../data/records.ts";
-import { refreshGramDocs, rewriteAlerts } from "./write.ts";
+import { numberAlerts, refreshGramDocs, rewriteAlerts } from "./write.ts";
 
 /**
  * Migrations, applied in order; `PRAGMA user_version` records how many ran. Append, never edit:
@@ -123,6 +123,18 @@ const MIGRATIONS: (string | ((db: Database) => void))[] = [
   (db) => {
     db.exec("CREATE TABLE gram_docs (term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID");
     refreshGramDocs(db);
+  },
+  // 4: exact totals whose cost does not follow the matches (doc-index.ts): every alert gets a
+  // dense doc number, each index token the set of alerts holding it, each price and each whole
+  // unit of price its alert count.
+  (db) => {
+    db.exec(`
+      ALTER TABLE alerts ADD COLUMN doc INTEGER;
+      CREATE TABLE term_docs (term TEXT PRIMARY KEY, docs BLOB NOT NULL);
+      CREATE TABLE price_counts (price REAL PRIMARY KEY, alerts INTEGER NOT NULL) WITHOUT ROWID;
+      CREATE TABLE price_buckets (bucket INTEGER PRIMARY KEY, alerts INTEGER NOT NULL);
+    `);
+    numberAlerts(db);
   },
 ];
 

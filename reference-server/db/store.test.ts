@@ -81,9 +81,31 @@ describe("store queries", () => {
         expect(store.countAlerts(f)).toBe(expected.length);
         const got = store.alerts(f, 7, page * 7).map((a) => a.id);
         expect(got).toEqual(expected.slice(page * 7, page * 7 + 7).map((a) => a.id));
+        // Given the total (as the route does), a price range may be read through the price index.
+        const withTotal = store.alerts(f, 7, page * 7, expected.length).map((a) => a.id);
+        expect(withTotal).toEqual(got);
       }),
       { seed: 7, numRuns: 250 },
     );
+  });
+
+  it("pages a price range alike through the price index and walking newest first", () => {
+    for (const [minPrice, maxPrice] of [
+      [0, 1],
+      [9.9, 9.9],
+      [10, 20],
+      [100, 105],
+      [0, 5000],
+    ] as const) {
+      const f = { minPrice, maxPrice };
+      const expected = all.filter((a) => matches(a, f)).map((a) => a.id);
+      for (const offset of [0, 7]) {
+        const want = expected.slice(offset, offset + 7);
+        // A total of 0 makes the index the cheaper read, a huge one the walk.
+        expect(store.alerts(f, 7, offset, 0).map((a) => a.id)).toEqual(want);
+        expect(store.alerts(f, 7, offset, 1e9).map((a) => a.id)).toEqual(want);
+      }
+    }
   });
 
   it("counts a lone 2-character word from gram_docs, exactly, through replacements", () => {

@@ -1,5 +1,6 @@
 import type { Database, Statement } from "better-sqlite3";
 import type { ActivityRow, AlertRow, ZdmRow } from "../data/records.ts";
+import { FastCounts } from "./fast-count.ts";
 import { anyWordExpression, singleToken } from "./grams.ts";
 
 /** What an alert query may filter on; every field is optional and they combine with AND. */
@@ -21,6 +22,15 @@ const RANK_ORDER = "ORDER BY a.comments DESC, a.shijianchuo DESC, a.id DESC";
 /** Windows at least this long are ranked by walking the rank index (most alerts fall inside). */
 const LARGE_WINDOW_SECONDS = 86_400;
 const COUNT_CACHE_SIZE = 1000;
+/** A row taken from the price index and sorted costs about this many rows walked in key order. */
+const PRICE_INDEX_ROW_COST = 4;
+
+interface Shape {
+  page: Statement;
+  count: Statement;
+  /** A price range alone: the page through the price index and a sort (Store.alerts chooses). */
+  byPrice?: Statement;
+}
 /** Serialized answers kept per data state (rank windows, feeds, repeated searches). */
 const BODY_CACHE_SIZE = 256;
 
@@ -29,7 +39,7 @@ const BODY_CACHE_SIZE = 256;
  * depends on which filters are given are built from fixed fragments and cached per shape.
  */
 export class Store {
-  private readonly shapes = new Map<string, { page: Statement; count: Statement }>();
+  private readonly shapes = new Map<string, Shape>();
   private readonly counts = new Map<string, number>();
   private countsStamp: unknown;
   private readonly dataVersion: Statement;
@@ -48,11 +58,14 @@ export class Store {
   private readonly activityCount: Statement;
   private readonly activityCates: Statement<[], { id: string; name: string; count: number }>;
   private readonly tokenDocs: Statement<[string], number>;
+  private readonly fast: FastCounts;
 
   constructor(readonly db: Database) {
     this.dataVersion = db.prepare("PRAGMA data_version").pluck();
     this.ownChanges = db.prepare("SELECT total_changes()").pluck();
     this.tokenDocs = db.prepare<[string], number>("SELECT docs FROM gram_docs WHERE term = ?").pluck();
+    this.fast = new FastCounts(db);
+    this.fast.warm(() => this.changeStamp());
     this.feedAll = db.prepare(`SELECT * FROM alerts a ${NEWEST_FIRST} LIMIT ?`);
     this.feedCate = db.prepare(`SELECT * FROM alerts a WHERE a.cateid = ? ${NEWEST_FIRST} LIMIT ?`);
     this.zdm = db.prepare("SELECT * FROM zdm_items ORDER BY posttime DESC, id DESC LIMIT ?");
@@ -133,17 +146,29 @@ export class Store {
     return (to - from >= LARGE_WINDOW_SECONDS ? this.rankLarge : this.rankSmall).all(from, to, limit);
   }
 
-  /** One page of matching alerts, newest first. */
-  alerts(filter: AlertFilter, limit: number, offset = 0): AlertRow[] {
+  /**
+   * One page of matching alerts, newest first. With the filter's `total` known (it is counted
+   * first), a price range alone is read whichever way costs less: walking alerts newest first
+   * until the page is full (about (offset + limit) × alerts / total rows), or taking every match
+   * from the price index and sorting it (about `total` rows, each costing more).
+   */
+  alerts(filter: AlertFilter, limit: number, offset = 0, total?: number): AlertRow[] {
     const { statements, params } = this.shape(filter);
-    return statements.page.all({ ...params, limit, offset }) as AlertRow[];
+    let page = statements.page;
+    if (statements.byPrice && total !== undefined) {
+      const alerts = this.fast.count({}, this.changeStamp()) ?? 0;
+      const walk = ((offset + limit) * alerts) / Math.max(total, 1);
+      if (total * PRICE_INDEX_ROW_COST < walk) page = statements.byPrice;
+    }
+    return page.all({ ...params, limit, offset }) as AlertRow[];
   }
 
   /**
-   * Totals are the costly part of a search (every match is counted, not just a page), and the
-   * data only changes by an import: counts are cached until any write (changeStamp), an import
-   * on this connection included. The time shift changes no membership, but it is rare enough
-   * not to tell apart.
+   * Totals are exact. Most come from the count index (fast-count.ts: set cardinalities, price
+   * counts), whose cost follows the data's size, not the matches; the rest count every match in
+   * SQLite. Either way a total is cached until any write (changeStamp), an import on this
+   * connection included. The time shift changes no membership, but it is rare enough not to
+   * tell apart.
    */
   countAlerts(filter: AlertFilter): number {
     const token = loneToken(filter);
@@ -157,7 +182,7 @@ export class Store {
     const cacheKey = `${key}\u0000${JSON.stringify(params)}`;
     const cached = this.counts.get(cacheKey);
     if (cached !== undefined) return cached;
-    const n = (statements.count.get(params) as { n: number }).n;
+    const n = this.fast.count(filter, stamp) ?? (statements.count.get(params) as { n: number }).n;
     if (this.counts.size >= COUNT_CACHE_SIZE) this.counts.delete(this.counts.keys().next().value as string);
     this.counts.set(cacheKey, n);
     return n;
@@ -214,15 +239,21 @@ export class Store {
     return { key, statements, params };
   }
 
-  private prepareShape(fts: boolean, where: string[]) {
+  private prepareShape(fts: boolean, where: string[]): Shape {
     const and = where.map((w) => ` AND ${w}`).join("");
     if (!fts) {
       const clause = where.length ? `WHERE ${where.join(" AND ")}` : "";
+      const priceOnly = where.length > 0 && where.every((w) => w.startsWith("a.price "));
+      const page = (from: string) =>
+        this.db.prepare(
+          `SELECT a.* FROM alerts a ${from} ${clause} ${NEWEST_FIRST} LIMIT @limit OFFSET @offset`,
+        );
       return {
-        page: this.db.prepare(
-          `SELECT a.* FROM alerts a ${clause} ${NEWEST_FIRST} LIMIT @limit OFFSET @offset`,
-        ),
+        // The planner's guess from the statistics may take the index for a wide range (and
+        // sort most alerts); the choice is made per query from the exact total instead.
+        page: page(priceOnly ? "NOT INDEXED" : ""),
         count: this.db.prepare(`SELECT count(*) AS n FROM alerts a ${clause}`),
+        ...(priceOnly ? { byPrice: page("INDEXED BY alerts_price") } : {}),
       };
     }
     if (where.length === 0) {

@@ -35,7 +35,7 @@ export const searchAlerts: Handler = (ctx, { operation, parsed }) => {
     const impossible = priceFilter && unpriced;
     const total = impossible ? 0 : ctx.store.countAlerts(filter);
     const offset = (page - 1) * limit;
-    const rows = impossible || offset >= total ? [] : ctx.store.alerts(filter, limit, offset);
+    const rows = impossible || offset >= total ? [] : ctx.store.alerts(filter, limit, offset, total);
     const data = rows.map((row) => alertRecord(row, true));
     return JSON.stringify({
       data,

@@ -1,0 +1,147 @@
+import type { Database, Statement } from "better-sqlite3";
+import type { TypedFastBitSet } from "typedfastbitset";
+import type { AlertRow } from "../data/records.ts";
+import { decodeDocs, encodeDocs, encodeSortedDocs, MAX_DOC } from "./doc-sets.ts";
+import { alertTokens } from "./grams.ts";
+
+/** The price_buckets key of a price: its whole units (bucket b holds b <= price < b + 1). */
+export function priceBucket(price: number): number {
+  return Math.floor(price);
+}
+
+/** What of an alert the count index reads. */
+export type Counted = Pick<AlertRow, "title" | "content" | "cateid" | "price">;
+
+/** Growable list of doc numbers, 4 bytes each (a bulk write of 1M alerts adds ~60M of them). */
+class DocList {
+  docs = new Uint32Array(16);
+  length = 0;
+  push(doc: number): void {
+    if (this.length === this.docs.length) {
+      const grown = new Uint32Array(this.docs.length * 2);
+      grown.set(this.docs);
+      this.docs = grown;
+    }
+    this.docs[this.length++] = doc;
+  }
+  view(): Uint32Array {
+    return this.docs.subarray(0, this.length);
+  }
+}
+
+/**
+ * The exact-count index, changed at write time, in the same transaction as the rows:
+ * - term_docs: for every index token (grams.ts: bigrams of title and content, the facets),
+ *   the set of alerts holding it, by doc number (doc-sets.ts). Totals of OR lists, block words
+ *   and categories are cardinalities of unions and differences of these sets (fast-count.ts).
+ * - price_counts: alerts per distinct price, and price_buckets: alerts per whole unit of price
+ *   (floor), so that a price range's total sums the buckets inside it and the distinct prices
+ *   of its two partial ends (a few hundred rows instead of every priced alert in the range).
+ * Writers record each alert they add or remove here; `flush` rewrites each touched token's set
+ * once (a bulk write of a million alerts rewrites each set once, a live write only its tokens).
+ */
+export class IndexChanges {
+  private readonly added = new Map<string, DocList>();
+  private readonly removed = new Map<string, number[]>();
+  private readonly prices = new Map<number, number>();
+  private nextDoc: number | undefined;
+  private nextDocDirty = false;
+
+  constructor(
+    private readonly db: Database,
+    /** The sets are known to be empty (a generation): nothing is read back before writing. */
+    private readonly fresh = false,
+  ) {}
+
+  /** A doc number for a new alert row; never reused, so a set never confuses two alerts. */
+  newDoc(): number {
+    if (this.nextDoc === undefined) {
+      const stored = this.db.prepare("SELECT value FROM meta WHERE key = 'next_doc'").pluck().get();
+      this.nextDoc = stored === undefined ? 0 : Number(stored);
+    }
+    if (this.nextDoc > MAX_DOC) throw new Error("alert doc numbers exhausted (2^32 alerts written)");
+    this.nextDocDirty = true;
+    return this.nextDoc++;
+  }
+
+  /** `tokens`: the row's alertTokens when the caller has them already. */
+  add(doc: number, row: Counted, tokens = alertTokens(row)): void {
+    for (const term of tokens) {
+      let list = this.added.get(term);
+      if (!list) {
+        list = new DocList();
+        this.added.set(term, list);
+      }
+      list.push(doc);
+    }
+    if (row.price !== null) this.prices.set(row.price, (this.prices.get(row.price) ?? 0) + 1);
+  }
+
+  remove(doc: number, row: Counted): void {
+    for (const term of alertTokens(row)) {
+      let list = this.removed.get(term);
+      if (!list) {
+        list = [];
+        this.removed.set(term, list);
+      }
+      list.push(doc);
+    }
+    if (row.price !== null) this.prices.set(row.price, (this.prices.get(row.price) ?? 0) - 1);
+  }
+
+  /** Writes the recorded changes into term_docs and price_counts; the object can be reused. */
+  flush(): void {
+    const read = this.db.prepare<[string], Buffer>("SELECT docs FROM term_docs WHERE term = ?").pluck();
+    const write = this.db.prepare("INSERT OR REPLACE INTO term_docs (term, docs) VALUES (?, ?)");
+    const drop = this.db.prepare("DELETE FROM term_docs WHERE term = ?");
+    const terms = new Set([...this.added.keys(), ...this.removed.keys()]);
+    for (const term of terms) {
+      const added = this.added.get(term)?.view();
+      const removed = this.removed.get(term);
+      const blob =
+        this.fresh && added && !removed ? encodeSortedDocs(added) : this.merged(read, term, added, removed);
+      if (blob) write.run(term, blob);
+      else drop.run(term);
+    }
+    const bump = this.db.prepare(
+      `INSERT INTO price_counts (price, alerts) VALUES (?, ?)
+       ON CONFLICT (price) DO UPDATE SET alerts = alerts + excluded.alerts`,
+    );
+    const bumpBucket = this.db.prepare(
+      `INSERT INTO price_buckets (bucket, alerts) VALUES (?, ?)
+       ON CONFLICT (bucket) DO UPDATE SET alerts = alerts + excluded.alerts`,
+    );
+    const buckets = new Map<number, number>();
+    for (const [price, delta] of this.prices) {
+      if (delta === 0) continue;
+      bump.run(price, delta);
+      buckets.set(priceBucket(price), (buckets.get(priceBucket(price)) ?? 0) + delta);
+    }
+    for (const [bucket, delta] of buckets) if (delta !== 0) bumpBucket.run(bucket, delta);
+    if ([...this.prices.values()].some((d) => d < 0))
+      this.db.exec("DELETE FROM price_counts WHERE alerts <= 0; DELETE FROM price_buckets WHERE alerts <= 0");
+    if (this.nextDocDirty) {
+      this.db
+        .prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('next_doc', ?)")
+        .run(String(this.nextDoc));
+    }
+    this.added.clear();
+    this.removed.clear();
+    this.prices.clear();
+    this.nextDocDirty = false;
+  }
+
+  private merged(
+    read: Statement<[string], Buffer>,
+    term: string,
+    added: Uint32Array | undefined,
+    removed: number[] | undefined,
+  ): Buffer | undefined {
+    const stored = read.get(term);
+    const set: TypedFastBitSet = decodeDocs(stored ?? new Uint8Array(0));
+    // Removals first: a replaced alert gets a new doc number, so no doc is both removed and added.
+    for (const doc of removed ?? []) set.remove(doc);
+    for (const doc of added ?? []) set.add(doc);
+    return encodeDocs(set);
+  }
+}

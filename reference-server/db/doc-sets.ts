@@ -1,0 +1,80 @@
+import { TypedFastBitSet } from "typedfastbitset";
+
+/**
+ * The alerts holding one index token, as stored in term_docs: a set of doc numbers (alerts.doc,
+ * dense 32-bit numbers handed out at write time; see doc-index.ts).
+ *
+ * Two encodings, whichever is smaller (the choice Roaring makes per 64k chunk, made per set):
+ * - sparse: the sorted doc numbers, 4 bytes each;
+ * - dense: the bitset's 32-bit words (TypedFastBitSet, Daniel Lemire's typed-array bitset),
+ *   after one marker word. A set holding more than 1 doc in 32 is dense.
+ * Words are in the machine's byte order (little-endian on every platform Node supports).
+ *
+ * Counting unions and differences of dense sets costs one pass over maxDoc/32 words whatever
+ * the matches: about 0.1 ms at a million alerts.
+ */
+const DENSE = 0xffff_ffff;
+/** The largest doc number a set can hold (the marker is not a doc number). */
+export const MAX_DOC = DENSE - 1;
+
+export function encodeDocs(docs: TypedFastBitSet): Buffer | undefined {
+  const count = docs.size();
+  if (count === 0) return undefined;
+  docs.trim();
+  if (count * 32 > docs.words.length * 32 + 32) {
+    const out = new Uint32Array(docs.words.length + 1);
+    out[0] = DENSE;
+    out.set(docs.words, 1);
+    return Buffer.from(out.buffer);
+  }
+  return Buffer.from(Uint32Array.from(docs.array()).buffer);
+}
+
+/** Encodes doc numbers known to be ascending and distinct (a fresh bulk write). */
+export function encodeSortedDocs(docs: Uint32Array): Buffer | undefined {
+  if (docs.length === 0) return undefined;
+  const words = Math.ceil(((docs[docs.length - 1] as number) + 1) / 32);
+  if (docs.length <= words + 1) return Buffer.from(docs.buffer, docs.byteOffset, docs.byteLength);
+  const set = new TypedFastBitSet();
+  for (const d of docs) set.add(d);
+  return encodeDocs(set);
+}
+
+/** A set as read for counting: a bitset when stored dense, else its sorted doc numbers. */
+export type DocSet = TypedFastBitSet | Uint32Array;
+
+/** Reads a stored set with one copy (blobs from SQLite need not be 4-byte aligned). */
+export function readDocs(blob: Uint8Array): DocSet {
+  const dense =
+    blob.byteLength >= 4 && blob[0] === 0xff && blob[1] === 0xff && blob[2] === 0xff && blob[3] === 0xff;
+  const words = new Uint32Array(blob.byteLength / 4 - (dense ? 1 : 0));
+  new Uint8Array(words.buffer).set(dense ? blob.subarray(4) : blob);
+  return dense ? TypedFastBitSet.fromWords(words) : words;
+}
+
+/** A stored set as a bitset (which may be changed in place). */
+export function decodeDocs(blob: Uint8Array): TypedFastBitSet {
+  return asBitset(readDocs(blob));
+}
+
+/** The set as a bitset: itself when it is one, else a new one. */
+export function asBitset(set: DocSet): TypedFastBitSet {
+  if (!(set instanceof Uint32Array)) return set;
+  const out = new TypedFastBitSet();
+  const last = set[set.length - 1];
+  if (last !== undefined) out.resize(last);
+  for (const d of set) out.add(d);
+  return out;
+}
+
+/** A new bitset: the union of the sets. */
+export function unionOf(sets: DocSet[]): TypedFastBitSet {
+  const first = sets.find((s): s is TypedFastBitSet => !(s instanceof Uint32Array));
+  const out = first ? first.clone() : new TypedFastBitSet();
+  for (const s of sets) {
+    if (s === first) continue;
+    if (s instanceof Uint32Array) for (const d of s) out.add(d);
+    else out.union(s);
+  }
+  return out;
+}

@@ -1,0 +1,143 @@
+import type { Database, Statement } from "better-sqlite3";
+import { asBitset, type DocSet, readDocs, unionOf } from "./doc-sets.ts";
+import { singleToken } from "./grams.ts";
+import type { AlertFilter } from "./store.ts";
+
+/**
+ * Token sets kept between searches, by their size in bytes (as stored: a dense set maxDoc/8, a
+ * sparse one 4 bytes a doc). Every set of the 1M-alert bench database takes 88 MB: decoding a
+ * dense set costs more than counting with it, so the cache holds them all at that size.
+ */
+const SET_CACHE_BYTES = 128 * 1024 * 1024;
+/** Sets read per event-loop turn when warming the cache (at 1M alerts up to 2 MB, about 1 ms). */
+const WARM_CHUNK = 16;
+
+/**
+ * Exact totals from the count index (doc-index.ts) instead of counting the matches:
+ * - words (OR list, block words, a category): the cardinality of the union of the words' token
+ *   sets, minus the union of the block words' sets, within the category's facet set. Words of
+ *   exactly 2 characters only (one bigram token each: singleToken); longer words are phrases of
+ *   several tokens and 1-character words prefixes over many, so those fall back to counting.
+ * - a price range alone: the sum of price_counts over the distinct prices in the range.
+ * Anything else (tags, category lists, price with words) returns undefined: the caller counts.
+ */
+export class FastCounts {
+  private readonly termDocs: Statement<[string], Buffer>;
+  private readonly pricesIn: Statement<[number, number], number>;
+  private readonly pricesFromBelow: Statement<[number, number], number>;
+  private readonly bucketsIn: Statement<[number, number], number>;
+  private readonly sets = new Map<string, DocSet>();
+  private setBytes = 0;
+  private stamp: unknown;
+
+  private readonly nextSets: Statement<[string], { term: string; docs: Buffer }>;
+
+  constructor(private readonly db: Database) {
+    this.nextSets = db.prepare<[string], { term: string; docs: Buffer }>(
+      `SELECT term, docs FROM term_docs WHERE term > ? ORDER BY term LIMIT ${WARM_CHUNK}`,
+    );
+    this.termDocs = db.prepare<[string], Buffer>("SELECT docs FROM term_docs WHERE term = ?").pluck();
+    const sum = "SELECT coalesce(sum(alerts), 0) FROM";
+    this.pricesIn = db
+      .prepare<[number, number], number>(`${sum} price_counts WHERE price >= ? AND price <= ?`)
+      .pluck();
+    this.pricesFromBelow = db
+      .prepare<[number, number], number>(`${sum} price_counts WHERE price >= ? AND price < ?`)
+      .pluck();
+    this.bucketsIn = db
+      .prepare<[number, number], number>(`${sum} price_buckets WHERE bucket >= ? AND bucket <= ?`)
+      .pluck();
+  }
+
+  /**
+   * Reads the stored sets into the cache in the background (a chunk per event-loop turn, so
+   * requests are served meanwhile), until the cache is full or the data changes: the first
+   * search of a word then finds its set decoded (a dense set is 125 KB at 1M alerts, and an OR
+   * list of three cold sets costs a few ms). Done once, when the server starts.
+   */
+  warm(stamp: () => unknown): void {
+    const started = stamp();
+    if (this.stamp !== started) {
+      this.sets.clear();
+      this.setBytes = 0;
+      this.stamp = started;
+    }
+    let after = "";
+    const step = () => {
+      if (!this.db.open || stamp() !== started || this.stamp !== started) return;
+      const rows = this.nextSets.all(after);
+      for (const { term, docs } of rows) {
+        if (this.sets.has(term)) continue;
+        if (this.setBytes + docs.byteLength > SET_CACHE_BYTES) return;
+        this.keep(term, readDocs(docs));
+      }
+      if (rows.length === WARM_CHUNK) {
+        after = (rows[rows.length - 1] as { term: string }).term;
+        setImmediate(step);
+      }
+    };
+    setImmediate(step);
+  }
+
+  /** `stamp` names the data's state (Store.changeStamp): decoded sets are dropped when it moves. */
+  count(f: AlertFilter, stamp: unknown): number | undefined {
+    if (f.tag !== undefined || f.cateids !== undefined) return undefined;
+    const priced = f.minPrice !== undefined || f.maxPrice !== undefined;
+    const any = f.anyWords?.length ? f.anyWords : undefined;
+    const none = f.noWords?.length ? f.noWords : undefined;
+    if (priced) return any || none || f.cateid !== undefined ? undefined : this.priceTotal(f);
+    const anyTerms = any?.map(singleToken);
+    const noTerms = none?.map(singleToken);
+    if (anyTerms?.includes(undefined) || noTerms?.includes(undefined)) return undefined;
+    if (stamp !== this.stamp) {
+      this.sets.clear();
+      this.setBytes = 0;
+      this.stamp = stamp;
+    }
+    const sets = (terms: (string | undefined)[]) => terms.map((t) => this.set(t as string));
+    let positive = anyTerms
+      ? unionOf(sets(anyTerms))
+      : asBitset(this.set(f.cateid === undefined ? "all" : `c${f.cateid}`));
+    // Only a new union is changed in place: a cached set never is.
+    if (anyTerms && f.cateid !== undefined)
+      positive = positive.intersection(asBitset(this.set(`c${f.cateid}`)));
+    return noTerms ? positive.difference_size(unionOf(sets(noTerms))) : positive.size();
+  }
+
+  /**
+   * Alerts priced in [min, max]: the whole-unit buckets that lie inside (b >= min, b + 1 <= max),
+   * plus the distinct prices of the partial ends; a range within a unit or two is summed from
+   * the distinct prices alone.
+   */
+  private priceTotal(f: AlertFilter): number {
+    const min = f.minPrice ?? Number.NEGATIVE_INFINITY;
+    const max = f.maxPrice ?? Number.POSITIVE_INFINITY;
+    const first = Math.ceil(min);
+    const last = Math.floor(max) - 1;
+    if (first > last) return this.pricesIn.get(min, max) as number;
+    let total = this.bucketsIn.get(first, last) as number;
+    if (min < first) total += this.pricesFromBelow.get(min, first) as number;
+    if (Number.isFinite(max)) total += this.pricesIn.get(last + 1, max) as number;
+    return total;
+  }
+
+  /** A term's set, decoded once per data state; callers must not change it. */
+  private set(term: string): DocSet {
+    let set = this.sets.get(term);
+    if (set === undefined) {
+      set = readDocs(this.termDocs.get(term) ?? new Uint8Array(0));
+      this.keep(term, set);
+    }
+    return set;
+  }
+
+  private keep(term: string, set: DocSet): void {
+    const bytes = set instanceof Uint32Array ? set.byteLength : set.words.byteLength;
+    if (this.setBytes + bytes > SET_CACHE_BYTES) {
+      this.sets.clear();
+      this.setBytes = 0;
+    }
+    this.sets.set(term, set);
+    this.setBytes += bytes;
+  }
+}
