@@ -372,10 +372,6 @@ function timelinePoint(e: Exchange, started: number): TimelinePoint {
 }
 
 /**
- * Marks the violations a --known entry accepts (they are shown, not failing); returns the entries
- * past their date (they fail the run) and notes on those nothing matched any more.
- */
-/**
  * The registry and the checks the options select; an unknown name in --only, --skip or a --known
  * entry throws UnknownCheckError (a misspelt --known check would otherwise match nothing and be
  * reported only as "can go").
@@ -396,6 +392,10 @@ export async function validateSelection(
   chooseChecks(await loadSpec(options.specPath), options);
 }
 
+/**
+ * Marks the violations a --known entry accepts (they are shown, not failing); returns the entries
+ * past their date (they fail the run) and notes on those nothing matched any more.
+ */
 function applyKnown(
   judge: Judge,
   entries: AcceptEntry[],
