@@ -11,6 +11,7 @@ import type { BenchContext } from "../context.ts";
 import { OneConnection, sequentialLatencies } from "../latency.ts";
 import { type LoadSummary, load, summarize } from "../load.ts";
 import { REPO, startChild, urlOf } from "../procs.ts";
+import { proxyListening, stopProxy } from "../proxy-process.ts";
 import { formatNumber, formatRatio, median, quantile, ratio } from "../stats.ts";
 import type { Section } from "../types.ts";
 import { ENDPOINTS } from "./throughput.ts";
@@ -59,37 +60,7 @@ function startProxyCli(upstream: string, reportPath: string): Promise<{ url: str
     ],
     { cwd: REPO, stdio: ["ignore", "pipe", "pipe"] },
   );
-  return new Promise((resolve, reject) => {
-    let out = "";
-    const timer = setTimeout(() => reject(new Error(`dealkit proxy did not start:\n${out}`)), 60_000);
-    const read = (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /dealkit proxy: (http:\/\/\S+) →/.exec(out);
-      if (m?.[1]) {
-        clearTimeout(timer);
-        child.stdout?.off("data", read);
-        resolve({ url: m[1], child });
-      }
-    };
-    child.stdout?.on("data", read);
-    child.stderr?.on("data", (c: Buffer) => {
-      out += c.toString();
-    });
-    child.once("exit", (code) => reject(new Error(`dealkit proxy exited with ${code}:\n${out}`)));
-  });
-}
-
-/** SIGINT, as Ctrl-C: the proxy finishes, writes its report and exits. */
-function stopProxy(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const killer = setTimeout(() => child.kill("SIGKILL"), 30_000);
-    child.once("exit", () => {
-      clearTimeout(killer);
-      resolve();
-    });
-    child.kill("SIGINT");
-  });
+  return proxyListening(child);
 }
 
 async function sequential(ctx: BenchContext, direct: string, proxied: string): Promise<EndpointResult[]> {

@@ -11,6 +11,7 @@ import { Agent, get } from "node:http";
 import { join } from "node:path";
 import type { BenchContext } from "../context.ts";
 import { REPO, startChild, urlOf } from "../procs.ts";
+import { proxyListening, stopProxy } from "../proxy-process.ts";
 import { formatNumber, median } from "../stats.ts";
 import type { Section } from "../types.ts";
 
@@ -81,35 +82,7 @@ function startProxy(
     ],
     { cwd: REPO, stdio: ["ignore", "pipe", "pipe"] },
   );
-  return new Promise((resolve, reject) => {
-    let out = "";
-    const timer = setTimeout(() => reject(new Error(`dealkit proxy did not start:\n${out}`)), 60_000);
-    const read = (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /dealkit proxy: (http:\/\/\S+) →/.exec(out);
-      if (m?.[1]) {
-        clearTimeout(timer);
-        resolve({ url: m[1], child });
-      }
-    };
-    child.stdout?.on("data", read);
-    child.stderr?.on("data", (c: Buffer) => {
-      out = (out + c.toString()).slice(-8000);
-    });
-    child.once("exit", (code) => reject(new Error(`dealkit proxy exited with ${code}:\n${out}`)));
-  });
-}
-
-function stopProxy(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const killer = setTimeout(() => child.kill("SIGKILL"), 30_000);
-    child.once("exit", () => {
-      clearTimeout(killer);
-      resolve();
-    });
-    child.kill("SIGINT");
-  });
+  return proxyListening(child);
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));

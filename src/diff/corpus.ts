@@ -4,6 +4,7 @@
  * corpus measures what the acceptance of issue 23 counts: recall on breaking edits and the share
  * of non-breaking edits reported as breaking.
  */
+import { tokens } from "../rules/pointer.ts";
 import { diffDocuments } from "./diff.ts";
 import { type Doc, spec, TODAY } from "./testing.ts";
 import type { DiffResult } from "./types.ts";
@@ -22,15 +23,6 @@ export interface CorpusCase {
   want: Verdict;
   /** One line: why a reviewer classifies it so. */
   why: string;
-}
-
-function tokens(pointer: string): string[] {
-  if (pointer === "") return [];
-  if (!pointer.startsWith("/")) throw new Error(`not a JSON pointer: ${pointer}`);
-  return pointer
-    .slice(1)
-    .split("/")
-    .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
 }
 
 /** The parent container and last token of a pointer; throws when the parent does not exist. */

@@ -2,7 +2,8 @@
 
 const MISSING = Symbol("missing");
 
-function tokens(pointer: string): string[] {
+/** The unescaped reference tokens of a JSON pointer (RFC 6901); "" is the whole document. */
+export function tokens(pointer: string): string[] {
   if (pointer === "") return [];
   if (!pointer.startsWith("/")) throw new Error(`not a JSON pointer: ${pointer}`);
   return pointer
