@@ -37,7 +37,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     load: () => import("./commands/judge.ts"),
   },
   mock: {
-    summary: "serve the spec's examples with Prism, behind the rule layer",
+    summary: "a mock for client developers: Prism behind the rule layer, answering from generated fixtures",
     load: () => import("./commands/mock.ts"),
   },
   proxy: {
