@@ -28,16 +28,13 @@ export function typesOf(s: Json): Set<string> | undefined {
   return set;
 }
 
+/** The rule of a bound that moved: narrowed or widened, on the request or the response side. */
+const boundRule = (dir: Direction, narrowed: boolean) =>
+  `${dir === "request" ? "request" : "response"}-bound-${narrowed ? "narrowed" : "widened"}` as const;
+
 export function compareBounds(c: Collector, b: Json, h: Json, at: At, dir: Direction): void {
   const report = (narrowed: boolean, key: string, side: "base" | "head", change?: string) => {
-    const rule =
-      dir === "request"
-        ? narrowed
-          ? "request-bound-narrowed"
-          : "request-bound-widened"
-        : narrowed
-          ? "response-bound-narrowed"
-          : "response-bound-widened";
+    const rule = boundRule(dir, narrowed);
     c.add(rule, down(at, key), `${name(at)}${change ?? `${key} ${show(b[key])} → ${show(h[key])}`}`, side);
   };
   for (const lower of [true, false]) {
@@ -143,14 +140,7 @@ export function compareNot(c: Collector, b: Json, h: Json, at: At, dir: Directio
   if (b.not !== undefined && h.not !== undefined) c.add("unclassified-change", where, msg);
   else {
     const narrowed = h.not !== undefined;
-    const rule =
-      dir === "request"
-        ? narrowed
-          ? "request-bound-narrowed"
-          : "request-bound-widened"
-        : narrowed
-          ? "response-bound-narrowed"
-          : "response-bound-widened";
+    const rule = boundRule(dir, narrowed);
     c.add(rule, where, msg, narrowed ? "head" : "base");
   }
 }
