@@ -77,3 +77,20 @@ export const PRICE_CASES: Record<string, string>[] = [
   { mip: "0", mxp: "2000", cate: "weibo" },
   { mip: "0.01", cate: "10" },
 ];
+
+/**
+ * Every boundary request the mock tests answer: each operation's accepted boundaries (searches
+ * with SEARCH_BASE's word, and without one), plus the price cases.
+ */
+export function everyAcceptedRequest(spec: Spec): RequestCase[] {
+  const cases = [
+    ...acceptedRequests(spec, SEARCH_BASE),
+    ...acceptedRequests(spec, { searchAlerts: {} }).filter((c) => c.operation.operationId === "searchAlerts"),
+  ];
+  for (const extra of PRICE_CASES) {
+    const operation = spec.operation("searchAlerts");
+    const query = new URLSearchParams(extra);
+    cases.push({ operation, path: operation.path, query, parsed: parseRequest(spec, operation, query) });
+  }
+  return cases;
+}
