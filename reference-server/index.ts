@@ -9,6 +9,7 @@ import { offsetFor } from "./data/time.ts";
 import { shiftIfStale } from "./db/freshness.ts";
 import { readInfo } from "./db/meta.ts";
 import { openDatabase } from "./db/open.ts";
+import { prewarmFile } from "./db/prewarm.ts";
 import { Store } from "./db/store.ts";
 import { DEFAULTS, type ServerOptions } from "./options.ts";
 import { createRateLimiter } from "./ratelimit/create.ts";
@@ -61,8 +62,9 @@ export async function buildApp(options: ServerOptions = {}): Promise<BuiltApp> {
     if (opened.db?.open) opened.db.close();
   };
   try {
+    const dbPath = options.dbPath ?? DEFAULTS.dbPath;
     const { db, demo, data } = openDatabase({
-      dbPath: options.dbPath ?? DEFAULTS.dbPath,
+      dbPath,
       size: options.size ?? DEFAULTS.size,
       seed: options.seed ?? DEFAULTS.seed,
       nowSeconds: nowSeconds(),
@@ -71,6 +73,9 @@ export async function buildApp(options: ServerOptions = {}): Promise<BuiltApp> {
       demoKey: options.demoKey ?? process.env.DEALKIT_DEMO_KEY,
     });
     opened.db = db;
+    // Before the Store reads its token sets and before listening: the first searches then find
+    // the file's pages in the OS page cache instead of waiting on the disk (db/prewarm.ts).
+    if (dbPath !== ":memory:") await prewarmFile(dbPath);
     const app = createApp({
       spec,
       context: { spec, store: new Store(db), nowSeconds },
