@@ -25,7 +25,10 @@ export class SetCounter {
       if (!(set instanceof Uint32Array)) s.difference(set);
       else {
         const words = s.words;
-        for (const d of set) if (d >>> 5 < words.length) words[d >>> 5] &= ~(1 << d);
+        for (const d of set) {
+          const i = d >>> 5;
+          if (i < words.length) words[i] = (words[i] as number) & ~(1 << d);
+        }
       }
     }
     // A sparse `within` (a small category) is few docs: look each up instead of intersecting.
