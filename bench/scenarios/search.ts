@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Prng } from "../../reference-server/data/prng.ts";
 import * as V from "../../reference-server/data/vocab.ts";
 import type { BenchContext } from "../context.ts";
-import { WaitMeter } from "../cpu-waits.ts";
+import { WaitMeter, type Waits } from "../cpu-waits.ts";
 import { type BenchDatabase, benchDatabase } from "../data.ts";
 import { OneConnection, sequentialLatencies } from "../latency.ts";
 import { REPO, startChild, urlOf } from "../procs.ts";
@@ -106,6 +106,8 @@ interface FirstSeenWaits {
   serverCpuP99: number;
   /** Samples overlapping a GC pause of the client (the bench process). */
   clientGc: number;
+  /** The 3 slowest samples and where their time went. */
+  slowest: (Waits & { ms: number; clientGc: boolean })[];
 }
 
 interface KindResult {
@@ -124,6 +126,8 @@ interface SizeResult {
   totals?: TotalsCheck;
   /** The server's resident memory after every search of this size (MB), when readable. */
   serverRssMB?: number;
+  /** The server's start to ready, ms: opening the file, reading it once and every token set (bench/servers/reference.ts). */
+  serverStartMs?: number;
   /** The machine's 1-minute load average when this size's searches ended (2 cores: above 2, processes wait for a CPU). */
   loadAverage?: number;
 }
@@ -147,7 +151,7 @@ async function firstSeen(url: string, paths: string[], serverPid: number | undef
   const meter = new WaitMeter(serverPid);
   const samples: number[] = [];
   const totals: number[] = [];
-  const waits: { cpuWaitMs: number; serverCpuMs: number }[] = [];
+  const waits: Waits[] = [];
   const spans: [number, number][] = [];
   let non2xx = 0;
   try {
@@ -162,6 +166,7 @@ async function firstSeen(url: string, paths: string[], serverPid: number | undef
       if (status !== 200) non2xx++;
       totals.push((JSON.parse(body) as { meta?: { total?: number } }).meta?.total ?? -1);
     }
+    const gc = await meter.gcOverlaps(spans);
     const measured: FirstSeenWaits | undefined =
       waits.length === samples.length
         ? {
@@ -174,7 +179,11 @@ async function firstSeen(url: string, paths: string[], serverPid: number | undef
               waits.map((w) => w.serverCpuMs),
               0.99,
             ),
-            clientGc: await meter.gcOverlaps(spans),
+            clientGc: gc.filter(Boolean).length,
+            slowest: samples
+              .map((ms, i) => ({ ms, ...(waits[i] as Waits), clientGc: gc[i] ?? false }))
+              .sort((x, y) => y.ms - x.ms)
+              .slice(0, 3),
           }
         : undefined;
     return { samples, totals, non2xx, waits: measured };
@@ -232,7 +241,9 @@ async function measureSize(ctx: BenchContext, size: number, kinds: QueryKind[]):
       ctx.log(
         `  ${kind.id}: first seen p50 ${r.firstSeen.p50.toFixed(2)} / p99 ${r.firstSeen.p99.toFixed(2)} ms; ` +
           `repeated p50 ${r.repeated.p50.toFixed(2)} / p99 ${r.repeated.p99.toFixed(2)} ms (mean total ${Math.round(r.meanTotal)})` +
-          (r.firstSeenWaits ? `; ${waitsText(r.firstSeenWaits)}` : ""),
+          (r.firstSeenWaits
+            ? `; ${waitsText(r.firstSeenWaits)}; slowest ${slowestText(r.firstSeenWaits)}`
+            : ""),
       );
     }
     const serverRssMB = rssMB(server.process.pid);
@@ -245,7 +256,8 @@ async function measureSize(ctx: BenchContext, size: number, kinds: QueryKind[]):
       );
     }
     const { path: _path, ...dbInfo } = db;
-    return { db: dbInfo, kinds: out, totals, serverRssMB, loadAverage };
+    const serverStartMs = typeof server.ready.startMs === "number" ? server.ready.startMs : undefined;
+    return { db: dbInfo, kinds: out, totals, serverRssMB, serverStartMs, loadAverage };
   } finally {
     await server.stop(60_000);
   }
@@ -262,6 +274,15 @@ export async function search(ctx: BenchContext): Promise<Section> {
 }
 
 const ms = (l: Latency) => `${l.p50.toFixed(2)} / ${l.p99.toFixed(2)}`;
+
+/** The slowest samples: ms (CPU waits of the main threads, the server's other threads; server CPU; client GC). */
+const slowestText = (w: FirstSeenWaits) =>
+  w.slowest
+    .map(
+      (x) =>
+        `${x.ms.toFixed(1)} (wait ${x.cpuWaitMs.toFixed(1)}, others ${x.serverOtherThreadsWaitMs.toFixed(1)}; cpu ${x.serverCpuMs.toFixed(1)}${x.clientGc ? "; client GC" : ""})`,
+    )
+    .join(", ");
 
 const waitsText = (w: FirstSeenWaits) =>
   `${w.p99LessCpuWaits.toFixed(2)} / ${w.waited1ms} / ${w.serverCpuP99.toFixed(2)} / ${w.clientGc}`;
@@ -382,6 +403,12 @@ function report(ctx: BenchContext, kinds: QueryKind[], results: SizeResult[]): S
           [
             "server RSS after the searches, MB",
             ...results.map((r) => formatNumber(r.serverRssMB ?? Number.NaN)),
+          ],
+          [
+            "server start to ready on the existing file, s (reads the file and every token set)",
+            ...results.map((r) =>
+              r.serverStartMs === undefined ? "n/a" : (r.serverStartMs / 1000).toFixed(2),
+            ),
           ],
           [
             "machine load average (1 min) after the searches, 2 cores",
