@@ -3,10 +3,11 @@ import { get } from "node:http";
 import { join } from "node:path";
 import type { CapturedBody } from "../baseline-server.ts";
 import type { BenchContext } from "../context.ts";
+import { cpuSeconds } from "../cpu-time.ts";
 import { benchDatabase } from "../data.ts";
 import { type LoadRun, type LoadSummary, load, summarize } from "../load.ts";
 import { type Child, REPO, startChild, urlOf } from "../procs.ts";
-import { addedNsPerRequest, formatNumber, formatRatio, ratio } from "../stats.ts";
+import { addedNsPerRequest, formatNumber, formatRatio, median, ratio } from "../stats.ts";
 import type { Section, TargetResult } from "../types.ts";
 
 /** The measured requests: fixed, so every run and every target answers the same thing. */
@@ -90,10 +91,14 @@ export async function throughput(ctx: BenchContext): Promise<Section> {
     return urlOf(child);
   };
   const runs: Record<string, Record<string, LoadRun[]>> = {};
-  const record = (endpoint: string, target: string, run: LoadRun) => {
+  // CPU µs per answered request of each target's process, per run (NaN without /proc).
+  const cpuUs: Record<string, Record<string, number[]>> = {};
+  const record = (endpoint: string, target: string, run: LoadRun, cpuUsPerRequest: number) => {
     const byTarget = runs[endpoint] ?? {};
     runs[endpoint] = byTarget;
     byTarget[target] = [...(byTarget[target] ?? []), run];
+    const cpu = (cpuUs[endpoint] ??= {});
+    cpu[target] = [...(cpu[target] ?? []), cpuUsPerRequest];
   };
   try {
     children.set("server", await reference());
@@ -128,12 +133,15 @@ export async function throughput(ctx: BenchContext): Promise<Section> {
       }
       for (let i = 0; i < ctx.runs; i++) {
         for (const t of here) {
+          const pid = children.get(t.name)?.process.pid;
+          const cpuBefore = cpuSeconds(pid);
           const run = await load({
             url: urlOfTarget(t.name) + e.path,
             connections: ctx.connections,
             durationSeconds: ctx.seconds,
           });
-          record(e.id, t.name, run);
+          const answered = run.rps * ctx.seconds;
+          record(e.id, t.name, run, ((cpuSeconds(pid) - cpuBefore) * 1e6) / answered);
         }
       }
       const s = runs[e.id] ?? {};
@@ -141,7 +149,7 @@ export async function throughput(ctx: BenchContext): Promise<Section> {
         `  ${e.id}: ${here.map((t) => `${t.name} ${formatNumber(summarize(s[t.name] ?? []).rps)}`).join(", ")} req/s`,
       );
     }
-    return report(ctx, runs, bodyBytes, targets);
+    return report(ctx, runs, cpuUs, bodyBytes, targets);
   } finally {
     await Promise.all([...children.values()].map((c) => c.stop()));
   }
@@ -207,6 +215,7 @@ function belowNoise(ns: number, on: LoadSummary | undefined, off: LoadSummary | 
 function report(
   ctx: BenchContext,
   runs: Record<string, Record<string, LoadRun[]>>,
+  cpuUs: Record<string, Record<string, number[]>>,
   bodyBytes: Record<string, Record<string, number>>,
   targets: Target[],
 ): Section {
@@ -252,6 +261,24 @@ function report(
     ];
   });
 
+  // CPU per request: medians of the runs, with their spread, and the bare servers' over the server's.
+  const cpuOf = (e: string, t: string) => cpuUs[e]?.[t] ?? [];
+  const cpuText = (values: number[]) =>
+    values.length
+      ? `${median(values).toFixed(0)} (${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)})`
+      : "n/a";
+  const cpuRows = ENDPOINTS.filter((e) => CEILING_TARGET.includes(e.id)).map((e) => {
+    const server = median(cpuOf(e.id, "server"));
+    return [
+      e.id,
+      cpuText(cpuOf(e.id, "server")),
+      cpuText(cpuOf(e.id, "baseline")),
+      cpuText(cpuOf(e.id, "baseline-body")),
+      formatRatio(ratio(median(cpuOf(e.id, "baseline")), server)),
+      formatRatio(ratio(median(cpuOf(e.id, "baseline-body")), server)),
+    ];
+  });
+
   const targetResults: TargetResult[] = [];
   for (const id of CEILING_TARGET) {
     const serverRps = med(id, "server")?.rps ?? Number.NaN;
@@ -264,7 +291,8 @@ function report(
       unit: "×",
       measured:
         `${formatRatio(r)} (${formatNumber(serverRps)} vs ${formatNumber(med(id, "baseline")?.rps ?? Number.NaN)} req/s); ` +
-        `${formatRatio(ratio(serverRps, bodyOnlyRps))} of node:http writing the body with 2 header lines`,
+        `${formatRatio(ratio(serverRps, bodyOnlyRps))} of node:http writing the body with 2 header lines; ` +
+        `CPU per request ${median(cpuOf(id, "server")).toFixed(0)} vs ${median(cpuOf(id, "baseline")).toFixed(0)} µs`,
     });
   }
   const prismRatios = ENDPOINTS.map((e) => ({
@@ -332,6 +360,20 @@ function report(
         ],
         rows: extraRows,
       },
+      {
+        caption:
+          "CPU time per answered request of each server process (user + system, /proc), during the same runs: " +
+          "what the server itself costs, much less moved by the other jobs on the machine than req/s",
+        columns: [
+          "endpoint",
+          "server µs",
+          "node:http (same bytes) µs",
+          "node:http (body only) µs",
+          "node:http / server (same bytes)",
+          "node:http / server (body only)",
+        ],
+        rows: cpuRows,
+      },
     ],
     targets: targetResults,
     notes: [
@@ -341,6 +383,6 @@ function report(
       "A ratio whose numerator or denominator moves by its run spread (in brackets) is within noise: judge a " +
         "target near its threshold over several runs.",
     ],
-    data: { bodyBytes, targets: targets.map((t) => ({ name: t.name, label: t.label })), runs },
+    data: { bodyBytes, targets: targets.map((t) => ({ name: t.name, label: t.label })), runs, cpuUs },
   };
 }
