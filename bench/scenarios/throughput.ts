@@ -97,7 +97,8 @@ export async function throughput(ctx: BenchContext): Promise<Section> {
     const byTarget = runs[endpoint] ?? {};
     runs[endpoint] = byTarget;
     byTarget[target] = [...(byTarget[target] ?? []), run];
-    const cpu = (cpuUs[endpoint] ??= {});
+    const cpu = cpuUs[endpoint] ?? {};
+    cpuUs[endpoint] = cpu;
     cpu[target] = [...(cpu[target] ?? []), cpuUsPerRequest];
   };
   try {
