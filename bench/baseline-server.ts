@@ -1,7 +1,11 @@
 /**
  * Child-process entry: the practical ceiling. A bare node:http server answering, for each path,
- * the exact bytes the reference server answered for it (captured by the bench just before), with
- * no routing, parsing, database or headers beyond Content-Type and Content-Length.
+ * the exact bytes the reference server answered for it (captured by the bench just before): the
+ * body and, with `headers: "captured"`, the same header lines in the same order with the values
+ * of the capture (Node adds Date, Connection and Keep-Alive itself, as it does for the server),
+ * so both write the same bytes. With `headers: "body-only"` it writes only Content-Type and
+ * Content-Length (the ceiling the bench used before issue 25; kept to show the difference).
+ * No routing, parsing, database or limiter either way.
  */
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -11,14 +15,27 @@ export interface CapturedBody {
   contentType: string;
   /** The body as base64, byte for byte. */
   body: string;
+  /** The answer's header lines as sent (name, value), in order, without Date, Connection, Keep-Alive. */
+  headers: [string, string][];
+  /** The server's keep-alive timeout (its Keep-Alive line), ms. */
+  keepAliveMs: number;
 }
 
-const { bodiesFile } = JSON.parse(process.argv[2] ?? "{}") as { bodiesFile: string };
+type HeaderMode = "captured" | "body-only";
+
+const { bodiesFile, headers: mode = "captured" } = JSON.parse(process.argv[2] ?? "{}") as {
+  bodiesFile: string;
+  headers?: HeaderMode;
+};
 const captured = JSON.parse(readFileSync(bodiesFile, "utf8")) as Record<string, CapturedBody>;
 const answers = new Map(
   Object.entries(captured).map(([path, c]) => {
     const body = Buffer.from(c.body, "base64");
-    return [path, { body, headers: { "Content-Type": c.contentType, "Content-Length": body.length } }];
+    const headers =
+      mode === "captured"
+        ? c.headers.flat()
+        : { "Content-Type": c.contentType, "Content-Length": body.length };
+    return [path, { body, headers }];
   }),
 );
 
@@ -30,7 +47,8 @@ const server = createServer((req, res) => {
   }
   res.writeHead(200, answer.headers).end(answer.body);
 });
-server.keepAliveTimeout = 60_000;
+const first = Object.values(captured)[0];
+server.keepAliveTimeout = mode === "captured" && first ? first.keepAliveMs : 60_000;
 server.listen(0, "127.0.0.1", () => {
   const { port } = server.address() as AddressInfo;
   console.log(`READY ${JSON.stringify({ url: `http://127.0.0.1:${port}` })}`);

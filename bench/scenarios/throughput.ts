@@ -1,11 +1,13 @@
 import { writeFileSync } from "node:fs";
+import { get } from "node:http";
 import { join } from "node:path";
 import type { CapturedBody } from "../baseline-server.ts";
 import type { BenchContext } from "../context.ts";
+import { cpuSeconds } from "../cpu-time.ts";
 import { benchDatabase } from "../data.ts";
 import { type LoadRun, type LoadSummary, load, summarize } from "../load.ts";
 import { type Child, REPO, startChild, urlOf } from "../procs.ts";
-import { addedNsPerRequest, formatNumber, formatRatio, ratio } from "../stats.ts";
+import { addedNsPerRequest, formatNumber, formatRatio, median, ratio } from "../stats.ts";
 import type { Section, TargetResult } from "../types.ts";
 
 /** The measured requests: fixed, so every run and every target answers the same thing. */
@@ -49,8 +51,15 @@ export async function throughput(ctx: BenchContext): Promise<Section> {
     { name: "server", label: "reference server (limit raised)", start: reference },
     {
       name: "baseline",
-      label: "bare node:http (same bytes)",
-      start: () => startChild(join(REPO, "bench/baseline-server.ts"), { bodiesFile }),
+      label: "bare node:http (same bytes: body and header lines)",
+      start: () => startChild(join(REPO, "bench/baseline-server.ts"), { bodiesFile, headers: "captured" }),
+    },
+    {
+      // The ceiling before issue 25's work: the body with Content-Type and Content-Length only.
+      name: "baseline-body",
+      label: "bare node:http (same body, 2 header lines)",
+      only: CEILING_TARGET,
+      start: () => startChild(join(REPO, "bench/baseline-server.ts"), { bodiesFile, headers: "body-only" }),
     },
     {
       name: "prism",
@@ -82,23 +91,23 @@ export async function throughput(ctx: BenchContext): Promise<Section> {
     return urlOf(child);
   };
   const runs: Record<string, Record<string, LoadRun[]>> = {};
-  const record = (endpoint: string, target: string, run: LoadRun) => {
+  // CPU µs per answered request of each target's process, per run (NaN without /proc).
+  const cpuUs: Record<string, Record<string, number[]>> = {};
+  const record = (endpoint: string, target: string, run: LoadRun, cpuUsPerRequest: number) => {
     const byTarget = runs[endpoint] ?? {};
     runs[endpoint] = byTarget;
     byTarget[target] = [...(byTarget[target] ?? []), run];
+    const cpu = cpuUs[endpoint] ?? {};
+    cpuUs[endpoint] = cpu;
+    cpu[target] = [...(cpu[target] ?? []), cpuUsPerRequest];
   };
   try {
     children.set("server", await reference());
     const captured: Record<string, CapturedBody> = {};
     for (const e of ENDPOINTS) {
-      const res = await fetch(urlOfTarget("server") + e.path);
-      const body = Buffer.from(await res.arrayBuffer());
-      if (res.status !== 200)
-        throw new Error(`${e.path} answered ${res.status}: ${body.toString().slice(0, 300)}`);
-      captured[e.path] = {
-        contentType: res.headers.get("content-type") ?? "application/json",
-        body: body.toString("base64"),
-      };
+      const { status, headers, body } = await rawGet(urlOfTarget("server") + e.path);
+      if (status !== 200) throw new Error(`${e.path} answered ${status}: ${body.toString().slice(0, 300)}`);
+      captured[e.path] = capture(headers, body);
       bodyBytes[e.id] = { server: body.length };
     }
     writeFileSync(bodiesFile, JSON.stringify(captured));
@@ -125,12 +134,15 @@ export async function throughput(ctx: BenchContext): Promise<Section> {
       }
       for (let i = 0; i < ctx.runs; i++) {
         for (const t of here) {
+          const pid = children.get(t.name)?.process.pid;
+          const cpuBefore = cpuSeconds(pid);
           const run = await load({
             url: urlOfTarget(t.name) + e.path,
             connections: ctx.connections,
             durationSeconds: ctx.seconds,
           });
-          record(e.id, t.name, run);
+          const answered = run.rps * ctx.seconds;
+          record(e.id, t.name, run, ((cpuSeconds(pid) - cpuBefore) * 1e6) / answered);
         }
       }
       const s = runs[e.id] ?? {};
@@ -138,10 +150,46 @@ export async function throughput(ctx: BenchContext): Promise<Section> {
         `  ${e.id}: ${here.map((t) => `${t.name} ${formatNumber(summarize(s[t.name] ?? []).rps)}`).join(", ")} req/s`,
       );
     }
-    return report(ctx, runs, bodyBytes, targets);
+    return report(ctx, runs, cpuUs, bodyBytes, targets);
   } finally {
     await Promise.all([...children.values()].map((c) => c.stop()));
   }
+}
+
+/**
+ * One GET as autocannon sends it (no Accept-Encoding, so the body is not compressed), with the
+ * header lines exactly as written (names as sent, in order).
+ */
+function rawGet(url: string): Promise<{ status: number; headers: string[]; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    get(url, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.rawHeaders, body: Buffer.concat(chunks) }),
+      );
+      res.on("error", reject);
+    }).on("error", reject);
+  });
+}
+
+/** Lines Node writes itself on every answer (Date changes each second): not part of the capture. */
+const WRITTEN_BY_NODE = new Set(["date", "connection", "keep-alive"]);
+
+/** What the bare server replays: the body, the other header lines in order, the keep-alive timeout. */
+export function capture(rawHeaders: string[], body: Buffer): CapturedBody {
+  const headers: [string, string][] = [];
+  let contentType = "application/json";
+  let keepAliveMs = 5000;
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i] as string;
+    const value = rawHeaders[i + 1] as string;
+    const lower = name.toLowerCase();
+    if (lower === "content-type") contentType = value;
+    if (lower === "keep-alive") keepAliveMs = Number(/timeout=(\d+)/.exec(value)?.[1] ?? 5) * 1000;
+    if (!WRITTEN_BY_NODE.has(lower)) headers.push([name, value]);
+  }
+  return { contentType, body: body.toString("base64"), headers, keepAliveMs };
 }
 
 /** "743 (664–948)": the median and the spread of the runs, so the noise is visible next to the figure. */
@@ -168,6 +216,7 @@ function belowNoise(ns: number, on: LoadSummary | undefined, off: LoadSummary | 
 function report(
   ctx: BenchContext,
   runs: Record<string, Record<string, LoadRun[]>>,
+  cpuUs: Record<string, Record<string, number[]>>,
   bodyBytes: Record<string, Record<string, number>>,
   targets: Target[],
 ): Section {
@@ -179,7 +228,8 @@ function report(
     const server = med(e.id, "server");
     const baseline = med(e.id, "baseline");
     const prism = med(e.id, "prism");
-    const flags = [server, baseline, prism].some((s) => s && s.non2xx + s.errors > 0) ? " ⚠" : "";
+    const bodyOnly = med(e.id, "baseline-body");
+    const flags = [server, baseline, prism, bodyOnly].some((s) => s && s.non2xx + s.errors > 0) ? " ⚠" : "";
     return [
       e.id + flags,
       formatNumber(bodyBytes[e.id]?.server ?? Number.NaN),
@@ -190,6 +240,9 @@ function report(
       withSpread(prism),
       `${prism?.p50 ?? "n/a"} / ${prism?.p99 ?? "n/a"}`,
       formatRatio(ratio(server?.rps ?? Number.NaN, baseline?.rps ?? Number.NaN)),
+      bodyOnly
+        ? `${formatRatio(ratio(server?.rps ?? Number.NaN, bodyOnly.rps))} (${withSpread(bodyOnly)})`
+        : "n/a",
       formatRatio(ratio(server?.rps ?? Number.NaN, prism?.rps ?? Number.NaN)),
       formatRatio(ratio(baseline?.rps ?? Number.NaN, prism?.rps ?? Number.NaN)),
     ];
@@ -209,15 +262,38 @@ function report(
     ];
   });
 
+  // CPU per request: medians of the runs, with their spread, and the bare servers' over the server's.
+  const cpuOf = (e: string, t: string) => cpuUs[e]?.[t] ?? [];
+  const cpuText = (values: number[]) =>
+    values.length
+      ? `${median(values).toFixed(0)} (${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)})`
+      : "n/a";
+  const cpuRows = ENDPOINTS.filter((e) => CEILING_TARGET.includes(e.id)).map((e) => {
+    const server = median(cpuOf(e.id, "server"));
+    return [
+      e.id,
+      cpuText(cpuOf(e.id, "server")),
+      cpuText(cpuOf(e.id, "baseline")),
+      cpuText(cpuOf(e.id, "baseline-body")),
+      formatRatio(ratio(median(cpuOf(e.id, "baseline")), server)),
+      formatRatio(ratio(median(cpuOf(e.id, "baseline-body")), server)),
+    ];
+  });
+
   const targetResults: TargetResult[] = [];
   for (const id of CEILING_TARGET) {
-    const r = ratio(med(id, "server")?.rps ?? Number.NaN, med(id, "baseline")?.rps ?? Number.NaN);
+    const serverRps = med(id, "server")?.rps ?? Number.NaN;
+    const r = ratio(serverRps, med(id, "baseline")?.rps ?? Number.NaN);
+    const bodyOnlyRps = med(id, "baseline-body")?.rps ?? Number.NaN;
     targetResults.push({
       name: `server ≥ ${CEILING_RATIO * 100}% of bare node:http, ${id}`,
       met: Number.isFinite(r) ? r >= CEILING_RATIO : null,
       value: r,
       unit: "×",
-      measured: `${formatRatio(r)} (${formatNumber(med(id, "server")?.rps ?? Number.NaN)} vs ${formatNumber(med(id, "baseline")?.rps ?? Number.NaN)} req/s)`,
+      measured:
+        `${formatRatio(r)} (${formatNumber(serverRps)} vs ${formatNumber(med(id, "baseline")?.rps ?? Number.NaN)} req/s); ` +
+        `${formatRatio(ratio(serverRps, bodyOnlyRps))} of node:http writing the body with 2 header lines; ` +
+        `CPU per request ${median(cpuOf(id, "server")).toFixed(0)} vs ${median(cpuOf(id, "baseline")).toFixed(0)} µs`,
     });
   }
   const prismRatios = ENDPOINTS.map((e) => ({
@@ -249,7 +325,10 @@ function report(
       `autocannon, ${ctx.connections} keep-alive connections, ${ctx.runs} × ${ctx.seconds} s per target and endpoint after a ` +
       `${ctx.warmupSeconds} s warm-up, runs interleaved across targets; medians. 20,000 generated alerts (the default data). ` +
       "The reference server keeps its limiter on with the limit raised to 10⁹ per 1 s window (one client address). " +
-      "The bare node:http server answers the very bytes the reference server answered for each request. " +
+      "The bare node:http server answers the very bytes the reference server answered for each request: the body " +
+      "and the same header lines (captured just before; Node adds Date, Connection and Keep-Alive to both). On the " +
+      "target endpoints a second bare server writes the same body with Content-Type and Content-Length only (the " +
+      "ceiling used before issue 25), shown beside. " +
       "Client and servers share the machine's cores.",
     tables: [
       {
@@ -263,6 +342,7 @@ function report(
           "Prism req/s",
           "Prism p50/p99 ms",
           "server / node:http",
+          "server / node:http body only (its req/s)",
           "server / Prism",
           "node:http / Prism (ceiling)",
         ],
@@ -281,6 +361,20 @@ function report(
         ],
         rows: extraRows,
       },
+      {
+        caption:
+          "CPU time per answered request of each server process (user + system, /proc), during the same runs: " +
+          "what the server itself costs, much less moved by the other jobs on the machine than req/s",
+        columns: [
+          "endpoint",
+          "server µs",
+          "node:http (same bytes) µs",
+          "node:http (body only) µs",
+          "node:http / server (same bytes)",
+          "node:http / server (body only)",
+        ],
+        rows: cpuRows,
+      },
     ],
     targets: targetResults,
     notes: [
@@ -290,6 +384,6 @@ function report(
       "A ratio whose numerator or denominator moves by its run spread (in brackets) is within noise: judge a " +
         "target near its threshold over several runs.",
     ],
-    data: { bodyBytes, targets: targets.map((t) => ({ name: t.name, label: t.label })), runs },
+    data: { bodyBytes, targets: targets.map((t) => ({ name: t.name, label: t.label })), runs, cpuUs },
   };
 }

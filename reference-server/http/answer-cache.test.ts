@@ -13,29 +13,31 @@ const answer = (body: string, secured = false): Answer => ({
 describe("AnswerCache", () => {
   it("answers a request again within its second and data state, and never after either changes", () => {
     const cache = new AnswerCache(8);
-    expect(cache.lookup("GET /a", 100, "1:1")).toBeUndefined();
+    expect(cache.lookup("http://h", "/a", 100, "1:1")).toBeUndefined();
     const kept = answer("a");
-    cache.keep("GET /a", kept);
-    expect(cache.lookup("GET /a", 100, "1:1")).toBe(kept);
+    cache.keep("http://h", "/a", kept);
+    expect(cache.lookup("http://h", "/a", 100, "1:1")).toBe(kept);
     // A write (a live insert) is a new data state: the answer is computed again.
-    expect(cache.lookup("GET /a", 100, "2:1")).toBeUndefined();
-    cache.keep("GET /a", answer("a2"));
+    expect(cache.lookup("http://h", "/a", 100, "2:1")).toBeUndefined();
+    cache.keep("http://h", "/a", answer("a2"));
+    // Another host is another request: its self links differ.
+    expect(cache.lookup("http://other", "/a", 100, "2:1")).toBeUndefined();
     // The next second: the clock may have moved a rank window.
-    expect(cache.lookup("GET /a", 101, "2:1")).toBeUndefined();
+    expect(cache.lookup("http://h", "/a", 101, "2:1")).toBeUndefined();
   });
 
   it("never keeps a secured operation's answer (it depends on the account)", () => {
     const cache = new AnswerCache(8);
-    cache.lookup("GET /mine", 100, "s");
-    cache.keep("GET /mine", answer("mine", true));
-    expect(cache.lookup("GET /mine", 100, "s")).toBeUndefined();
+    cache.lookup("http://h", "/mine", 100, "s");
+    cache.keep("http://h", "/mine", answer("mine", true));
+    expect(cache.lookup("http://h", "/mine", 100, "s")).toBeUndefined();
   });
 
   it("holds at most its bound, however many distinct requests come", () => {
     const cache = new AnswerCache(4);
-    cache.lookup("x", 100, "s");
+    cache.lookup("http://h", "/x", 100, "s");
     for (let i = 0; i < 50; i++) {
-      cache.keep(`GET /${i}`, answer(String(i)));
+      cache.keep(i % 2 ? "http://h" : "https://h", `/${i}`, answer(String(i)));
       expect(cache.size).toBeLessThanOrEqual(4);
     }
   });

@@ -13,7 +13,7 @@ export function clientIp(
   forwardedFor: string | string[] | undefined,
   trusted: ReadonlySet<string>,
 ): string {
-  const peer = normalize(socketAddress ?? "") || "unknown";
+  const peer = peerOf(socketAddress ?? "");
   if (!trusted.has(peer) || forwardedFor === undefined) return peer;
   const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(",") : forwardedFor).split(",");
   for (let i = hops.length - 1; i >= 0; i--) {
@@ -25,6 +25,20 @@ export function clientIp(
   }
   // Every hop is one of our proxies: the request comes from the left-most of them.
   return hopAddress((hops[0] as string).trim()) ?? peer;
+}
+
+// The last socket address and its normalized form: one connection's requests (and a load
+// generator's connections from one address) all carry the same one, so it is normalized once
+// rather than by a regular expression on every request.
+let lastAddress = "";
+let lastPeer = "unknown";
+
+function peerOf(address: string): string {
+  if (address !== lastAddress) {
+    lastPeer = normalize(address) || "unknown";
+    lastAddress = address;
+  }
+  return lastPeer;
 }
 
 /** A hop's address: an IP, ADDRESS:PORT or [IPv6]:PORT (as some proxies write it); else undefined. */
