@@ -10,7 +10,7 @@ export function priceBucket(price: number): number {
 }
 
 /** What of an alert the count index reads. */
-export type Counted = Pick<AlertRow, "title" | "content" | "cateid" | "price">;
+export type Counted = Pick<AlertRow, "title" | "content" | "cateid" | "price" | "tags">;
 
 /** Growable list of doc numbers, 4 bytes each (a bulk write of 1M alerts adds ~60M of them). */
 class DocList {
@@ -31,9 +31,10 @@ class DocList {
 
 /**
  * The exact-count index, changed at write time, in the same transaction as the rows:
- * - term_docs: for every index token (grams.ts: bigrams of title and content, the facets),
- *   the set of alerts holding it, by doc number (doc-sets.ts). Totals of OR lists, block words
- *   and categories are cardinalities of unions and differences of these sets (fast-count.ts).
+ * - term_docs: for every index token (grams.ts: bigrams of title and content, the facets: all,
+ *   category, tags), the set of alerts holding it, by doc number (doc-sets.ts). Totals of OR
+ *   lists, block words and categories are cardinalities of unions and differences of these sets
+ *   (fast-count.ts), and search pages walk them newest first (word-search.ts).
  * - price_counts: alerts per distinct price, and price_buckets: alerts per whole unit of price
  *   (floor), so that a price range's total sums the buckets inside it and the distinct prices
  *   of its two partial ends (a few hundred rows instead of every priced alert in the range).
@@ -66,6 +67,12 @@ export class IndexChanges {
 
   /** `tokens`: the row's alertTokens when the caller has them already. */
   add(doc: number, row: Counted, tokens = alertTokens(row)): void {
+    this.addTokens(doc, tokens);
+    if (row.price !== null) this.prices.set(row.price, (this.prices.get(row.price) ?? 0) + 1);
+  }
+
+  /** Puts the doc into the tokens' sets only (no price count). */
+  addTokens(doc: number, tokens: Iterable<string>): void {
     for (const term of tokens) {
       let list = this.added.get(term);
       if (!list) {
@@ -74,11 +81,11 @@ export class IndexChanges {
       }
       list.push(doc);
     }
-    if (row.price !== null) this.prices.set(row.price, (this.prices.get(row.price) ?? 0) + 1);
   }
 
-  remove(doc: number, row: Counted): void {
-    for (const term of alertTokens(row)) {
+  /** `extra`: tokens the row's columns do not give (LATE_TOKEN); a doc absent from a set is no change. */
+  remove(doc: number, row: Counted, extra: string[] = []): void {
+    for (const term of [...alertTokens(row), ...extra]) {
       let list = this.removed.get(term);
       if (!list) {
         list = [];
