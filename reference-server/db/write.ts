@@ -181,6 +181,24 @@ export function settleAfterBulkWrite(db: Database): void {
   db.pragma("wal_checkpoint(TRUNCATE)");
 }
 
+/**
+ * Runs a bulk write with the table's secondary indexes dropped, and builds them afterwards from
+ * their stored definitions: one sort per index instead of a B-tree insert per row per index.
+ * Constraint indexes (UNIQUE, PRIMARY KEY) stay.
+ */
+export function withIndexesBuiltAfter(db: Database, table: string, write: () => void): void {
+  const indexes = db
+    .prepare<[string], { name: string; sql: string }>(
+      "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
+    )
+    .all(table);
+  db.transaction(() => {
+    for (const { name } of indexes) db.exec(`DROP INDEX "${name.replaceAll('"', '""')}"`);
+    write();
+    for (const { sql } of indexes) db.exec(sql);
+  })();
+}
+
 /** Removes every alert, zdm item and activity (before a regeneration); keeps accounts. */
 export function clearData(db: Database): void {
   db.exec(`
