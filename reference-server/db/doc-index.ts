@@ -2,7 +2,12 @@ import type { Database, Statement } from "better-sqlite3";
 import type { TypedFastBitSet } from "typedfastbitset";
 import type { AlertRow } from "../data/records.ts";
 import { decodeDocs, encodeDocs, encodeSortedDocs, MAX_DOC } from "./doc-sets.ts";
-import { alertTokens } from "./grams.ts";
+import { foldLatin } from "../../src/rules/words.ts";
+import { alertTokens, gramToken } from "./grams.ts";
+
+/** A bigram as one number while writing (first code point × GRAM_BASE + second, or END). */
+const GRAM_BASE = 0x11_0001;
+const END = 0x11_0000;
 
 /** The price_buckets key of a price: its whole units (bucket b holds b <= price < b + 1). */
 export function priceBucket(price: number): number {
@@ -17,6 +22,8 @@ class DocList {
   docs = new Uint32Array(16);
   length = 0;
   push(doc: number): void {
+    // Writers add one alert's tokens together: a token repeated in it is the same last doc.
+    if (this.length > 0 && this.docs[this.length - 1] === doc) return;
     if (this.length === this.docs.length) {
       const grown = new Uint32Array(this.docs.length * 2);
       grown.set(this.docs);
@@ -43,6 +50,8 @@ class DocList {
  */
 export class IndexChanges {
   private readonly added = new Map<string, DocList>();
+  /** Gram tokens added, keyed by number (addText): a string per gram per alert costs more than the rest of the write. */
+  private readonly addedGrams = new Map<number, DocList>();
   private readonly removed = new Map<string, number[]>();
   private readonly prices = new Map<number, number>();
   private nextDoc: number | undefined;
@@ -69,6 +78,26 @@ export class IndexChanges {
   add(doc: number, row: Counted, tokens = alertTokens(row)): void {
     this.addTokens(doc, tokens);
     if (row.price !== null) this.prices.set(row.price, (this.prices.get(row.price) ?? 0) + 1);
+  }
+
+  /** Puts the doc into the sets of the text's gram tokens (grams.ts gramTokens). */
+  addText(doc: number, text: string): void {
+    let previous = -1;
+    for (const ch of foldLatin(text)) {
+      const code = ch.codePointAt(0) as number;
+      if (previous >= 0) this.addGram(doc, previous * GRAM_BASE + code);
+      previous = code;
+    }
+    if (previous >= 0) this.addGram(doc, previous * GRAM_BASE + END);
+  }
+
+  private addGram(doc: number, key: number): void {
+    let list = this.addedGrams.get(key);
+    if (!list) {
+      list = new DocList();
+      this.addedGrams.set(key, list);
+    }
+    list.push(doc);
   }
 
   /** Puts the doc into the tokens' sets only (no price count). */
@@ -98,6 +127,15 @@ export class IndexChanges {
 
   /** Writes the recorded changes into term_docs and price_counts; the object can be reused. */
   flush(): void {
+    for (const [key, grams] of this.addedGrams) {
+      const first = Math.floor(key / GRAM_BASE);
+      const second = key % GRAM_BASE;
+      const term = gramToken(first, second === END ? undefined : second);
+      const list = this.added.get(term);
+      if (!list) this.added.set(term, grams);
+      else for (const doc of grams.view()) list.push(doc);
+    }
+    this.addedGrams.clear();
     const read = this.db.prepare<[string], Buffer>("SELECT docs FROM term_docs WHERE term = ?").pluck();
     const write = this.db.prepare("INSERT OR REPLACE INTO term_docs (term, docs) VALUES (?, ?)");
     const drop = this.db.prepare("DELETE FROM term_docs WHERE term = ?");

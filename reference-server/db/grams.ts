@@ -15,6 +15,11 @@ import { foldLatin } from "../../src/rules/words.ts";
  */
 const hex = (c: string) => (c.codePointAt(0) as number).toString(16);
 
+/** The token of a character followed by another, or by the end of the text (undefined). */
+export function gramToken(first: number, second: number | undefined): string {
+  return `${first.toString(16)}x${second === undefined ? "z" : second.toString(16)}`;
+}
+
 export function gramTokens(text: string): string {
   const codes = [...foldLatin(text)].map(hex);
   codes.push("z");

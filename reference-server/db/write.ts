@@ -1,7 +1,7 @@
 import type { Database } from "better-sqlite3";
 import type { ActivityCategoryRow, ActivityRow, AlertRow, Dataset, ZdmRow } from "../data/records.ts";
 import { IndexChanges } from "./doc-index.ts";
-import { distinctTokens, gramTokens, LATE_TOKEN, tagToken } from "./grams.ts";
+import { facetTokens, LATE_TOKEN, tagToken } from "./grams.ts";
 
 /** Writes rows, replacing any row with the same id (imports may repeat items). One transaction. */
 export function writeDataset(db: Database, data: Partial<Dataset>, fresh = false): void {
@@ -98,9 +98,11 @@ function alertWriter(db: Database, fresh: boolean, index: IndexChanges | null): 
     if (index) {
       const d = index.newDoc();
       insert.run({ ...row, seq, doc: d });
-      const tokens = distinctTokens(gramTokens(row.title), gramTokens(row.content), row.cateid, row.tags);
-      if (seq < newest) tokens.push(LATE_TOKEN);
-      index.add(d, row, tokens);
+      index.addText(d, row.title);
+      index.addText(d, row.content);
+      const facets = facetTokens(row.cateid, row.tags);
+      if (seq < newest) facets.push(LATE_TOKEN);
+      index.add(d, row, facets);
     } else insert.run({ ...row, seq });
     if (seq > newest) newest = seq;
   };
