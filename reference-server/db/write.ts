@@ -80,13 +80,34 @@ function alertWriter(db: Database, fresh: boolean, index: IndexChanges | null): 
   );
   const taken = db.prepare<[number], { seq: number }>("SELECT seq FROM alerts WHERE seq = ?");
   const remove = alertRemover(db, index);
-  const doc = index ? ", doc" : "";
+  // Positional parameters: binding by name looks up every key of an object per row.
   const insert = db.prepare(
     `INSERT INTO alerts (seq, id, title, content, datetime, shorttime, shijianchuo, cateid, catename, comments,
-       louzhu, louzhuregtime, url, yuanurl, price, tags${doc})
-     VALUES (@seq, @id, @title, @content, @datetime, @shorttime, @shijianchuo, @cateid, @catename, @comments,
-       @louzhu, @louzhuregtime, @url, @yuanurl, @price, @tags${doc ? ", @doc" : ""})`,
+       louzhu, louzhuregtime, url, yuanurl, price, tags${index ? ", doc" : ""})
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?${index ? ", ?" : ""})`,
   );
+  const insertRow = (r: AlertRow, seq: number, doc?: number) => {
+    const values = [
+      seq,
+      r.id,
+      r.title,
+      r.content,
+      r.datetime,
+      r.shorttime,
+      r.shijianchuo,
+      r.cateid,
+      r.catename,
+      r.comments,
+      r.louzhu,
+      r.louzhuregtime,
+      r.url,
+      r.yuanurl,
+      r.price,
+      r.tags,
+    ];
+    if (doc !== undefined) values.push(doc);
+    insert.run(values);
+  };
   // The newest key ever written: removals only lower the true one, which keeps "late" safe.
   let newest = (db.prepare("SELECT max(seq) FROM alerts").pluck().get() as number | null) ?? -1;
   return (row) => {
@@ -97,13 +118,13 @@ function alertWriter(db: Database, fresh: boolean, index: IndexChanges | null): 
     if (!fresh) while (taken.get(seq)) seq++;
     if (index) {
       const d = index.newDoc();
-      insert.run({ ...row, seq, doc: d });
+      insertRow(row, seq, d);
       index.addText(d, row.title);
       index.addText(d, row.content);
       const facets = facetTokens(row.cateid, row.tags);
       if (seq < newest) facets.push(LATE_TOKEN);
       index.add(d, row, facets);
-    } else insert.run({ ...row, seq });
+    } else insertRow(row, seq);
     if (seq > newest) newest = seq;
   };
 }
