@@ -5,9 +5,8 @@ import { decodeDocs, encodeDocs, encodeSortedDocs, MAX_DOC } from "./doc-sets.ts
 import { foldLatin } from "../../src/rules/words.ts";
 import { alertTokens, gramToken } from "./grams.ts";
 
-/** A bigram as one number while writing (first code point × GRAM_BASE + second, or END). */
-const GRAM_BASE = 0x11_0001;
-const END = 0x11_0000;
+/** The end of a text, as a character id (the token's second half is "z"). */
+const END = 0;
 
 /** The price_buckets key of a price: its whole units (bucket b holds b <= price < b + 1). */
 export function priceBucket(price: number): number {
@@ -50,8 +49,13 @@ class DocList {
  */
 export class IndexChanges {
   private readonly added = new Map<string, DocList>();
-  /** Gram tokens added, keyed by number (addText): a string per gram per alert costs more than the rest of the write. */
-  private readonly addedGrams = new Map<number, DocList>();
+  /**
+   * Gram tokens added (addText), by small ids of their two characters: a token string per gram
+   * per alert cost more than the rest of a generation's write. `codes[id]` is the code point.
+   */
+  private readonly grams: (DocList | undefined)[][] = [];
+  private readonly charIds = new Map<number, number>();
+  private readonly codes: number[] = [-1];
   private readonly removed = new Map<string, number[]>();
   private readonly prices = new Map<number, number>();
   private nextDoc: number | undefined;
@@ -85,17 +89,28 @@ export class IndexChanges {
     let previous = -1;
     for (const ch of foldLatin(text)) {
       const code = ch.codePointAt(0) as number;
-      if (previous >= 0) this.addGram(doc, previous * GRAM_BASE + code);
-      previous = code;
+      let id = this.charIds.get(code);
+      if (id === undefined) {
+        id = this.codes.length;
+        this.codes.push(code);
+        this.charIds.set(code, id);
+      }
+      if (previous >= 0) this.addGram(doc, previous, id);
+      previous = id;
     }
-    if (previous >= 0) this.addGram(doc, previous * GRAM_BASE + END);
+    if (previous >= 0) this.addGram(doc, previous, END);
   }
 
-  private addGram(doc: number, key: number): void {
-    let list = this.addedGrams.get(key);
-    if (!list) {
+  private addGram(doc: number, first: number, second: number): void {
+    let row = this.grams[first];
+    if (row === undefined) {
+      row = [];
+      this.grams[first] = row;
+    }
+    let list = row[second];
+    if (list === undefined) {
       list = new DocList();
-      this.addedGrams.set(key, list);
+      row[second] = list;
     }
     list.push(doc);
   }
@@ -127,15 +142,16 @@ export class IndexChanges {
 
   /** Writes the recorded changes into term_docs and price_counts; the object can be reused. */
   flush(): void {
-    for (const [key, grams] of this.addedGrams) {
-      const first = Math.floor(key / GRAM_BASE);
-      const second = key % GRAM_BASE;
-      const term = gramToken(first, second === END ? undefined : second);
-      const list = this.added.get(term);
-      if (!list) this.added.set(term, grams);
-      else for (const doc of grams.view()) list.push(doc);
-    }
-    this.addedGrams.clear();
+    this.grams.forEach((row, first) =>
+      row.forEach((grams, second) => {
+        if (grams === undefined) return;
+        const term = gramToken(this.codes[first] as number, second === END ? undefined : this.codes[second]);
+        const list = this.added.get(term);
+        if (!list) this.added.set(term, grams);
+        else for (const doc of grams.view()) list.push(doc);
+      }),
+    );
+    this.grams.length = 0;
     const read = this.db.prepare<[string], Buffer>("SELECT docs FROM term_docs WHERE term = ?").pluck();
     const write = this.db.prepare("INSERT OR REPLACE INTO term_docs (term, docs) VALUES (?, ?)");
     const drop = this.db.prepare("DELETE FROM term_docs WHERE term = ?");
