@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import BetterSqlite3, { type Database } from "better-sqlite3";
 import type { Category } from "../../src/spec/types.ts";
 import { type Account, newKey, saveAccount } from "../auth.ts";
-import { generate } from "../data/generate.ts";
+import { generateStream } from "../data/generate.ts";
 import { shiftIfStale } from "./freshness.ts";
 import { readInfo, writeInfo } from "./meta.ts";
 import { migrate, SCHEMA_VERSION } from "./schema.ts";
@@ -76,7 +76,7 @@ export function openDatabase(o: OpenOptions): OpenedDatabase {
 }
 
 function fillGenerated(db: Database, o: OpenOptions): void {
-  const dataset = generate(o);
+  const { alerts, rest } = generateStream(o);
   // The bulk write through a rollback journal, not the WAL: the WAL would take every new page
   // (the whole database) and the checkpoint write it again; the journal keeps only the pages
   // the write changes, none on an empty file. Left as it was when another connection is open.
@@ -85,7 +85,8 @@ function fillGenerated(db: Database, o: OpenOptions): void {
   try {
     db.transaction(() => {
       clearData(db);
-      withIndexesBuiltAfter(db, "alerts", () => writeDataset(db, dataset, true));
+      withIndexesBuiltAfter(db, "alerts", () => writeDataset(db, { alerts }, true));
+      writeDataset(db, rest(), true);
       writeInfo(db, { source: "generated", seed: o.seed, size: o.size, referenceTime: o.nowSeconds });
     })();
   } finally {

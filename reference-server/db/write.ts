@@ -3,8 +3,11 @@ import type { ActivityCategoryRow, ActivityRow, AlertRow, Dataset, ZdmRow } from
 import { IndexChanges } from "./doc-index.ts";
 import { facetTokens, LATE_TOKEN, tagToken } from "./grams.ts";
 
+/** What a write takes: any of the dataset's parts; alerts may be made as they are read (generateStream). */
+type Rows = Partial<Omit<Dataset, "alerts">> & { alerts?: Iterable<AlertRow> };
+
 /** Writes rows, replacing any row with the same id (imports may repeat items). One transaction. */
-export function writeDataset(db: Database, data: Partial<Dataset>, fresh = false): void {
+export function writeDataset(db: Database, data: Rows, fresh = false): void {
   db.transaction(() => {
     const index = new IndexChanges(db, fresh);
     writeRows(db, data, fresh, index);
@@ -16,7 +19,7 @@ export function writeDataset(db: Database, data: Partial<Dataset>, fresh = false
  * writeDataset without the count index's flush: for a write in batches (a streamed import),
  * where the caller runs `index.flush()` once after the last batch, inside the same transaction.
  */
-export function writeRows(db: Database, data: Partial<Dataset>, fresh: boolean, index: IndexChanges): void {
+export function writeRows(db: Database, data: Rows, fresh: boolean, index: IndexChanges): void {
   const alert = alertWriter(db, fresh, index);
   const zdm = db.prepare(
     `INSERT OR REPLACE INTO zdm_items (id, title, price, mall_name, brand, category_name, pic, posttime, url, content)
