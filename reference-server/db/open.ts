@@ -111,6 +111,8 @@ function generatedImage(o: OpenOptions): Buffer {
     "./grams",
     "./doc-index",
     "./doc-sets",
+    "./doc-gaps",
+    "../data/time",
   ].map((f) => readFileSync(new URL(f + ext, import.meta.url)));
   const key = createHash("sha256")
     .update(JSON.stringify([SCHEMA_VERSION, o.seed, o.size, o.zoneOffset, o.categories]))

@@ -12,12 +12,11 @@ export type TermSet = (term: string) => DocSet;
 /** What a candidate's check reads of its row. */
 type Checked = Pick<AlertRow, "title" | "content" | "price" | "cateid"> & { seq: number };
 
-/** A word's alerts: exactly `docs` (1 or 2 characters), or among them, checked on the text. */
-interface WordDocs {
-  word: string;
-  exact: boolean;
-  docs: TypedFastBitSet;
-}
+/**
+ * A word's alerts: exactly `docs` (1 or 2 characters: a stored set, never changed), or among
+ * `docs`, checked on the text (3 or more: a new bitset).
+ */
+type WordDocs = { word: string; exact: true; docs: DocSet } | { word: string; exact: false; docs: TypedFastBitSet };
 
 /**
  * The alerts a filter selects, as token sets (grams.ts) narrowed to candidates, plus the check
@@ -125,12 +124,14 @@ export class WordSearch {
     const exactNone = none?.filter((w) => w.exact);
     if (exactNone?.length) candidates.difference(unionOf(exactNone.map((w) => w.docs)));
 
-    const inexactAny = any?.filter((w) => !w.exact) ?? [];
+    const inexact = (words: WordDocs[] | undefined) =>
+      (words ?? []).flatMap((w) => (w.exact ? [] : [w]));
+    const inexactAny = inexact(any);
     const exactAny = inexactAny.length ? unionOf((any ?? []).filter((w) => w.exact).map((w) => w.docs)) : undefined;
-    const inexactNone = none?.filter((w) => !w.exact) ?? [];
+    const inexactNone = inexact(none);
     const { minPrice: min, maxPrice: max, cateids } = f;
     const rowFilter = min !== undefined || max !== undefined || cateids !== undefined;
-    const contains = (row: Checked, w: WordDocs) =>
+    const contains = (row: Checked, w: { word: string }) =>
       containsWord(row.title, w.word) || containsWord(row.content, w.word);
     return {
       candidates,
@@ -150,7 +151,7 @@ export class WordSearch {
 
   private wordDocs(word: string): WordDocs {
     const single = singleToken(word);
-    if (single !== undefined) return { word, exact: true, docs: unionOf([this.termSet(single)]) };
+    if (single !== undefined) return { word, exact: true, docs: this.termSet(single) };
     const grams = wordGrams(word);
     if (grams.length === 0) {
       const prefix = charPrefix(word);
