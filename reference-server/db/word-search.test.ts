@@ -4,7 +4,7 @@ import { containsWord } from "../../src/rules/words.ts";
 import type { AlertRow } from "../data/records.ts";
 import { connect } from "./open.ts";
 import { Store } from "./store.ts";
-import { addAlerts, writeDataset } from "./write.ts";
+import { addAlerts, renumberIfLate, writeDataset } from "./write.ts";
 
 const alphabet = fc.constantFrom("京", "东", "红", "包", "a", "A", "b", "B", " ", "，", "😀", "é", "É", "1");
 const text = fc.string({ unit: alphabet, maxLength: 12 });
@@ -80,5 +80,30 @@ describe("search from the token sets", () => {
       ),
       { seed: 42, numRuns: 300 },
     );
+  });
+
+  it("renumbers alerts written out of time order (an import), keeping every answer", () => {
+    const db = connect(":memory:");
+    try {
+      // Newest first in the file: every alert after the first is late.
+      const rows = Array.from({ length: 60 }, (_, i) =>
+        row(i, i % 3 ? "京东红包" : "红包a", i % 4 ? "东京" : "b", 1_700_000_000 - i * 10, i % 2 ? "甲" : "乙 丙"),
+      );
+      writeDataset(db, { alerts: rows });
+      const filters = [{ anyWords: ["红包"] }, { anyWords: ["京东红"], noWords: ["a"] }, { tag: "乙 丙" }, { cateid: "10" }];
+      const answers = (store: Store) =>
+        filters.map((f) => [store.countAlerts(f), store.alerts(f, 5, 3).map((a) => a.id)]);
+      const before = answers(new Store(db));
+      const late = () => db.prepare("SELECT count(*) FROM term_docs WHERE term = 'late'").pluck().get();
+      expect(late()).toBe(1);
+      expect(renumberIfLate(db)).toBe(true);
+      expect(late()).toBe(0);
+      const order = db.prepare<[], number>("SELECT doc FROM alerts ORDER BY seq").pluck().all();
+      expect(order).toEqual(order.map((_, i) => i));
+      expect(answers(new Store(db))).toEqual(before);
+      expect(renumberIfLate(db)).toBe(false);
+    } finally {
+      db.close();
+    }
   });
 });

@@ -1,6 +1,7 @@
 import type { Database } from "better-sqlite3";
 import type { ActivityCategoryRow, ActivityRow, AlertRow, Dataset, ZdmRow } from "../data/records.ts";
 import { IndexChanges } from "./doc-index.ts";
+import { decodeDocs } from "./doc-sets.ts";
 import { facetTokens, LATE_TOKEN, tagToken } from "./grams.ts";
 
 /** What a write takes: any of the dataset's parts; alerts may be made as they are read (generateStream). */
@@ -174,6 +175,45 @@ export function numberAlerts(db: Database): void {
     index.add(doc, row);
   }
   index.flush();
+}
+
+/** Late docs beyond this share of the alerts make a bulk write renumber them (renumberIfLate). */
+const LATE_SHARE = 0.01;
+const RENUMBER_CHUNK = 20_000;
+
+/**
+ * After a bulk write (an import): when more than LATE_SHARE of the alerts were written after a
+ * newer one (a file not in time order), gives every alert a new doc number in key order and
+ * rebuilds the count index from the rows, so that search walks stop at the page again
+ * (word-search.ts). Inside the caller's transaction; the sets are rebuilt whole, so doc numbers
+ * start again from 0. Returns whether it renumbered.
+ */
+export function renumberIfLate(db: Database): boolean {
+  const late = db.prepare("SELECT docs FROM term_docs WHERE term = ?").pluck().get(LATE_TOKEN) as
+    | Buffer
+    | undefined;
+  const alerts = db.prepare("SELECT count(*) FROM alerts").pluck().get() as number;
+  if (!late || decodeDocs(late).size() <= alerts * LATE_SHARE) return false;
+  db.exec(`
+    DELETE FROM term_docs; DELETE FROM price_counts; DELETE FROM price_buckets;
+    DELETE FROM meta WHERE key = 'next_doc'; UPDATE alerts SET doc = NULL;
+  `);
+  const index = new IndexChanges(db, true);
+  const chunk = db.prepare<[number], Indexed>(
+    `SELECT ${INDEXED} FROM alerts WHERE seq > ? ORDER BY seq LIMIT ${RENUMBER_CHUNK}`,
+  );
+  const number = db.prepare("UPDATE alerts SET doc = ? WHERE seq = ?");
+  for (let rows = chunk.all(-1); rows.length > 0; rows = chunk.all((rows.at(-1) as Indexed).seq)) {
+    for (const row of rows) {
+      const doc = index.newDoc();
+      number.run(doc, row.seq);
+      index.addText(doc, row.title);
+      index.addText(doc, row.content);
+      index.add(doc, row, facetTokens(row.cateid, row.tags));
+    }
+  }
+  index.flush();
+  return true;
 }
 
 /**
