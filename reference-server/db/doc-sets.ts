@@ -50,7 +50,11 @@ export function readDocs(blob: Uint8Array): DocSet {
   if (isGaps(blob)) {
     const docs = decodeGaps(blob);
     const last = docs[docs.length - 1] ?? 0;
-    return docs.length * 32 > last + 64 ? asBitset(docs) : docs;
+    if (docs.length * 32 <= last + 64) return docs;
+    // Exactly as many words as the stored bitset would have (a grown one has slack to walk).
+    const words = new Uint32Array(Math.ceil((last + 1) / 32));
+    for (const d of docs) words[d >>> 5] = (words[d >>> 5] as number) | (1 << (d & 31));
+    return TypedFastBitSet.fromWords(words);
   }
   const dense =
     blob.byteLength >= 4 && blob[0] === 0xff && blob[1] === 0xff && blob[2] === 0xff && blob[3] === 0xff;

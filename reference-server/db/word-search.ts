@@ -3,6 +3,7 @@ import type { TypedFastBitSet } from "typedfastbitset";
 import { containsWord } from "../../src/rules/words.ts";
 import type { AlertRow } from "../data/records.ts";
 import { asBitset, type DocSet, unionOf } from "./doc-sets.ts";
+import { walkDescending } from "./doc-walk.ts";
 import { categoryToken, charPrefix, LATE_TOKEN, singleToken, tagToken, wordGrams } from "./grams.ts";
 import type { AlertFilter } from "./store.ts";
 
@@ -25,7 +26,10 @@ type WordDocs = { word: string; exact: true; docs: DocSet } | { word: string; ex
  * range, a category list.
  */
 interface Plan {
-  candidates: TypedFastBitSet;
+  /** The candidates: any of `union`, within each of `required`, outside each of `excluded`. */
+  union: DocSet[];
+  required: DocSet[];
+  excluded: DocSet[];
   /** Whether this candidate's row must be read and checked. */
   needsRow: (doc: number) => boolean;
   accepts: (doc: number, row: Checked) => boolean;
@@ -69,8 +73,12 @@ export class WordSearch {
 
   count(f: AlertFilter): number {
     const plan = this.plan(f);
+    // A new bitset, changed in place (a cached set never is).
+    const candidates = unionOf(plan.union);
+    for (const set of plan.required) candidates.intersection(asBitset(set));
+    if (plan.excluded.length) candidates.difference(unionOf(plan.excluded));
     let n = 0;
-    plan.candidates.forEach((doc) => {
+    candidates.forEach((doc) => {
       if (!plan.needsRow(doc)) n++;
       else {
         const row = this.checkedRow.get(doc);
@@ -87,7 +95,7 @@ export class WordSearch {
     const lateDocs = (late instanceof Uint32Array ? late.length : late.size()) > 0 ? asBitset(late) : undefined;
     const wanted = offset + limit;
     const hits: number[] = [];
-    descending(plan.candidates, (doc) => {
+    walkDescending(plan.union, plan.required, plan.excluded, (doc) => {
       let seq: number | undefined;
       if (plan.needsRow(doc)) {
         const row = this.checkedRow.get(doc);
@@ -116,14 +124,9 @@ export class WordSearch {
       f.cateid === undefined ? undefined : categoryToken(f.cateid),
       f.tag === undefined ? undefined : tagToken(f.tag),
     ].filter((t): t is string => t !== undefined);
-    // A new bitset, changed in place below (a cached set never is).
-    const candidates = any
-      ? unionOf(any.map((w) => w.docs))
-      : unionOf([this.termSet(facets.shift() ?? "all")]);
-    for (const t of facets) candidates.intersection(asBitset(this.termSet(t)));
-    const exactNone = none?.filter((w) => w.exact);
-    if (exactNone?.length) candidates.difference(unionOf(exactNone.map((w) => w.docs)));
-
+    const union = any ? any.map((w) => w.docs) : [this.termSet(facets.shift() ?? "all")];
+    const required = facets.map((t) => this.termSet(t));
+    const excluded = (none ?? []).filter((w) => w.exact).map((w) => w.docs);
     const inexact = (words: WordDocs[] | undefined) =>
       (words ?? []).flatMap((w) => (w.exact ? [] : [w]));
     const inexactAny = inexact(any);
@@ -134,7 +137,9 @@ export class WordSearch {
     const contains = (row: Checked, w: { word: string }) =>
       containsWord(row.title, w.word) || containsWord(row.content, w.word);
     return {
-      candidates,
+      union,
+      required,
+      excluded,
       needsRow: (doc) =>
         rowFilter ||
         (exactAny !== undefined && !exactAny.has(doc)) ||
@@ -162,18 +167,5 @@ export class WordSearch {
     const docs = unionOf([this.termSet(grams[0] as string)]);
     for (const g of new Set(grams.slice(1))) docs.intersection(asBitset(this.termSet(g)));
     return { word, exact: false, docs };
-  }
-}
-
-/** Calls `visit` with each doc of the set, highest first, while it returns true. */
-function descending(set: TypedFastBitSet, visit: (doc: number) => boolean): void {
-  const words = set.words;
-  for (let w = words.length - 1; w >= 0; w--) {
-    let bits = words[w] as number;
-    while (bits !== 0) {
-      const bit = 31 - Math.clz32(bits);
-      if (!visit(w * 32 + bit)) return;
-      bits &= ~(1 << bit);
-    }
   }
 }
