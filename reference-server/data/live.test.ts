@@ -38,7 +38,10 @@ const rebuilt = (db: Database) => {
       "SELECT id, title, content, cateid, tags FROM alerts ORDER BY id",
     )
     .all())
-    for (const t of alertTokens(row)) (out[t] ??= []).push(row.id);
+    for (const t of alertTokens(row)) {
+      out[t] ??= [];
+      out[t].push(row.id);
+    }
   return out;
 };
 

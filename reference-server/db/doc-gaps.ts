@@ -45,7 +45,11 @@ export function isGaps(blob: Uint8Array): boolean {
 
 /** The ascending doc numbers of a gap-encoded blob. */
 export function decodeGaps(blob: Uint8Array): Uint32Array {
-  const count = (blob[4] as number) | ((blob[5] as number) << 8) | ((blob[6] as number) << 16) | ((blob[7] as number) * 0x100_0000);
+  const count =
+    (blob[4] as number) |
+    ((blob[5] as number) << 8) |
+    ((blob[6] as number) << 16) |
+    ((blob[7] as number) * 0x100_0000);
   const docs = new Uint32Array(count);
   let at = 8;
   let doc = 0;

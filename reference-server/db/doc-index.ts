@@ -1,8 +1,8 @@
 import type { Database, Statement } from "better-sqlite3";
 import type { TypedFastBitSet } from "typedfastbitset";
+import { foldLatin } from "../../src/rules/words.ts";
 import type { AlertRow } from "../data/records.ts";
 import { decodeDocs, encodeDocs, encodeSortedDocs, MAX_DOC } from "./doc-sets.ts";
-import { foldLatin } from "../../src/rules/words.ts";
 import { alertTokens, gramToken } from "./grams.ts";
 
 /** The end of a text, as a character id (the token's second half is "z"). */
@@ -142,15 +142,15 @@ export class IndexChanges {
 
   /** Writes the recorded changes into term_docs and price_counts; the object can be reused. */
   flush(): void {
-    this.grams.forEach((row, first) =>
-      row.forEach((grams, second) => {
-        if (grams === undefined) return;
+    for (const [first, row] of this.grams.entries()) {
+      for (const [second, grams] of (row ?? []).entries()) {
+        if (grams === undefined) continue;
         const term = gramToken(this.codes[first] as number, second === END ? undefined : this.codes[second]);
         const list = this.added.get(term);
         if (!list) this.added.set(term, grams);
         else for (const doc of grams.view()) list.push(doc);
-      }),
-    );
+      }
+    }
     this.grams.length = 0;
     const read = this.db.prepare<[string], Buffer>("SELECT docs FROM term_docs WHERE term = ?").pluck();
     const write = this.db.prepare("INSERT OR REPLACE INTO term_docs (term, docs) VALUES (?, ?)");

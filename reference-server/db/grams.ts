@@ -71,7 +71,12 @@ export function alertTokens(row: { title: string; content: string; cateid: strin
 }
 
 /** alertTokens from the columns' tokens already made (gramTokens of title and content). */
-export function distinctTokens(titleGrams: string, contentGrams: string, cateid: string, tags: string): string[] {
+export function distinctTokens(
+  titleGrams: string,
+  contentGrams: string,
+  cateid: string,
+  tags: string,
+): string[] {
   const grams = `${titleGrams} ${contentGrams}`.split(" ").filter(Boolean);
   return [...new Set([...grams, ...facetTokens(cateid, tags)])];
 }

@@ -115,7 +115,10 @@ describe("store queries", () => {
         const expected = rows.filter((a) => matches(a, { anyWords: [w] })).length;
         expect(store.countAlerts({ anyWords: [w] }), w).toBe(expected);
         const newest = rows.filter((a) => matches(a, { anyWords: [w] })).slice(0, 9);
-        expect(store.alerts({ anyWords: [w] }, 9).map((a) => a.id), w).toEqual(newest.map((a) => a.id));
+        expect(
+          store.alerts({ anyWords: [w] }, 9).map((a) => a.id),
+          w,
+        ).toEqual(newest.map((a) => a.id));
       }
     };
     check(all);

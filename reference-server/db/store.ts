@@ -166,8 +166,8 @@ export class Store {
    * Totals are exact. Most come from the count index (fast-count.ts: set cardinalities, price
    * counts), whose cost follows the data's size, not the matches; filters with a word, category
    * or tag from the token sets (word-search.ts: a check per candidate where the sets are not
-   * exact); the rest count every match in SQLite. Either way a total is cached until any write (changeStamp), an import on this
-   * connection included. The time shift changes no membership, but it is rare enough not to
+   * exact); the rest count every match in SQLite. Either way a total is cached until any write
+   * (changeStamp), an import on this connection included. The time shift changes no membership, but it is rare enough not to
    * tell apart.
    */
   countAlerts(filter: AlertFilter): number {
@@ -236,7 +236,9 @@ export class Store {
     const clause = where.length ? `WHERE ${where.join(" AND ")}` : "";
     const priceOnly = where.length > 0 && where.every((w) => w.startsWith("a.price "));
     const page = (from: string) =>
-      this.db.prepare(`SELECT a.* FROM alerts a ${from} ${clause} ${NEWEST_FIRST} LIMIT @limit OFFSET @offset`);
+      this.db.prepare(
+        `SELECT a.* FROM alerts a ${from} ${clause} ${NEWEST_FIRST} LIMIT @limit OFFSET @offset`,
+      );
     return {
       // The planner's guess from the statistics may take the index for a wide range (and
       // sort most alerts); the choice is made per query from the exact total instead.

@@ -8,7 +8,9 @@ import { addAlerts, renumberIfLate, writeDataset } from "./write.ts";
 
 const alphabet = fc.constantFrom("京", "东", "红", "包", "a", "A", "b", "B", " ", "，", "😀", "é", "É", "1");
 const text = fc.string({ unit: alphabet, maxLength: 12 });
-const word = fc.string({ unit: alphabet, minLength: 1, maxLength: 4 }).filter((w) => w.trim() === w && w !== "");
+const word = fc
+  .string({ unit: alphabet, minLength: 1, maxLength: 4 })
+  .filter((w) => w.trim() === w && w !== "");
 
 function row(i: number, title: string, content: string, shijianchuo: number, tag: string): AlertRow {
   return {
@@ -87,10 +89,21 @@ describe("search from the token sets", () => {
     try {
       // Newest first in the file: every alert after the first is late.
       const rows = Array.from({ length: 60 }, (_, i) =>
-        row(i, i % 3 ? "京东红包" : "红包a", i % 4 ? "东京" : "b", 1_700_000_000 - i * 10, i % 2 ? "甲" : "乙 丙"),
+        row(
+          i,
+          i % 3 ? "京东红包" : "红包a",
+          i % 4 ? "东京" : "b",
+          1_700_000_000 - i * 10,
+          i % 2 ? "甲" : "乙 丙",
+        ),
       );
       writeDataset(db, { alerts: rows });
-      const filters = [{ anyWords: ["红包"] }, { anyWords: ["京东红"], noWords: ["a"] }, { tag: "乙 丙" }, { cateid: "10" }];
+      const filters = [
+        { anyWords: ["红包"] },
+        { anyWords: ["京东红"], noWords: ["a"] },
+        { tag: "乙 丙" },
+        { cateid: "10" },
+      ];
       const answers = (store: Store) =>
         filters.map((f) => [store.countAlerts(f), store.alerts(f, 5, 3).map((a) => a.id)]);
       const before = answers(new Store(db));

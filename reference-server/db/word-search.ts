@@ -17,7 +17,9 @@ type Checked = Pick<AlertRow, "title" | "content" | "price" | "cateid"> & { seq:
  * A word's alerts: exactly `docs` (1 or 2 characters: a stored set, never changed), or among
  * `docs`, checked on the text (3 or more: a new bitset).
  */
-type WordDocs = { word: string; exact: true; docs: DocSet } | { word: string; exact: false; docs: TypedFastBitSet };
+type WordDocs =
+  | { word: string; exact: true; docs: DocSet }
+  | { word: string; exact: false; docs: TypedFastBitSet };
 
 /**
  * The alerts a filter selects, as token sets (grams.ts) narrowed to candidates, plus the check
@@ -92,7 +94,8 @@ export class WordSearch {
   page(f: AlertFilter, limit: number, offset: number): AlertRow[] {
     const plan = this.plan(f);
     const late = this.termSet(LATE_TOKEN);
-    const lateDocs = (late instanceof Uint32Array ? late.length : late.size()) > 0 ? asBitset(late) : undefined;
+    const lateDocs =
+      (late instanceof Uint32Array ? late.length : late.size()) > 0 ? asBitset(late) : undefined;
     const wanted = offset + limit;
     const hits: number[] = [];
     walkDescending(plan.union, plan.required, plan.excluded, (doc) => {
@@ -127,10 +130,11 @@ export class WordSearch {
     const union = any ? any.map((w) => w.docs) : [this.termSet(facets.shift() ?? "all")];
     const required = facets.map((t) => this.termSet(t));
     const excluded = (none ?? []).filter((w) => w.exact).map((w) => w.docs);
-    const inexact = (words: WordDocs[] | undefined) =>
-      (words ?? []).flatMap((w) => (w.exact ? [] : [w]));
+    const inexact = (words: WordDocs[] | undefined) => (words ?? []).flatMap((w) => (w.exact ? [] : [w]));
     const inexactAny = inexact(any);
-    const exactAny = inexactAny.length ? unionOf((any ?? []).filter((w) => w.exact).map((w) => w.docs)) : undefined;
+    const exactAny = inexactAny.length
+      ? unionOf((any ?? []).filter((w) => w.exact).map((w) => w.docs))
+      : undefined;
     const inexactNone = inexact(none);
     const { minPrice: min, maxPrice: max, cateids } = f;
     const rowFilter = min !== undefined || max !== undefined || cateids !== undefined;
