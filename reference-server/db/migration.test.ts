@@ -17,6 +17,13 @@ const NOW = Date.UTC(2026, 10, 25, 2, 30) / 1000;
 
 type Db = ReturnType<typeof connect>;
 
+/** Back to the plain `url` column of schema 1-4 (migration 5 stores it encoded: site-url.ts). */
+const PLAIN_URL = `
+  ALTER TABLE alerts ADD COLUMN plain_url TEXT; UPDATE alerts SET plain_url = url;
+  ALTER TABLE alerts DROP COLUMN url; ALTER TABLE alerts DROP COLUMN site_url;
+  ALTER TABLE alerts RENAME COLUMN plain_url TO url;
+`;
+
 /** Per token, the ids of the alerts in its set; per price and per bucket, the counts. */
 function countIndex(db: Db) {
   const idOfDoc = new Map(
@@ -56,15 +63,19 @@ describe("schema migration 5 on a database a schema-4 server wrote", () => {
   let dir: string;
   let dbPath: string;
   let fresh: ReturnType<typeof countIndex>;
+  let urls: string[];
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "dealkit-migration-"));
     dbPath = join(dir, "data.sqlite");
     const db = await generated(dir, dbPath);
     fresh = countIndex(db);
+    urls = db.prepare<[], string>("SELECT url FROM alerts ORDER BY id").pluck().all();
+    expect(urls[0]).toMatch(/^https:\/\/new\.xianbao\.fun\//);
     // Schema 4: the FTS index, gram_docs, alert_tags and alerts_cate_seq; no tag tokens, no
     // late set (the FTS index and gram_docs are left empty: migration 5 only drops them).
     db.exec(`
+      ${PLAIN_URL}
       DROP INDEX alerts_doc; CREATE INDEX alerts_cate_seq ON alerts (cateid, seq);
       CREATE TABLE alert_tags (tag TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (tag, seq)) WITHOUT ROWID;
       INSERT INTO alert_tags SELECT DISTINCT j.value, a.seq FROM alerts a, json_each(a.tags) j;
@@ -85,6 +96,10 @@ describe("schema migration 5 on a database a schema-4 server wrote", () => {
       for (const gone of ["alert_grams", "gram_docs", "alert_tags", "alerts_cate_seq"])
         expect(tables).not.toContain(gone);
       expect(tables).toContain("alerts_doc");
+      expect(db.prepare("SELECT url FROM alerts ORDER BY id").pluck().all()).toEqual(urls);
+      expect(
+        db.prepare("SELECT count(*) FROM alerts WHERE substr(site_url, 1, 1) = char(1)").pluck().get(),
+      ).toBe(urls.length);
       const migrated = countIndex(db);
       expect(Object.keys(migrated.terms).filter((t) => t.startsWith("t")).length).toBeGreaterThan(3);
       expect(migrated).toEqual(fresh);
@@ -109,6 +124,7 @@ describe("schema migration 4 on a database holding alerts", () => {
     // Back to schema 3: no doc numbers, no count index (what a 1.1 server left on disk), and
     // migration 5's drops undone (its tables and index as a schema-3 server had them).
     db.exec(`
+      ${PLAIN_URL}
       DROP INDEX alerts_doc; ALTER TABLE alerts DROP COLUMN doc;
       DROP TABLE term_docs; DROP TABLE price_counts; DROP TABLE price_buckets;
       CREATE INDEX alerts_cate_seq ON alerts (cateid, seq);

@@ -112,6 +112,7 @@ function generatedImage(o: OpenOptions): Buffer {
     "./doc-index",
     "./doc-sets",
     "./doc-gaps",
+    "./site-url",
     "../data/time",
   ].map((f) => readFileSync(new URL(f + ext, import.meta.url)));
   const key = createHash("sha256")

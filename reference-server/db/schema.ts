@@ -1,5 +1,6 @@
 import type { Database } from "better-sqlite3";
 import type { AlertRow } from "../data/records.ts";
+import { DECODED_URL_SQL, encodeUrlSql } from "./site-url.ts";
 import { indexFacetsAndOrder, numberAlerts, rewriteAlerts } from "./write.ts";
 
 /**
@@ -137,11 +138,15 @@ const MIGRATIONS: (string | ((db: Database) => void))[] = [
   // index (its positions were 40% of the file), gram_docs (a set's cardinality is its count)
   // and alert_tags go; tags become facet tokens (t<tag>) and the category feed walks the
   // category's set, so alerts_cate_seq goes too; an alert's row is found by its doc number.
+  // URLs are stored without the site's prefix (site-url.ts; `url` reads as before).
   (db) => {
     db.exec(`
       DROP TABLE IF EXISTS alert_grams; DROP TABLE IF EXISTS gram_docs; DROP TABLE alert_tags;
       DROP INDEX alerts_cate_seq;
       CREATE UNIQUE INDEX alerts_doc ON alerts (doc);
+      ALTER TABLE alerts RENAME COLUMN url TO site_url;
+      UPDATE alerts SET site_url = ${encodeUrlSql("site_url")};
+      ALTER TABLE alerts ADD COLUMN url TEXT GENERATED ALWAYS AS (${DECODED_URL_SQL}) VIRTUAL;
     `);
     indexFacetsAndOrder(db);
   },

@@ -120,3 +120,30 @@ describe("search from the token sets", () => {
     }
   });
 });
+
+describe("alert URLs stored without the site's prefix", () => {
+  it("read back exactly as written, whatever their text", () => {
+    const db = connect(":memory:");
+    try {
+      const urls = [
+        "https://new.xianbao.fun/weibo/1.html",
+        "https://new.xianbao.fun/",
+        "https://new.xianbao.funny/x",
+        "http://new.xianbao.fun/x",
+        "\u0001odd",
+        "\u0002odd",
+        "/a/1",
+        "",
+      ];
+      writeDataset(db, {
+        alerts: urls.map((url, i) => ({ ...row(i, "t", "c", 1_700_000_000 + i, "甲"), url })),
+      });
+      expect(db.prepare("SELECT url FROM alerts ORDER BY id").pluck().all()).toEqual(urls);
+      const stored = db.prepare<[], string>("SELECT site_url FROM alerts ORDER BY id").pluck().all();
+      expect(stored[0]).toBe("\u0001weibo/1.html");
+      expect(new Store(db).latest(undefined, 20).map((a) => a.url)).toEqual([...urls].reverse());
+    } finally {
+      db.close();
+    }
+  });
+});

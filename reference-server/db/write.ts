@@ -3,6 +3,7 @@ import type { ActivityCategoryRow, ActivityRow, AlertRow, Dataset, ZdmRow } from
 import { IndexChanges } from "./doc-index.ts";
 import { decodeDocs } from "./doc-sets.ts";
 import { facetTokens, LATE_TOKEN, tagToken } from "./grams.ts";
+import { encodeUrl } from "./site-url.ts";
 
 /** What a write takes: any of the dataset's parts; alerts may be made as they are read (generateStream). */
 type Rows = Partial<Omit<Dataset, "alerts">> & { alerts?: Iterable<AlertRow> };
@@ -84,10 +85,13 @@ function alertWriter(db: Database, fresh: boolean, index: IndexChanges | null): 
   );
   const taken = db.prepare<[number], { seq: number }>("SELECT seq FROM alerts WHERE seq = ?");
   const remove = alertRemover(db, index);
+  // Since schema 5 the URL is stored encoded (site-url.ts); migration 2 writes the plain column.
+  const encoded = db.prepare("SELECT 1 FROM pragma_table_xinfo('alerts') WHERE name = 'site_url'").get();
+  const url = encoded ? "site_url" : "url";
   // Positional parameters: binding by name looks up every key of an object per row.
   const insert = db.prepare(
     `INSERT INTO alerts (seq, id, title, content, datetime, shorttime, shijianchuo, cateid, catename, comments,
-       louzhu, louzhuregtime, url, yuanurl, price, tags${index ? ", doc" : ""})
+       louzhu, louzhuregtime, ${url}, yuanurl, price, tags${index ? ", doc" : ""})
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?${index ? ", ?" : ""})`,
   );
   const insertRow = (r: AlertRow, seq: number, doc?: number) => {
@@ -104,7 +108,7 @@ function alertWriter(db: Database, fresh: boolean, index: IndexChanges | null): 
       r.comments,
       r.louzhu,
       r.louzhuregtime,
-      r.url,
+      encoded ? encodeUrl(r.url) : r.url,
       r.yuanurl,
       r.price,
       r.tags,
