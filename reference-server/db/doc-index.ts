@@ -54,6 +54,7 @@ export class IndexChanges {
    * per alert cost more than the rest of a generation's write. `codes[id]` is the code point.
    */
   private readonly grams: (DocList | undefined)[][] = [];
+  private readonly bmpIds = new Uint32Array(0x1_0000);
   private readonly charIds = new Map<number, number>();
   private readonly codes: number[] = [-1];
   private readonly removed = new Map<string, number[]>();
@@ -86,19 +87,35 @@ export class IndexChanges {
 
   /** Puts the doc into the sets of the text's gram tokens (grams.ts gramTokens). */
   addText(doc: number, text: string): void {
+    const folded = foldLatin(text);
     let previous = -1;
-    for (const ch of foldLatin(text)) {
-      const code = ch.codePointAt(0) as number;
-      let id = this.charIds.get(code);
-      if (id === undefined) {
-        id = this.codes.length;
-        this.codes.push(code);
-        this.charIds.set(code, id);
+    // By UTF-16 unit, pairing surrogates as string iteration does (a lone one is its own character).
+    for (let i = 0; i < folded.length; i++) {
+      let code = folded.charCodeAt(i);
+      if (code >= 0xd800 && code <= 0xdbff && i + 1 < folded.length) {
+        const low = folded.charCodeAt(i + 1);
+        if (low >= 0xdc00 && low <= 0xdfff) {
+          code = 0x1_0000 + (code - 0xd800) * 0x400 + (low - 0xdc00);
+          i++;
+        }
       }
+      const id = this.charId(code);
       if (previous >= 0) this.addGram(doc, previous, id);
       previous = id;
     }
     if (previous >= 0) this.addGram(doc, previous, END);
+  }
+
+  /** A character's small id: from a table for the Basic Multilingual Plane, else a map. */
+  private charId(code: number): number {
+    let id = code < 0x1_0000 ? (this.bmpIds[code] as number) : (this.charIds.get(code) ?? 0);
+    if (id === 0) {
+      id = this.codes.length;
+      this.codes.push(code);
+      if (code < 0x1_0000) this.bmpIds[code] = id;
+      else this.charIds.set(code, id);
+    }
+    return id;
   }
 
   private addGram(doc: number, first: number, second: number): void {
