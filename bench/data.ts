@@ -30,6 +30,9 @@ const GENERATOR_SOURCES = [
   "reference-server/db/grams.ts",
   "reference-server/db/doc-index.ts",
   "reference-server/db/doc-sets.ts",
+  "reference-server/db/doc-gaps.ts",
+  "reference-server/db/site-url.ts",
+  "reference-server/db/open.ts",
 ];
 
 export function generatorVersion(): string {

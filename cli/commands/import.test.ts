@@ -158,7 +158,7 @@ function contents(dbPath: string) {
       zdm: count("zdm_items"),
       activities: count("activities"),
       accounts: count("accounts"),
-      grams: count("gram_docs"),
+      terms: count("term_docs"),
       meta: db.prepare("SELECT key, value FROM meta ORDER BY key").all(),
       titles: db.prepare("SELECT title FROM alerts ORDER BY id LIMIT 50").all(),
     };

@@ -38,11 +38,34 @@ const BUSY_ALIASES = new Set(["zuankeba", "xinzuanba", "weibo"]);
  * few minutes after local midnight (`jintian`) have entries at modest sizes.
  */
 export function generate(options: GenerateOptions): Dataset {
+  const { alerts, rest } = generateStream(options);
+  return { alerts: [...alerts], ...rest() };
+}
+
+/**
+ * The same data as `generate`, its alerts made one at a time as they are read, so that a bulk
+ * write of a million never holds them all (a heap of a million alerts costs the write more in
+ * garbage collection than it costs to make them). `rest` must be called after the alerts are read.
+ */
+export function generateStream(options: GenerateOptions): {
+  alerts: Iterable<AlertRow>;
+  rest: () => Omit<Dataset, "alerts">;
+} {
   const rng = new Prng(options.seed);
+  let done = false;
+  const alerts = function* () {
+    yield* generateAlerts(rng, options);
+    done = true;
+  };
   return {
-    alerts: generateAlerts(rng, options),
-    zdm: generateZdm(rng, options, Math.max(60, Math.ceil(options.size / 100))),
-    ...generateActivities(rng, options, Math.max(40, Math.min(400, Math.ceil(options.size / 50)))),
+    alerts: alerts(),
+    rest: () => {
+      if (!done) throw new Error("generateStream: read the alerts before the rest");
+      return {
+        zdm: generateZdm(rng, options, Math.max(60, Math.ceil(options.size / 100))),
+        ...generateActivities(rng, options, Math.max(40, Math.min(400, Math.ceil(options.size / 50)))),
+      };
+    },
   };
 }
 
@@ -110,12 +133,11 @@ export function categoryWeights(categories: Category[]): (readonly [Category, nu
   );
 }
 
-function generateAlerts(rng: Prng, o: GenerateOptions): AlertRow[] {
+function* generateAlerts(rng: Prng, o: GenerateOptions): Generator<AlertRow> {
   const weights = categoryWeights(o.categories);
   const times = Array.from({ length: o.size }, () => o.nowSeconds - ageSeconds(rng)).sort((a, b) => a - b);
-  return times.map((shijianchuo, i) =>
-    makeAlert(rng, o, rng.weighted(weights), FIRST_ALERT_ID + i, shijianchuo),
-  );
+  for (const [i, shijianchuo] of times.entries())
+    yield makeAlert(rng, o, rng.weighted(weights), FIRST_ALERT_ID + i, shijianchuo);
 }
 
 /** One alert of a category, published at `shijianchuo` (as seen `o.nowSeconds`). */

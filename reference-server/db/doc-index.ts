@@ -1,8 +1,12 @@
 import type { Database, Statement } from "better-sqlite3";
 import type { TypedFastBitSet } from "typedfastbitset";
+import { foldLatin } from "../../src/rules/words.ts";
 import type { AlertRow } from "../data/records.ts";
 import { decodeDocs, encodeDocs, encodeSortedDocs, MAX_DOC } from "./doc-sets.ts";
-import { alertTokens } from "./grams.ts";
+import { alertTokens, gramToken } from "./grams.ts";
+
+/** The end of a text, as a character id (the token's second half is "z"). */
+const END = 0;
 
 /** The price_buckets key of a price: its whole units (bucket b holds b <= price < b + 1). */
 export function priceBucket(price: number): number {
@@ -10,13 +14,15 @@ export function priceBucket(price: number): number {
 }
 
 /** What of an alert the count index reads. */
-export type Counted = Pick<AlertRow, "title" | "content" | "cateid" | "price">;
+export type Counted = Pick<AlertRow, "title" | "content" | "cateid" | "price" | "tags">;
 
 /** Growable list of doc numbers, 4 bytes each (a bulk write of 1M alerts adds ~60M of them). */
 class DocList {
   docs = new Uint32Array(16);
   length = 0;
   push(doc: number): void {
+    // Writers add one alert's tokens together: a token repeated in it is the same last doc.
+    if (this.length > 0 && this.docs[this.length - 1] === doc) return;
     if (this.length === this.docs.length) {
       const grown = new Uint32Array(this.docs.length * 2);
       grown.set(this.docs);
@@ -31,9 +37,10 @@ class DocList {
 
 /**
  * The exact-count index, changed at write time, in the same transaction as the rows:
- * - term_docs: for every index token (grams.ts: bigrams of title and content, the facets),
- *   the set of alerts holding it, by doc number (doc-sets.ts). Totals of OR lists, block words
- *   and categories are cardinalities of unions and differences of these sets (fast-count.ts).
+ * - term_docs: for every index token (grams.ts: bigrams of title and content, the facets: all,
+ *   category, tags), the set of alerts holding it, by doc number (doc-sets.ts). Totals of OR
+ *   lists, block words and categories are cardinalities of unions and differences of these sets
+ *   (fast-count.ts), and search pages walk them newest first (word-search.ts).
  * - price_counts: alerts per distinct price, and price_buckets: alerts per whole unit of price
  *   (floor), so that a price range's total sums the buckets inside it and the distinct prices
  *   of its two partial ends (a few hundred rows instead of every priced alert in the range).
@@ -42,6 +49,14 @@ class DocList {
  */
 export class IndexChanges {
   private readonly added = new Map<string, DocList>();
+  /**
+   * Gram tokens added (addText), by small ids of their two characters: a token string per gram
+   * per alert cost more than the rest of a generation's write. `codes[id]` is the code point.
+   */
+  private readonly grams: (DocList | undefined)[][] = [];
+  private readonly bmpIds = new Uint32Array(0x1_0000);
+  private readonly charIds = new Map<number, number>();
+  private readonly codes: number[] = [-1];
   private readonly removed = new Map<string, number[]>();
   private readonly prices = new Map<number, number>();
   private nextDoc: number | undefined;
@@ -66,6 +81,59 @@ export class IndexChanges {
 
   /** `tokens`: the row's alertTokens when the caller has them already. */
   add(doc: number, row: Counted, tokens = alertTokens(row)): void {
+    this.addTokens(doc, tokens);
+    if (row.price !== null) this.prices.set(row.price, (this.prices.get(row.price) ?? 0) + 1);
+  }
+
+  /** Puts the doc into the sets of the text's gram tokens (grams.ts gramTokens). */
+  addText(doc: number, text: string): void {
+    const folded = foldLatin(text);
+    let previous = -1;
+    // By UTF-16 unit, pairing surrogates as string iteration does (a lone one is its own character).
+    for (let i = 0; i < folded.length; i++) {
+      let code = folded.charCodeAt(i);
+      if (code >= 0xd800 && code <= 0xdbff && i + 1 < folded.length) {
+        const low = folded.charCodeAt(i + 1);
+        if (low >= 0xdc00 && low <= 0xdfff) {
+          code = 0x1_0000 + (code - 0xd800) * 0x400 + (low - 0xdc00);
+          i++;
+        }
+      }
+      const id = this.charId(code);
+      if (previous >= 0) this.addGram(doc, previous, id);
+      previous = id;
+    }
+    if (previous >= 0) this.addGram(doc, previous, END);
+  }
+
+  /** A character's small id: from a table for the Basic Multilingual Plane, else a map. */
+  private charId(code: number): number {
+    let id = code < 0x1_0000 ? (this.bmpIds[code] as number) : (this.charIds.get(code) ?? 0);
+    if (id === 0) {
+      id = this.codes.length;
+      this.codes.push(code);
+      if (code < 0x1_0000) this.bmpIds[code] = id;
+      else this.charIds.set(code, id);
+    }
+    return id;
+  }
+
+  private addGram(doc: number, first: number, second: number): void {
+    let row = this.grams[first];
+    if (row === undefined) {
+      row = [];
+      this.grams[first] = row;
+    }
+    let list = row[second];
+    if (list === undefined) {
+      list = new DocList();
+      row[second] = list;
+    }
+    list.push(doc);
+  }
+
+  /** Puts the doc into the tokens' sets only (no price count). */
+  addTokens(doc: number, tokens: Iterable<string>): void {
     for (const term of tokens) {
       let list = this.added.get(term);
       if (!list) {
@@ -74,11 +142,11 @@ export class IndexChanges {
       }
       list.push(doc);
     }
-    if (row.price !== null) this.prices.set(row.price, (this.prices.get(row.price) ?? 0) + 1);
   }
 
-  remove(doc: number, row: Counted): void {
-    for (const term of alertTokens(row)) {
+  /** `extra`: tokens the row's columns do not give (LATE_TOKEN); a doc absent from a set is no change. */
+  remove(doc: number, row: Counted, extra: string[] = []): void {
+    for (const term of [...alertTokens(row), ...extra]) {
       let list = this.removed.get(term);
       if (!list) {
         list = [];
@@ -91,6 +159,16 @@ export class IndexChanges {
 
   /** Writes the recorded changes into term_docs and price_counts; the object can be reused. */
   flush(): void {
+    for (const [first, row] of this.grams.entries()) {
+      for (const [second, grams] of (row ?? []).entries()) {
+        if (grams === undefined) continue;
+        const term = gramToken(this.codes[first] as number, second === END ? undefined : this.codes[second]);
+        const list = this.added.get(term);
+        if (!list) this.added.set(term, grams);
+        else for (const doc of grams.view()) list.push(doc);
+      }
+    }
+    this.grams.length = 0;
     const read = this.db.prepare<[string], Buffer>("SELECT docs FROM term_docs WHERE term = ?").pluck();
     const write = this.db.prepare("INSERT OR REPLACE INTO term_docs (term, docs) VALUES (?, ?)");
     const drop = this.db.prepare("DELETE FROM term_docs WHERE term = ?");

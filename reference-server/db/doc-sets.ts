@@ -1,40 +1,42 @@
 import { TypedFastBitSet } from "typedfastbitset";
+import { decodeGaps, encodeGaps, GAPS, gapBytes, isGaps } from "./doc-gaps.ts";
 
 /**
  * The alerts holding one index token, as stored in term_docs: a set of doc numbers (alerts.doc,
  * dense 32-bit numbers handed out at write time; see doc-index.ts).
  *
- * Two encodings, whichever is smaller (the choice Roaring makes per 64k chunk, made per set):
- * - sparse: the sorted doc numbers, 4 bytes each;
+ * Stored in one of two encodings, whichever is smaller (the choice Roaring makes per 64k chunk,
+ * made per set):
+ * - gaps: varint gaps between the sorted doc numbers (doc-gaps.ts), about a byte a doc;
  * - dense: the bitset's 32-bit words (TypedFastBitSet, Daniel Lemire's typed-array bitset),
- *   after one marker word. A set holding more than 1 doc in 32 is dense.
+ *   after one marker word: a set holding more than about 1 doc in 8.
+ * (Schema 4 wrote the sorted doc numbers, 4 bytes each, without a marker: still read.) In memory
+ * a set holding more than 1 doc in 32 is a bitset, a sparser one its sorted doc numbers.
  * Words are in the machine's byte order (little-endian on every platform Node supports).
  *
  * Counting unions and differences of dense sets costs one pass over maxDoc/32 words whatever
  * the matches: about 0.1 ms at a million alerts.
  */
 const DENSE = 0xffff_ffff;
-/** The largest doc number a set can hold (the marker is not a doc number). */
-export const MAX_DOC = DENSE - 1;
+/** The largest doc number a set can hold (the markers are not doc numbers). */
+export const MAX_DOC = GAPS - 1;
 
 export function encodeDocs(docs: TypedFastBitSet): Buffer | undefined {
-  const count = docs.size();
-  if (count === 0) return undefined;
+  if (docs.size() === 0) return undefined;
   docs.trim();
-  if (count * 32 > docs.words.length * 32 + 32) {
-    const out = new Uint32Array(docs.words.length + 1);
-    out[0] = DENSE;
-    out.set(docs.words, 1);
-    return Buffer.from(out.buffer);
-  }
-  return Buffer.from(Uint32Array.from(docs.array()).buffer);
+  const sorted = docs.array();
+  if (gapBytes(sorted) <= docs.words.length * 4 + 4) return encodeGaps(sorted);
+  const out = new Uint32Array(docs.words.length + 1);
+  out[0] = DENSE;
+  out.set(docs.words, 1);
+  return Buffer.from(out.buffer);
 }
 
 /** Encodes doc numbers known to be ascending and distinct (a fresh bulk write). */
 export function encodeSortedDocs(docs: Uint32Array): Buffer | undefined {
   if (docs.length === 0) return undefined;
   const words = Math.ceil(((docs[docs.length - 1] as number) + 1) / 32);
-  if (docs.length <= words + 1) return Buffer.from(docs.buffer, docs.byteOffset, docs.byteLength);
+  if (gapBytes(docs) <= words * 4 + 4) return encodeGaps(docs);
   const set = new TypedFastBitSet();
   for (const d of docs) set.add(d);
   return encodeDocs(set);
@@ -45,6 +47,15 @@ export type DocSet = TypedFastBitSet | Uint32Array;
 
 /** Reads a stored set with one copy (blobs from SQLite need not be 4-byte aligned). */
 export function readDocs(blob: Uint8Array): DocSet {
+  if (isGaps(blob)) {
+    const docs = decodeGaps(blob);
+    const last = docs[docs.length - 1] ?? 0;
+    if (docs.length * 32 <= last + 64) return docs;
+    // Exactly as many words as the stored bitset would have (a grown one has slack to walk).
+    const words = new Uint32Array(Math.ceil((last + 1) / 32));
+    for (const d of docs) words[d >>> 5] = (words[d >>> 5] as number) | (1 << (d & 31));
+    return TypedFastBitSet.fromWords(words);
+  }
   const dense =
     blob.byteLength >= 4 && blob[0] === 0xff && blob[1] === 0xff && blob[2] === 0xff && blob[3] === 0xff;
   const words = new Uint32Array(blob.byteLength / 4 - (dense ? 1 : 0));

@@ -74,12 +74,13 @@ export class FastCounts {
     const anyTerms = any?.map(singleToken);
     const noTerms = none?.map(singleToken);
     if (anyTerms?.includes(undefined) || noTerms?.includes(undefined)) return undefined;
-    if (stamp !== this.stamp) {
-      this.sets.clear();
-      this.setBytes = 0;
-      this.stamp = stamp;
-    }
+    this.freshen(stamp);
     const sets = (terms: (string | undefined)[]) => terms.map((t) => this.set(t as string));
+    if (anyTerms?.length === 1 && !noTerms && f.cateid === undefined) {
+      // One word alone (the commonest search): its set's size, without a copy.
+      const set = this.set(anyTerms[0] as string);
+      return set instanceof Uint32Array ? set.length : set.size();
+    }
     const facet = f.cateid === undefined ? undefined : this.set(`c${f.cateid}`);
     return this.counter.count(
       anyTerms ? sets(anyTerms) : [facet ?? this.set("all")],
@@ -103,6 +104,20 @@ export class FastCounts {
     if (min < first) total += this.pricesFromBelow.get(min, first) as number;
     if (Number.isFinite(max)) total += this.pricesIn.get(last + 1, max) as number;
     return total;
+  }
+
+  /** A term's set as of the data state `stamp` names (word-search.ts); callers must not change it. */
+  termSet(term: string, stamp: unknown): DocSet {
+    this.freshen(stamp);
+    return this.set(term);
+  }
+
+  private freshen(stamp: unknown): void {
+    if (stamp !== this.stamp) {
+      this.sets.clear();
+      this.setBytes = 0;
+      this.stamp = stamp;
+    }
   }
 
   /** A term's set, decoded once per data state; callers must not change it. */

@@ -1,6 +1,7 @@
 import type { Database } from "better-sqlite3";
 import type { AlertRow } from "../data/records.ts";
-import { numberAlerts, refreshGramDocs, rewriteAlerts } from "./write.ts";
+import { DECODED_URL_SQL, encodeUrlSql } from "./site-url.ts";
+import { indexFacetsAndOrder, numberAlerts, rewriteAlerts } from "./write.ts";
 
 /**
  * Migrations, applied in order; `PRAGMA user_version` records how many ran. Append, never edit:
@@ -118,12 +119,9 @@ const MIGRATIONS: (string | ((db: Database) => void))[] = [
     );
     db.exec("DROP TABLE alerts_v1");
   },
-  // 3: the number of alerts holding each index token, so that the total of a single 2-character
-  // word (the commonest search, one bigram token) is one lookup instead of a count of every match.
-  (db) => {
-    db.exec("CREATE TABLE gram_docs (term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID");
-    refreshGramDocs(db);
-  },
+  // 3: the number of alerts holding each index token (filled from the FTS vocabulary then);
+  // migration 5 drops it, so it is created empty here.
+  "CREATE TABLE gram_docs (term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID",
   // 4: exact totals whose cost does not follow the matches (doc-index.ts): every alert gets a
   // dense doc number, each index token the set of alerts holding it, each price and each whole
   // unit of price its alert count.
@@ -135,6 +133,22 @@ const MIGRATIONS: (string | ((db: Database) => void))[] = [
       CREATE TABLE price_buckets (bucket INTEGER PRIMARY KEY, alerts INTEGER NOT NULL);
     `);
     numberAlerts(db);
+  },
+  // 5: search from the token sets alone (word-search.ts), in under half the space: the FTS
+  // index (its positions were 40% of the file), gram_docs (a set's cardinality is its count)
+  // and alert_tags go; tags become facet tokens (t<tag>) and the category feed walks the
+  // category's set, so alerts_cate_seq goes too; an alert's row is found by its doc number.
+  // URLs are stored without the site's prefix (site-url.ts; `url` reads as before).
+  (db) => {
+    db.exec(`
+      DROP TABLE IF EXISTS alert_grams; DROP TABLE IF EXISTS gram_docs; DROP TABLE alert_tags;
+      DROP INDEX alerts_cate_seq;
+      CREATE UNIQUE INDEX alerts_doc ON alerts (doc);
+      ALTER TABLE alerts RENAME COLUMN url TO site_url;
+      UPDATE alerts SET site_url = ${encodeUrlSql("site_url")};
+      ALTER TABLE alerts ADD COLUMN url TEXT GENERATED ALWAYS AS (${DECODED_URL_SQL}) VIRTUAL;
+    `);
+    indexFacetsAndOrder(db);
   },
 ];
 

@@ -26,7 +26,7 @@ function matches(a: AlertRow, f: AlertFilter): boolean {
   return true;
 }
 
-/** Every query shape of the store (FTS, FTS joined, table) answers exactly the brute force. */
+/** Every query shape of the store (token sets, checked candidates, table) answers exactly the brute force. */
 describe("store queries", () => {
   let store: Store;
   let all: AlertRow[];
@@ -108,16 +108,22 @@ describe("store queries", () => {
     }
   });
 
-  it("counts a lone 2-character word from gram_docs, exactly, through replacements", () => {
+  it("counts and pages words from the token sets, exactly, through replacements", () => {
     const words = ["京东", "红包", "话费", "银行", "到手", "pl", "PL", "立减金", "京", "无词"];
     const check = (rows: AlertRow[]) => {
       for (const w of words) {
         const expected = rows.filter((a) => matches(a, { anyWords: [w] })).length;
         expect(store.countAlerts({ anyWords: [w] }), w).toBe(expected);
+        const newest = rows.filter((a) => matches(a, { anyWords: [w] })).slice(0, 9);
+        expect(
+          store.alerts({ anyWords: [w] }, 9).map((a) => a.id),
+          w,
+        ).toEqual(newest.map((a) => a.id));
       }
     };
     check(all);
-    // A re-imported alert whose text changed: its old tokens leave the counts, its new ones join.
+    // A re-imported alert whose text changed: its old tokens leave the counts, its new ones join,
+    // and its new doc number (the highest) does not make it the newest.
     const changed = { ...(all.find((a) => a.title.includes("京东")) as AlertRow) };
     changed.title = "银行话费到手";
     changed.content = "PLUS";

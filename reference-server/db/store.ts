@@ -1,7 +1,7 @@
 import type { Database, Statement } from "better-sqlite3";
 import type { ActivityRow, AlertRow, ZdmRow } from "../data/records.ts";
 import { FastCounts } from "./fast-count.ts";
-import { anyWordExpression, singleToken } from "./grams.ts";
+import { WordSearch } from "./word-search.ts";
 
 /** What an alert query may filter on; every field is optional and they combine with AND. */
 export interface AlertFilter {
@@ -50,24 +50,22 @@ export class Store {
   private readonly bodies = new Map<string, Buffer>();
   private bodiesStamp: unknown;
   private readonly feedAll: Statement<[number], AlertRow>;
-  private readonly feedCate: Statement<[string, number], AlertRow>;
   private readonly zdm: Statement<[number], ZdmRow>;
   private readonly rankSmall: Statement<[number, number, number], AlertRow>;
   private readonly rankLarge: Statement<[number, number, number], AlertRow>;
   private readonly activityPage: Statement;
   private readonly activityCount: Statement;
   private readonly activityCates: Statement<[], { id: string; name: string; count: number }>;
-  private readonly tokenDocs: Statement<[string], number>;
   private readonly fast: FastCounts;
+  private readonly words: WordSearch;
 
   constructor(readonly db: Database) {
     this.dataVersion = db.prepare("PRAGMA data_version").pluck();
     this.ownChanges = db.prepare("SELECT total_changes()").pluck();
-    this.tokenDocs = db.prepare<[string], number>("SELECT docs FROM gram_docs WHERE term = ?").pluck();
     this.fast = new FastCounts(db);
     this.fast.warm(() => this.changeStamp());
+    this.words = new WordSearch(db, (term) => this.fast.termSet(term, this.changeStamp()));
     this.feedAll = db.prepare(`SELECT * FROM alerts a ${NEWEST_FIRST} LIMIT ?`);
-    this.feedCate = db.prepare(`SELECT * FROM alerts a WHERE a.cateid = ? ${NEWEST_FIRST} LIMIT ?`);
     this.zdm = db.prepare("SELECT * FROM zdm_items ORDER BY posttime DESC, id DESC LIMIT ?");
     // A short window holds few alerts: take them from the time index (covering), sort, fetch.
     this.rankSmall = db.prepare(
@@ -134,7 +132,7 @@ export class Store {
   }
 
   latest(cateid: string | undefined, limit: number): AlertRow[] {
-    return cateid === undefined ? this.feedAll.all(limit) : this.feedCate.all(cateid, limit);
+    return cateid === undefined ? this.feedAll.all(limit) : this.words.page({ cateid }, limit, 0);
   }
 
   latestZdm(limit: number): ZdmRow[] {
@@ -153,6 +151,7 @@ export class Store {
    * from the price index and sorting it (about `total` rows, each costing more).
    */
   alerts(filter: AlertFilter, limit: number, offset = 0, total?: number): AlertRow[] {
+    if (WordSearch.handles(filter)) return this.words.page(filter, limit, offset);
     const { statements, params } = this.shape(filter);
     let page = statements.page;
     if (statements.byPrice && total !== undefined) {
@@ -165,27 +164,32 @@ export class Store {
 
   /**
    * Totals are exact. Most come from the count index (fast-count.ts: set cardinalities, price
-   * counts), whose cost follows the data's size, not the matches; the rest count every match in
-   * SQLite. Either way a total is cached until any write (changeStamp), an import on this
-   * connection included. The time shift changes no membership, but it is rare enough not to
+   * counts), whose cost follows the data's size, not the matches; filters with a word, category
+   * or tag from the token sets (word-search.ts: a check per candidate where the sets are not
+   * exact); the rest count every match in SQLite. Either way a total is cached until any write
+   * (changeStamp), an import on this connection included. The time shift changes no membership, but it is rare enough not to
    * tell apart.
    */
   countAlerts(filter: AlertFilter): number {
-    const token = loneToken(filter);
-    if (token !== undefined) return this.tokenDocs.get(token) ?? 0;
-    const { key, statements, params } = this.shape(filter);
     const stamp = this.changeStamp();
     if (stamp !== this.countsStamp) {
       this.counts.clear();
       this.countsStamp = stamp;
     }
-    const cacheKey = `${key}\u0000${JSON.stringify(params)}`;
+    const cacheKey = JSON.stringify(filter);
     const cached = this.counts.get(cacheKey);
     if (cached !== undefined) return cached;
-    const n = this.fast.count(filter, stamp) ?? (statements.count.get(params) as { n: number }).n;
+    const n =
+      this.fast.count(filter, stamp) ??
+      (WordSearch.handles(filter) ? this.words.count(filter) : this.tableCount(filter));
     if (this.counts.size >= COUNT_CACHE_SIZE) this.counts.delete(this.counts.keys().next().value as string);
     this.counts.set(cacheKey, n);
     return n;
+  }
+
+  private tableCount(filter: AlertFilter): number {
+    const { statements, params } = this.shape(filter);
+    return (statements.count.get(params) as { n: number }).n;
   }
 
   activities(cate: string | undefined, words: string[] | undefined, limit: number, offset: number) {
@@ -201,15 +205,12 @@ export class Store {
   }
 
   /**
-   * Words (q and kp) and the category are answered inside the FTS index, which also yields
-   * rowids newest first and counts without touching the table; price, tag and category lists
-   * are checked on the joined rows. Without words, the table is read newest first.
+   * A filter without words, category or tag (WordSearch.handles): prices and category lists,
+   * checked on the table read newest first.
    */
   private shape(filter: AlertFilter) {
     const where: string[] = [];
     const params: Record<string, unknown> = {};
-    const fts = ftsExpression(filter);
-    if (fts !== undefined) params.fts = fts;
     if (filter.minPrice !== undefined) {
       where.push("a.price >= @mip");
       params.mip = filter.minPrice;
@@ -218,90 +219,32 @@ export class Store {
       where.push("a.price <= @mxp");
       params.mxp = filter.maxPrice;
     }
-    if (filter.cateid !== undefined && fts === undefined) {
-      where.push("a.cateid = @cateid");
-      params.cateid = filter.cateid;
-    }
     if (filter.cateids !== undefined) {
       where.push("a.cateid IN (SELECT value FROM json_each(@cateids))");
       params.cateids = JSON.stringify(filter.cateids);
     }
-    if (filter.tag !== undefined) {
-      where.push("a.seq IN (SELECT seq FROM alert_tags WHERE tag = @tag)");
-      params.tag = filter.tag;
-    }
-    const key = `${fts === undefined ? "table" : "fts"} ${where.join(" AND ")}`;
+    const key = where.join(" AND ");
     let statements = this.shapes.get(key);
     if (!statements) {
-      statements = this.prepareShape(fts !== undefined, where);
+      statements = this.prepareShape(where);
       this.shapes.set(key, statements);
     }
     return { key, statements, params };
   }
 
-  private prepareShape(fts: boolean, where: string[]): Shape {
-    const and = where.map((w) => ` AND ${w}`).join("");
-    if (!fts) {
-      const clause = where.length ? `WHERE ${where.join(" AND ")}` : "";
-      const priceOnly = where.length > 0 && where.every((w) => w.startsWith("a.price "));
-      const page = (from: string) =>
-        this.db.prepare(
-          `SELECT a.* FROM alerts a ${from} ${clause} ${NEWEST_FIRST} LIMIT @limit OFFSET @offset`,
-        );
-      return {
-        // The planner's guess from the statistics may take the index for a wide range (and
-        // sort most alerts); the choice is made per query from the exact total instead.
-        page: page(priceOnly ? "NOT INDEXED" : ""),
-        count: this.db.prepare(`SELECT count(*) AS n FROM alerts a ${clause}`),
-        ...(priceOnly ? { byPrice: page("INDEXED BY alerts_price") } : {}),
-      };
-    }
-    if (where.length === 0) {
-      return {
-        page: this.db.prepare(
-          `SELECT a.* FROM alerts a WHERE a.seq IN (
-             SELECT rowid FROM alert_grams WHERE alert_grams MATCH @fts ORDER BY rowid DESC LIMIT @limit OFFSET @offset
-           ) ${NEWEST_FIRST}`,
-        ),
-        count: this.db.prepare("SELECT count(*) AS n FROM alert_grams WHERE alert_grams MATCH @fts"),
-      };
-    }
-    // CROSS JOIN keeps the FTS table outermost, so its rowid order is the answer's order.
-    const joined = "FROM alert_grams g CROSS JOIN alerts a ON a.seq = g.rowid WHERE g.alert_grams MATCH @fts";
+  private prepareShape(where: string[]): Shape {
+    const clause = where.length ? `WHERE ${where.join(" AND ")}` : "";
+    const priceOnly = where.length > 0 && where.every((w) => w.startsWith("a.price "));
+    const page = (from: string) =>
+      this.db.prepare(
+        `SELECT a.* FROM alerts a ${from} ${clause} ${NEWEST_FIRST} LIMIT @limit OFFSET @offset`,
+      );
     return {
-      page: this.db.prepare(`SELECT a.* ${joined}${and} ORDER BY g.rowid DESC LIMIT @limit OFFSET @offset`),
-      count: this.db.prepare(`SELECT count(*) AS n ${joined}${and}`),
+      // The planner's guess from the statistics may take the index for a wide range (and
+      // sort most alerts); the choice is made per query from the exact total instead.
+      page: page(priceOnly ? "NOT INDEXED" : ""),
+      count: this.db.prepare(`SELECT count(*) AS n FROM alerts a ${clause}`),
+      ...(priceOnly ? { byPrice: page("INDEXED BY alerts_price") } : {}),
     };
   }
-}
-
-/** The index token of a filter that is one 2-character word and nothing else (write.ts gram_docs). */
-function loneToken(f: AlertFilter): string | undefined {
-  const others = [
-    f.noWords?.length ? f.noWords : undefined,
-    f.minPrice,
-    f.maxPrice,
-    f.cateid,
-    f.cateids,
-    f.tag,
-  ];
-  if (f.anyWords?.length !== 1 || others.some((o) => o !== undefined)) return undefined;
-  return singleToken(f.anyWords[0] as string);
-}
-
-/**
- * The FTS5 query of a filter's words and category, or undefined when it has no words.
- * `facets` holds `all` and `c<cateid>` for every alert (write.ts), which gives block words
- * without q a positive side to subtract from.
- */
-export function ftsExpression(filter: AlertFilter): string | undefined {
-  const any = filter.anyWords?.length ? filter.anyWords : undefined;
-  const none = filter.noWords?.length ? filter.noWords : undefined;
-  if (!any && !none) return undefined;
-  const positive = [
-    any ? `(${anyWordExpression(any)})` : undefined,
-    filter.cateid !== undefined ? `facets : "c${filter.cateid}"` : undefined,
-  ].filter((p): p is string => p !== undefined);
-  const base = positive.length ? positive.join(" AND ") : "facets : all";
-  return none ? `(${base}) NOT (${anyWordExpression(none)})` : base;
 }

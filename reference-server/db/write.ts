@@ -1,26 +1,27 @@
 import type { Database } from "better-sqlite3";
 import type { ActivityCategoryRow, ActivityRow, AlertRow, Dataset, ZdmRow } from "../data/records.ts";
 import { IndexChanges } from "./doc-index.ts";
-import { alertTokens, distinctTokens, facetTokens, gramTokens } from "./grams.ts";
+import { decodeDocs } from "./doc-sets.ts";
+import { facetTokens, LATE_TOKEN, tagToken } from "./grams.ts";
+import { encodeUrl } from "./site-url.ts";
 
-export { facetTokens };
+/** What a write takes: any of the dataset's parts; alerts may be made as they are read (generateStream). */
+type Rows = Partial<Omit<Dataset, "alerts">> & { alerts?: Iterable<AlertRow> };
 
 /** Writes rows, replacing any row with the same id (imports may repeat items). One transaction. */
-export function writeDataset(db: Database, data: Partial<Dataset>, fresh = false): void {
+export function writeDataset(db: Database, data: Rows, fresh = false): void {
   db.transaction(() => {
     const index = new IndexChanges(db, fresh);
     writeRows(db, data, fresh, index);
     index.flush();
-    if (data.alerts?.length) refreshGramDocs(db);
   })();
 }
 
 /**
- * writeDataset without the gram_docs pass and the count index's flush: for a write in batches
- * (a streamed import), where the caller runs `index.flush()` and refreshGramDocs once after the
- * last batch, inside the same transaction.
+ * writeDataset without the count index's flush: for a write in batches (a streamed import),
+ * where the caller runs `index.flush()` once after the last batch, inside the same transaction.
  */
-export function writeRows(db: Database, data: Partial<Dataset>, fresh: boolean, index: IndexChanges): void {
+export function writeRows(db: Database, data: Rows, fresh: boolean, index: IndexChanges): void {
   const alert = alertWriter(db, fresh, index);
   const zdm = db.prepare(
     `INSERT OR REPLACE INTO zdm_items (id, title, price, mall_name, brand, category_name, pic, posttime, url, content)
@@ -41,8 +42,7 @@ export function writeRows(db: Database, data: Partial<Dataset>, fresh: boolean, 
 
 /**
  * The row key of an alert orders alerts newest-last: publication second, then the low 20 bits
- * of the id. Search walks the FTS index in rowid order (ORDER BY rowid DESC is free there), so
- * "newest first" needs no sort. A shift in time moves every alert alike and keeps the order.
+ * of the id, so "newest first" is the key descending and needs no sort. A shift in time moves every alert alike and keeps the order.
  * Safe up to the year 2242 (2^53 / 2^20 seconds).
  */
 export function timeKey(shijianchuo: number, id: number): number {
@@ -56,84 +56,93 @@ type Indexed = {
   content: string;
   cateid: string;
   price: number | null;
+  tags: string;
 };
 
 /** The columns alertRemover needs, for a SELECT. */
-const INDEXED = "seq, doc, title, content, cateid, price";
+const INDEXED = "seq, doc, title, content, cateid, price, tags";
 
 /**
- * Removes one stored alert: its row, its index entries, its tags. `index` is null only in
- * migration 2, which runs before alerts had doc numbers (migration 4 numbers them).
+ * Removes one stored alert: its row and its index entries. `index` is null only in migration 2,
+ * which runs before alerts had doc numbers (migration 4 numbers them).
  */
 function alertRemover(db: Database, index: IndexChanges | null): (old: Indexed) => void {
   const removeAlert = db.prepare("DELETE FROM alerts WHERE seq = ?");
-  // A contentless FTS5 row is removed by replaying the tokens it was indexed with.
-  const removeGrams = db.prepare(
-    "INSERT INTO alert_grams (alert_grams, rowid, title, content, facets) VALUES ('delete', ?, ?, ?, ?)",
-  );
-  const removeTags = db.prepare("DELETE FROM alert_tags WHERE seq = ?");
   return (old) => {
     removeAlert.run(old.seq);
-    removeGrams.run(old.seq, gramTokens(old.title), gramTokens(old.content), facetTokens(old.cateid));
-    removeTags.run(old.seq);
-    if (index && old.doc !== null) index.remove(old.doc, old);
+    if (index && old.doc !== null) index.remove(old.doc, old, [LATE_TOKEN]);
   };
 }
 
-/** `fresh`: the table is known to be empty (a generation), so no row can need replacing. */
+/**
+ * `fresh`: the table is known to be empty (a generation), so no row can need replacing.
+ * An alert whose key is below the newest stored one's joins the LATE_TOKEN set: doc numbers
+ * are handed out in write order, and search walks them as newest first (word-search.ts).
+ */
 function alertWriter(db: Database, fresh: boolean, index: IndexChanges | null): (row: AlertRow) => void {
   const find = db.prepare<[number], Indexed>(
-    `SELECT ${index ? INDEXED : "seq, NULL AS doc, title, content, cateid, price"} FROM alerts WHERE id = ?`,
+    `SELECT ${index ? INDEXED : "seq, NULL AS doc, title, content, cateid, price, tags"} FROM alerts WHERE id = ?`,
   );
   const taken = db.prepare<[number], { seq: number }>("SELECT seq FROM alerts WHERE seq = ?");
   const remove = alertRemover(db, index);
-  const doc = index ? ", doc" : "";
+  // Since schema 5 the URL is stored encoded (site-url.ts); migration 2 writes the plain column.
+  const encoded = db.prepare("SELECT 1 FROM pragma_table_xinfo('alerts') WHERE name = 'site_url'").get();
+  const url = encoded ? "site_url" : "url";
+  // Positional parameters: binding by name looks up every key of an object per row.
   const insert = db.prepare(
     `INSERT INTO alerts (seq, id, title, content, datetime, shorttime, shijianchuo, cateid, catename, comments,
-       louzhu, louzhuregtime, url, yuanurl, price, tags${doc})
-     VALUES (@seq, @id, @title, @content, @datetime, @shorttime, @shijianchuo, @cateid, @catename, @comments,
-       @louzhu, @louzhuregtime, @url, @yuanurl, @price, @tags${doc ? ", @doc" : ""})`,
+       louzhu, louzhuregtime, ${url}, yuanurl, price, tags${index ? ", doc" : ""})
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?${index ? ", ?" : ""})`,
   );
-  const grams = db.prepare("INSERT INTO alert_grams (rowid, title, content, facets) VALUES (?, ?, ?, ?)");
-  const tag = db.prepare("INSERT OR IGNORE INTO alert_tags (tag, seq) VALUES (?, ?)");
+  const insertRow = (r: AlertRow, seq: number, doc?: number) => {
+    const values = [
+      seq,
+      r.id,
+      r.title,
+      r.content,
+      r.datetime,
+      r.shorttime,
+      r.shijianchuo,
+      r.cateid,
+      r.catename,
+      r.comments,
+      r.louzhu,
+      r.louzhuregtime,
+      encoded ? encodeUrl(r.url) : r.url,
+      r.yuanurl,
+      r.price,
+      r.tags,
+    ];
+    if (doc !== undefined) values.push(doc);
+    insert.run(values);
+  };
+  // The newest key ever written: removals only lower the true one, which keeps "late" safe.
+  let newest = (db.prepare("SELECT max(seq) FROM alerts").pluck().get() as number | null) ?? -1;
   return (row) => {
     const old = fresh ? undefined : find.get(row.id);
     if (old) remove(old);
     let seq = timeKey(row.shijianchuo, row.id);
     // Two alerts of one second whose ids agree in their low 20 bits: take the next free key.
     if (!fresh) while (taken.get(seq)) seq++;
-    const titleGrams = gramTokens(row.title);
-    const contentGrams = gramTokens(row.content);
     if (index) {
       const d = index.newDoc();
-      insert.run({ ...row, seq, doc: d });
-      index.add(d, row, distinctTokens(titleGrams, contentGrams, row.cateid));
-    } else insert.run({ ...row, seq });
-    grams.run(seq, titleGrams, contentGrams, facetTokens(row.cateid));
-    for (const t of JSON.parse(row.tags) as string[]) tag.run(t, seq);
+      insertRow(row, seq, d);
+      index.addText(d, row.title);
+      index.addText(d, row.content);
+      const facets = facetTokens(row.cateid, row.tags);
+      if (seq < newest) facets.push(LATE_TOKEN);
+      index.add(d, row, facets);
+    } else insertRow(row, seq);
+    if (seq > newest) newest = seq;
   };
 }
 
-/** Moves gram_docs by one document for each token of the alerts (live writes: no full pass). */
-function countTokens(
-  db: Database,
-  rows: Pick<AlertRow, "title" | "content" | "cateid">[],
-  delta: 1 | -1,
-): void {
-  const bump = db.prepare(
-    "INSERT INTO gram_docs (term, docs) VALUES (?, ?) ON CONFLICT (term) DO UPDATE SET docs = docs + excluded.docs",
-  );
-  for (const row of rows) for (const term of alertTokens(row)) bump.run(term, delta);
-  if (delta < 0) db.exec("DELETE FROM gram_docs WHERE docs <= 0");
-}
-
-/** Adds new alerts one at a time as they arrive (live data), keeping gram_docs exact without a full pass. */
+/** Adds new alerts as they arrive (live data), changing only their tokens' sets. */
 export function addAlerts(db: Database, rows: AlertRow[]): void {
   const index = new IndexChanges(db);
   const write = alertWriter(db, false, index);
   db.transaction(() => {
     for (const row of rows) write(row);
-    countTokens(db, rows, 1);
     index.flush();
   })();
 }
@@ -148,7 +157,6 @@ export function removeAlertsBefore(db: Database, before: number): number {
   const remove = alertRemover(db, index);
   db.transaction(() => {
     for (const row of old) remove(row);
-    countTokens(db, old, -1);
     index.flush();
   })();
   return old.length;
@@ -173,38 +181,99 @@ export function numberAlerts(db: Database): void {
   index.flush();
 }
 
+/** Late docs beyond this share of the alerts make a bulk write renumber them (renumberIfLate). */
+const LATE_SHARE = 0.01;
+const RENUMBER_CHUNK = 20_000;
+
 /**
- * After a bulk write (a generation or an import): FTS5 leaves the index in many segments, and
- * every search then merges one doclist per segment; 'optimize' rewrites it as one (about 2 s at
- * 200k alerts), and ANALYZE refreshes the planner's statistics. Then the WAL is folded into
- * the database file.
+ * After a bulk write (an import): when more than LATE_SHARE of the alerts were written after a
+ * newer one (a file not in time order), gives every alert a new doc number in key order and
+ * rebuilds the count index from the rows, so that search walks stop at the page again
+ * (word-search.ts). Inside the caller's transaction; the sets are rebuilt whole, so doc numbers
+ * start again from 0. Returns whether it renumbered.
+ */
+export function renumberIfLate(db: Database): boolean {
+  const late = db.prepare("SELECT docs FROM term_docs WHERE term = ?").pluck().get(LATE_TOKEN) as
+    | Buffer
+    | undefined;
+  const alerts = db.prepare("SELECT count(*) FROM alerts").pluck().get() as number;
+  if (!late || decodeDocs(late).size() <= alerts * LATE_SHARE) return false;
+  db.exec(`
+    DELETE FROM term_docs; DELETE FROM price_counts; DELETE FROM price_buckets;
+    DELETE FROM meta WHERE key = 'next_doc'; UPDATE alerts SET doc = NULL;
+  `);
+  const index = new IndexChanges(db, true);
+  const chunk = db.prepare<[number], Indexed>(
+    `SELECT ${INDEXED} FROM alerts WHERE seq > ? ORDER BY seq LIMIT ${RENUMBER_CHUNK}`,
+  );
+  const number = db.prepare("UPDATE alerts SET doc = ? WHERE seq = ?");
+  for (let rows = chunk.all(-1); rows.length > 0; rows = chunk.all((rows.at(-1) as Indexed).seq)) {
+    for (const row of rows) {
+      const doc = index.newDoc();
+      number.run(doc, row.seq);
+      index.addText(doc, row.title);
+      index.addText(doc, row.content);
+      index.add(doc, row, facetTokens(row.cateid, row.tags));
+    }
+  }
+  index.flush();
+  return true;
+}
+
+/**
+ * Puts every stored alert into its tag tokens' sets and, when its key is below an alert numbered
+ * before it, into the LATE_TOKEN set (schema migration 5). Adding a doc a set holds is no change.
+ */
+export function indexFacetsAndOrder(db: Database): void {
+  const rows = db.prepare<[], { doc: number; seq: number; tags: string }>(
+    "SELECT doc, seq, tags FROM alerts ORDER BY doc",
+  );
+  const index = new IndexChanges(db);
+  let newest = -1;
+  for (const row of rows.iterate()) {
+    const tokens = (JSON.parse(row.tags) as string[]).map(tagToken);
+    if (row.seq < newest) tokens.push(LATE_TOKEN);
+    else newest = row.seq;
+    index.addTokens(row.doc, tokens);
+  }
+  index.flush();
+}
+
+/**
+ * After a bulk write (a generation or an import): ANALYZE refreshes the planner's statistics,
+ * then the WAL is folded into the database file.
  */
 export function settleAfterBulkWrite(db: Database): void {
-  db.exec("INSERT INTO alert_grams (alert_grams) VALUES ('optimize'); ANALYZE");
-  // The bulk write and the rewrite sit in the WAL (as large as the database after a generation):
-  // pages read from the WAL bypass the memory map and cost a lookup each, and the file is twice
-  // its size until the next automatic checkpoint, which the one write never triggers.
+  db.exec("ANALYZE");
+  // The bulk write sits in the WAL (as large as the database after a generation): pages read
+  // from the WAL bypass the memory map and cost a lookup each, and the file is twice its size
+  // until the next automatic checkpoint, which the one write never triggers.
   db.pragma("wal_checkpoint(TRUNCATE)");
 }
 
 /**
- * gram_docs: how many alerts hold each token, copied from the index's own vocabulary (fts5vocab
- * 'row', one pass over it: about 0.6 s at 200k alerts). Every write of alerts goes through
- * writeDataset or clearData, which keep it exact (or writeRows, followed by this).
+ * Runs a bulk write with the table's secondary indexes dropped, and builds them afterwards from
+ * their stored definitions: one sort per index instead of a B-tree insert per row per index.
+ * Constraint indexes (UNIQUE, PRIMARY KEY) stay.
  */
-export function refreshGramDocs(db: Database): void {
-  db.exec(`
-    CREATE VIRTUAL TABLE IF NOT EXISTS temp.alert_gram_vocab USING fts5vocab(main, alert_grams, 'row');
-    DELETE FROM gram_docs;
-    INSERT INTO gram_docs (term, docs) SELECT term, doc FROM temp.alert_gram_vocab;
-  `);
+export function withIndexesBuiltAfter(db: Database, table: string, write: () => void): void {
+  const indexes = db
+    .prepare<[string], { name: string; sql: string }>(
+      "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
+    )
+    .all(table);
+  db.transaction(() => {
+    for (const { name } of indexes) db.exec(`DROP INDEX "${name.replaceAll('"', '""')}"`);
+    write();
+    for (const { sql } of indexes) db.exec(sql);
+  })();
 }
 
 /** Removes every alert, zdm item and activity (before a regeneration); keeps accounts. */
 export function clearData(db: Database): void {
   db.exec(`
-    DELETE FROM alerts; INSERT INTO alert_grams (alert_grams) VALUES ('delete-all'); DELETE FROM alert_tags;
-    DELETE FROM gram_docs; DELETE FROM term_docs; DELETE FROM price_counts; DELETE FROM price_buckets; DELETE FROM meta WHERE key = 'next_doc';
+    DELETE FROM alerts;
+    DELETE FROM term_docs; DELETE FROM price_counts; DELETE FROM price_buckets; DELETE FROM meta WHERE key = 'next_doc';
     DELETE FROM zdm_items; DELETE FROM activities; DELETE FROM activity_categories;
   `);
 }

@@ -1,0 +1,58 @@
+import type { DocSet } from "./doc-sets.ts";
+
+/**
+ * The docs of (any of `union`) ∩ (each of `required`) − (any of `excluded`), visited from the
+ * highest down while `visit` returns true, without building the combined set: a page of a
+ * common word at a million alerts needs its top few dozen docs, not a 125 KB copy of its set.
+ * Bitsets are read a 32-bit word at a time; a sorted list (a sparse set) through a cursor
+ * moving down with the walk, so each set costs what the walk passes of it.
+ */
+export function walkDescending(
+  union: DocSet[],
+  required: DocSet[],
+  excluded: DocSet[],
+  visit: (doc: number) => boolean,
+): void {
+  const parts = [...union.map(part), ...required.map(part), ...excluded.map(part)];
+  const u = union.length;
+  const r = u + required.length;
+  let top = 0;
+  for (let i = 0; i < u; i++) top = Math.max(top, (parts[i] as Part).words);
+  for (let w = top - 1; w >= 0; w--) {
+    let bits = 0;
+    for (let i = 0; i < u; i++) bits |= (parts[i] as Part).at(w);
+    if (bits === 0) continue;
+    for (let i = u; i < r && bits !== 0; i++) bits &= (parts[i] as Part).at(w);
+    for (let i = r; i < parts.length && bits !== 0; i++) bits &= ~(parts[i] as Part).at(w);
+    while (bits !== 0) {
+      const bit = 31 - Math.clz32(bits);
+      if (!visit(w * 32 + bit)) return;
+      bits &= ~(1 << bit);
+    }
+  }
+}
+
+/** A set read one 32-bit word at a time, for word indexes that only go down. */
+interface Part {
+  /** How many words the set spans. */
+  words: number;
+  at(w: number): number;
+}
+
+function part(set: DocSet): Part {
+  if (!(set instanceof Uint32Array)) {
+    const words = set.words;
+    return { words: words.length, at: (w) => words[w] ?? 0 };
+  }
+  let cursor = set.length - 1;
+  return {
+    words: set.length === 0 ? 0 : Math.floor((set[set.length - 1] as number) / 32) + 1,
+    at: (w) => {
+      const low = w * 32;
+      while (cursor >= 0 && (set[cursor] as number) >= low + 32) cursor--;
+      let bits = 0;
+      while (cursor >= 0 && (set[cursor] as number) >= low) bits |= 1 << ((set[cursor--] as number) - low);
+      return bits;
+    },
+  };
+}
