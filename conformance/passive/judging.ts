@@ -80,7 +80,8 @@ export type WorkerAnswer =
  * Exchanges waiting for the worker, at most: past it they are not judged (memory stays bounded;
  * counted in the report's notJudged). A waiting exchange is held once, outside both heaps: its
  * headers serialized (about 1 KB) and its body's bytes, moved into the worker's message queue.
- * Deep enough for the judge to catch up after a burst the forwarding passes faster than it judges.
+ * Deep enough to take a few seconds of a burst the forwarding passes faster than the judge judges
+ * (judging costs about twice forwarding's CPU), and no deeper: a full backlog is RSS (bench soak).
  */
 export const BACKLOG = { exchanges: 1024, bytes: 8 * 1024 * 1024 };
 
