@@ -292,7 +292,7 @@ function section(
     notes: [
       `Flat out the proxy passes ${formatRatio(ratio(loaded.proxied.rps, loaded.direct.rps))} of the server's req/s (${formatNumber(loaded.proxied.rps)} vs ${formatNumber(loaded.direct.rps)}; p50 ${loaded.direct.p50} → ${loaded.proxied.p50} ms): every exchange crosses two HTTP hops in one Node process and is judged by every check in its worker, on 2 cores shared with the server and the load generator. Latency there is queueing; a deployment allows one client 60 requests a minute.`,
       "Judging runs in a worker thread once an answer is complete: forwarding never waits for it, so the one-client figures are the forwarding (two HTTP hops) and the body's bytes moved (not copied) to the worker. " +
-        "Judging costs about twice forwarding's CPU per exchange, so the judge's thread is niced: forwarding gets the CPU first and the judge takes what is left. " +
+        "Judging costs more CPU per exchange than forwarding (about 0.9 against 0.6 ms), so on 2 shared cores it falls behind at 1,000 req/s and flat out. " +
         `Exchanges waiting for the judge are bounded (${formatNumber(BACKLOG.exchanges)} or ${BACKLOG.bytes / 1024 / 1024} MB, conformance/passive/judging.ts); past that they are counted as not judged rather than queued` +
         (passive && Object.keys(passive.notJudged).length > 0
           ? `: this run, ${Object.entries(passive.notJudged)

@@ -1,26 +1,9 @@
 /** The judging worker thread: a TrafficJudge fed with the proxy's exchanges, in order (judging.ts). */
-import { readlinkSync } from "node:fs";
-import { setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { trafficOfBytes } from "./body.ts";
 import { passiveSetup, TrafficJudge } from "./judge-traffic.ts";
 import type { WorkerAnswer, WorkerInit, WorkerRequest } from "./judging.ts";
 import { verdictOf } from "./judging.ts";
-
-/**
- * Judging takes the CPU that forwarding leaves: this thread's nice value is raised (on Linux a
- * thread has its own), so that on a busy machine an answer is passed on first and the judge
- * catches up from its backlog, or sheds past it, counted (judging.ts BACKLOG). Without it, at a
- * steady 1,000 req/s on 2 cores the judge took a core from the forwarding and the server.
- */
-const JUDGE_NICE = 5;
-try {
-  // "/proc/thread-self" names this thread: "PID/task/TID".
-  const tid = Number(readlinkSync("/proc/thread-self").split("/").pop());
-  if (Number.isInteger(tid) && tid > 0) setPriority(tid, JUDGE_NICE);
-} catch {
-  // Not Linux: the judge competes with forwarding as an equal.
-}
 
 const init = workerData as WorkerInit;
 const port = parentPort;

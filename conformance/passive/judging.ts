@@ -81,7 +81,7 @@ export type WorkerAnswer =
  * counted in the report's notJudged). A waiting exchange is held once, outside both heaps: its
  * headers serialized (about 1 KB) and its body's bytes, moved into the worker's message queue.
  * Deep enough to take a few seconds of a burst the forwarding passes faster than the judge judges
- * (judging costs about twice forwarding's CPU), and no deeper: a full backlog is RSS (bench soak).
+ * (judging costs more CPU than forwarding), and no deeper: a full backlog is RSS (bench soak).
  */
 export const BACKLOG = { exchanges: 1024, bytes: 8 * 1024 * 1024 };
 
