@@ -7,6 +7,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { BACKLOG } from "../../conformance/passive/judging.ts";
 import type { BenchContext } from "../context.ts";
 import { OneConnection, sequentialLatencies } from "../latency.ts";
 import { type LoadSummary, load, summarize } from "../load.ts";
@@ -284,13 +285,15 @@ function section(
         value: passive?.findings ?? Number.NaN,
         unit: "",
         measured: passive
-          ? `${formatNumber(passive.findings)} findings over ${formatNumber(passive.exchanges)} exchanges (${formatNumber(passive.judged)} judged), ${failed} checks failed`
+          ? `${formatNumber(passive.findings)} findings over ${formatNumber(passive.exchanges)} exchanges (${formatNumber(passive.judged)} judged: ${((100 * passive.judged) / passive.exchanges).toFixed(1)}%), ${failed} checks failed`
           : "no report",
       },
     ],
     notes: [
       `Flat out the proxy passes ${formatRatio(ratio(loaded.proxied.rps, loaded.direct.rps))} of the server's req/s (${formatNumber(loaded.proxied.rps)} vs ${formatNumber(loaded.direct.rps)}; p50 ${loaded.direct.p50} → ${loaded.proxied.p50} ms): every exchange crosses two HTTP hops in one Node process and is judged by every check in its worker, on 2 cores shared with the server and the load generator. Latency there is queueing; a deployment allows one client 60 requests a minute.`,
-      "Judging runs in a worker thread once an answer is complete: forwarding never waits for it, so the one-client figures are the forwarding (two HTTP hops) and the copy handed to the worker. Exchanges waiting for the worker are bounded (256 or 4 M characters, conformance/passive/judging.ts); past that they are counted as not judged rather than queued" +
+      "Judging runs in a worker thread once an answer is complete: forwarding never waits for it, so the one-client figures are the forwarding (two HTTP hops) and the body's bytes moved (not copied) to the worker. " +
+        "Judging costs more CPU per exchange than forwarding (about 0.9 against 0.6 ms), so on 2 shared cores it falls behind at 1,000 req/s and flat out. " +
+        `Exchanges waiting for the judge are bounded (${formatNumber(BACKLOG.exchanges)} or ${BACKLOG.bytes / 1024 / 1024} MB, conformance/passive/judging.ts); past that they are counted as not judged rather than queued` +
         (passive && Object.keys(passive.notJudged).length > 0
           ? `: this run, ${Object.entries(passive.notJudged)
               .map(([why, n]) => `${formatNumber(n)} ${why}`)

@@ -218,7 +218,7 @@ function section(
     id: "soak",
     title: "dealkit proxy: memory over a soak",
     method:
-      `\`dealkit proxy --forwarded-for\` (the CLI as the package installs it, compiled JavaScript, its own process, judging every exchange in its worker) in front of the reference server with \`--live 500ms\` ` +
+      `\`dealkit proxy --forwarded-for\` (the CLI as the package installs it, compiled JavaScript, its own process, judging in its worker, past whose backlog an exchange is counted as not judged) in front of the reference server with \`--live 500ms\` ` +
       `(20k alerts generated at start, the proxy's address trusted, limit raised). ${ACTIVE_CLIENTS} keep-alive clients at once, each from its own loopback address, ` +
       `paced to ${formatNumber(SOAK_RATE)} req/s in all over rank, feed, search (with A, B, A′ variants) and meta; a client leaves after ${REQUESTS_PER_CLIENT} requests and a new address comes. ` +
       `An hour at ${HOUR.rate} req/s (${formatNumber(HOUR.seconds * HOUR.rate)} exchanges) is compressed into ${formatNumber(Math.round((HOUR.seconds * HOUR.rate) / SOAK_RATE))} s at this rate; this run lasted ${seconds} s. ` +

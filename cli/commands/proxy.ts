@@ -1,4 +1,4 @@
-import { listOption, OptionError, rateOption, reportsOption } from "../../conformance/passive/options.ts";
+import { OptionError } from "../../conformance/passive/option-error.ts";
 import { proxyInWorker } from "../../conformance/passive/threaded-proxy.ts";
 import { intOption, parseOptions, UsageError } from "../args.ts";
 
@@ -53,24 +53,21 @@ export async function run(args: string[]): Promise<number> {
     throw new UsageError(`--upstream must be an http(s) URL, got ${upstream}`);
   let proxy: Awaited<ReturnType<typeof proxyInWorker>>;
   try {
-    const reports = reportsOption(values.report ?? []);
-    const only = listOption(values.only);
-    const skip = listOption(values.skip);
-    // Forwarding and judging each run in a worker thread with a bounded heap (threaded-proxy.ts).
+    // Forwarding and judging each run in a worker thread with a bounded heap (threaded-proxy.ts);
+    // the options are read there too, so that this thread, which only waits for a signal, stays light.
     proxy = await proxyInWorker({
       upstream,
       port: intOption("port", values.port, 0, 65_535) ?? 4020,
       ...(values.host ? { host: values.host } : {}),
       errors: values.errors ?? false,
       forwardedFor: values["forwarded-for"] ?? false,
-      reports: reports.files,
-      ...(reports.ndjson ? { findingsLog: reports.ndjson } : {}),
+      report: values.report ?? [],
       ...(values.record ? { record: values.record } : {}),
       ...(values["record-har"] ? { recordHar: values["record-har"] } : {}),
-      ...(values.rate !== undefined ? { rate: rateOption(values.rate) } : {}),
-      ...(only ? { only } : {}),
-      ...(skip ? { skip } : {}),
-      ...(values.spec ? { specPath: values.spec } : {}),
+      ...(values.rate !== undefined ? { rate: values.rate } : {}),
+      ...(values.only !== undefined ? { only: values.only } : {}),
+      ...(values.skip !== undefined ? { skip: values.skip } : {}),
+      ...(values.spec ? { spec: values.spec } : {}),
       ...(values.ledger ? { ledger: values.ledger } : {}),
     });
   } catch (err) {

@@ -1,5 +1,6 @@
 /** The judging worker thread: a TrafficJudge fed with the proxy's exchanges, in order (judging.ts). */
 import { parentPort, workerData } from "node:worker_threads";
+import { trafficOfBytes } from "./body.ts";
 import { passiveSetup, TrafficJudge } from "./judge-traffic.ts";
 import type { WorkerAnswer, WorkerInit, WorkerRequest } from "./judging.ts";
 import { verdictOf } from "./judging.ts";
@@ -21,7 +22,12 @@ try {
 port.on("message", (request: WorkerRequest) => {
   try {
     if (request.kind === "observe")
-      answer({ id: request.id, kind: "verdict", verdict: verdictOf(judge.observe(request.traffic)) });
+      answer({
+        id: request.id,
+        kind: "verdict",
+        // The body's bytes were moved here: decoded now, off the forwarding thread.
+        verdict: verdictOf(judge.observe(trafficOfBytes(request.exchange))),
+      });
     else if (request.kind === "skip") {
       judge.skip(request.reason);
       answer({ id: request.id, kind: "verdict", verdict: { findings: [] } });

@@ -2,10 +2,14 @@
  * Where the proxy's exchanges are judged: in the proxy's own thread (inline: tests, small
  * recordings) or in a worker thread, so that forwarding never waits for judging (a sequential
  * client's next request would otherwise wait for the judging of its previous one). Either way,
- * exchanges are judged one at a time in the order they completed, and the verdict is data.
+ * exchanges are judged one at a time in the order they completed, and the verdict is data. The
+ * body comes as the bytes the proxy kept and is decoded where it is judged: to the worker its
+ * buffer is transferred (moved, not copied), so the forwarding thread holds nothing of a body
+ * once the answer is complete and never turns one into a string.
  */
 import { Worker } from "node:worker_threads";
 import type { RunReport } from "../runner/report.ts";
+import { type TrafficBytes, trafficOfBytes } from "./body.ts";
 import type {
   LiveFinding,
   Observed,
@@ -13,8 +17,7 @@ import type {
   TrafficJudge,
   TrafficJudgeOptions,
 } from "./judge-traffic.ts";
-import { OptionError } from "./options.ts";
-import type { Traffic } from "./traffic.ts";
+import { OptionError } from "./option-error.ts";
 
 /** A finding as it leaves the judge: no exchange object, and whether it is about this exchange. */
 export interface FindingRecord extends Omit<LiveFinding, "exchange"> {
@@ -28,7 +31,7 @@ export interface TrafficVerdict {
 }
 
 export interface Judging {
-  observe(traffic: Traffic): Promise<TrafficVerdict>;
+  observe(exchange: TrafficBytes): Promise<TrafficVerdict>;
   /** Counts an exchange that could not be judged at all. */
   skip(reason: string): void;
   report(notes?: string[]): Promise<RunReport>;
@@ -45,7 +48,7 @@ export function verdictOf(observed: Observed): TrafficVerdict {
 
 export function inlineJudging(judge: TrafficJudge): Judging {
   return {
-    observe: async (traffic) => verdictOf(judge.observe(traffic)),
+    observe: async (exchange) => verdictOf(judge.observe(trafficOfBytes(exchange))),
     skip: (reason) => judge.skip(reason),
     report: async (notes) => judge.report(notes),
     close: async () => {},
@@ -59,7 +62,7 @@ export interface WorkerInit {
 }
 
 type Ask =
-  | { kind: "observe"; traffic: Traffic }
+  | { kind: "observe"; exchange: TrafficBytes }
   | { kind: "skip"; reason: string }
   | { kind: "report"; notes: string[] };
 
@@ -75,11 +78,15 @@ export type WorkerAnswer =
 
 /**
  * Exchanges waiting for the worker, at most: past it they are not judged (memory stays bounded;
- * counted in the report's notJudged). A waiting exchange is held twice, in this thread and
- * serialized in the worker's queue: 4 M characters are up to 16 MB. A judge that falls this far
- * behind will not catch up soon; a longer queue would only hold more.
+ * counted in the report's notJudged). A waiting exchange is held once, outside both heaps: its
+ * headers serialized (about 1 KB) and its body's bytes, moved into the worker's message queue.
+ * Deep enough to take a few seconds of a burst the forwarding passes faster than the judge judges
+ * (judging costs more CPU than forwarding), and no deeper: a full backlog is RSS (bench soak).
  */
-export const BACKLOG = { exchanges: 256, chars: 4_000_000 };
+export const BACKLOG = { exchanges: 1024, bytes: 8 * 1024 * 1024 };
+
+/** What a waiting exchange holds besides its body's bytes: about 1 KB of serialized headers. */
+export const HEADERS_BYTES = 1024;
 
 /**
  * The worker's V8 heap, at most. What it keeps is bounded (pairs.ts, the backlog above), but V8
@@ -91,7 +98,7 @@ export const WORKER_HEAP = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeM
 /** ".ts" in a checkout (run through tsx), ".js" in the built package. */
 const EXT = import.meta.url.slice(import.meta.url.lastIndexOf("."));
 
-export async function workerJudging(init: WorkerInit): Promise<Judging> {
+export async function workerJudging(init: WorkerInit, backlog = BACKLOG): Promise<Judging> {
   const worker = new Worker(new URL(`./judge-worker${EXT}`, import.meta.url), {
     workerData: init,
     ...(EXT === ".ts" ? { execArgv: ["--import", "tsx"] } : {}),
@@ -100,7 +107,7 @@ export async function workerJudging(init: WorkerInit): Promise<Judging> {
   const pending = new Map<number, { resolve(a: WorkerAnswer): void; reject(e: Error): void }>();
   let next = 1;
   let waiting = 0;
-  let waitingChars = 0;
+  let waitingBytes = 0;
   let failed: Error | undefined;
   const fail = (err: Error) => {
     failed = err;
@@ -121,29 +128,32 @@ export async function workerJudging(init: WorkerInit): Promise<Judging> {
       if (failed) return reject(failed);
       const id = next++;
       pending.set(id, { resolve, reject });
-      worker.postMessage({ ...request, id });
+      const kept = request.kind === "observe" ? request.exchange.kept : undefined;
+      // The body's buffer is moved, not copied (BodyTap.take gives each its own).
+      worker.postMessage({ ...request, id }, kept && "bytes" in kept ? [kept.bytes.buffer] : []);
     });
   await new Promise<void>((resolve, reject) => {
     pending.set(0, { resolve: () => resolve(), reject });
   });
   return {
-    async observe(traffic) {
-      const chars = traffic.body?.length ?? 0;
-      if (waiting >= BACKLOG.exchanges || waitingChars + chars > BACKLOG.chars) {
+    // Not async: nothing of the exchange is kept here while it waits (only its size, to count).
+    observe(exchange) {
+      const kept = exchange.kept;
+      const bytes = HEADERS_BYTES + (kept && "bytes" in kept ? kept.bytes.byteLength : 0);
+      if (waiting >= backlog.exchanges || waitingBytes + bytes > backlog.bytes) {
         const why = "the judge fell behind the traffic (exchanges waiting at the bound)";
         // A worker that died rejects it: that costs the count, never the proxy.
         void ask({ kind: "skip", reason: why }).catch(() => {});
-        return { skipped: why, findings: [] };
+        return Promise.resolve({ skipped: why, findings: [] });
       }
       waiting++;
-      waitingChars += chars;
-      try {
-        const answer = await ask({ kind: "observe", traffic });
-        return answer.kind === "verdict" ? answer.verdict : { findings: [] };
-      } finally {
-        waiting--;
-        waitingChars -= chars;
-      }
+      waitingBytes += bytes;
+      return ask({ kind: "observe", exchange })
+        .then((answer): TrafficVerdict => (answer.kind === "verdict" ? answer.verdict : { findings: [] }))
+        .finally(() => {
+          waiting--;
+          waitingBytes -= bytes;
+        });
     },
     skip: (reason) => void ask({ kind: "skip", reason }).catch(() => {}),
     async report(notes = []) {

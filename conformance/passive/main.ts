@@ -151,9 +151,14 @@ export async function proxyCommand(cli: ProxyCli): Promise<ProxyRun> {
     errors: cli.errors ?? false,
     forwardedFor: cli.forwardedFor ?? false,
     judging,
-    onExchange: (traffic) => {
-      for (const s of all) s.exchange?.(traffic);
-    },
+    // Only a recording or the ledger needs the bodies as text in this thread.
+    ...(all.some((s) => s.exchange)
+      ? {
+          onExchange: (traffic: Traffic) => {
+            for (const s of all) s.exchange?.(traffic);
+          },
+        }
+      : {}),
     onObserved: (verdict) => {
       for (const s of all) s.verdict?.(verdict);
     },

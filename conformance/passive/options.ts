@@ -3,8 +3,11 @@
  * conformance` reads them. A wrong value is an OptionError; the CLI turns it into its usage error.
  */
 import { FORMATS, type ReportFormat } from "../main.ts";
+import { OptionError } from "./option-error.ts";
 
-export class OptionError extends Error {}
+// In a module of its own: the CLI's thread of `dealkit proxy` catches it without loading this
+// one, whose report formats load the whole suite (proxy-args.ts).
+export { OptionError };
 
 /** `--report F=PATH`: the report files written at the end, and the NDJSON stream of findings. */
 export function reportsOption(given: string[]): {

@@ -4,8 +4,9 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { LedgerError } from "../ledger/file.ts";
-import { type ProxyCli, proxyCommand } from "./main.ts";
+import { proxyCommand } from "./main.ts";
 import { OptionError } from "./options.ts";
+import { type ProxyArgs, proxyCliOf } from "./proxy-args.ts";
 import type { ForwarderAnswer } from "./threaded-proxy.ts";
 
 const port = parentPort;
@@ -13,7 +14,7 @@ if (!port) throw new Error("proxy-thread.ts runs as a worker thread");
 const answer = (a: ForwarderAnswer) => port.postMessage(a);
 
 try {
-  const run = await proxyCommand(workerData as ProxyCli);
+  const run = await proxyCommand(proxyCliOf(workerData as ProxyArgs));
   port.once("message", async () => {
     const { code, report } = await run.stop();
     answer({ kind: "stopped", code, report });

@@ -10,7 +10,7 @@ import http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { DEFAULT_LIMITS } from "../http/client.ts";
-import { BodyTap, decodeBody } from "./body.ts";
+import { BodyTap, type TrafficBytes, trafficOfBytes } from "./body.ts";
 import { PROBLEM_HEADERS, proxyProblem, violationProblem } from "./errors.ts";
 import { endToEnd, failureOf, headerRecord, withoutHeaders } from "./headers.ts";
 import type { Judging, TrafficVerdict } from "./judging.ts";
@@ -31,11 +31,14 @@ export interface ProxyOptions {
   forwardedFor?: boolean;
   /** Bytes of a body kept for judging (default: the suite's body cap). */
   cap?: number;
-  /** Where exchanges are judged (a worker thread for the CLI: forwarding never waits for it). */
+  /**
+   * Where exchanges are judged (a worker thread for the CLI: forwarding never waits for it). It
+   * gets each body as the bytes kept, and decodes them itself: forwarding makes no string of them.
+   */
   judging: Judging;
   /**
-   * Every exchange once complete, before it is judged (recordings): the proxy then keeps nothing
-   * of it while the judge works, so the bodies die young instead of piling up in V8's old space.
+   * Every exchange once complete, its body decoded, before it is judged (recordings, the ledger):
+   * only a proxy given this decodes bodies in its own thread.
    */
   onExchange?(traffic: Traffic): void;
   /** Every exchange's verdict once judged (or not), for the live console and the findings log. */
@@ -70,6 +73,18 @@ export function startPassiveProxy(options: ProxyOptions): Promise<RunningProxy> 
   const agent = secure ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
   const cap = options.cap ?? DEFAULT_LIMITS.maxBodyBytes;
   const inFlight = new Set<Promise<void>>();
+  /**
+   * An exchange handed to the judge. Defined out here, not in `handle`: while an exchange waits
+   * for its verdict only this function's frame is kept, not the request's closures with their
+   * sockets, messages and parsers (a full backlog of them held tens of MB).
+   */
+  const judge = async (full: TrafficBytes): Promise<TrafficVerdict | undefined> => {
+    options.onExchange?.(trafficOfBytes(full));
+    // A judge that failed costs the verdict, never the answer.
+    const verdict = await options.judging.observe(full).catch(() => undefined);
+    if (verdict) options.onObserved?.(verdict);
+    return verdict;
+  };
 
   const handle = (incoming: http.IncomingMessage, outgoing: http.ServerResponse): Promise<void> =>
     new Promise<void>((done) => {
@@ -99,11 +114,11 @@ export function startPassiveProxy(options: ProxyOptions): Promise<RunningProxy> 
       const tap = new BodyTap(cap);
       let settled = false;
       const finish = (
-        traffic: Omit<Traffic, "method" | "url" | "requestHeaders" | "client" | "startedAt">,
+        traffic: Omit<TrafficBytes, "method" | "url" | "requestHeaders" | "client" | "startedAt">,
       ) => {
         if (settled) return;
         settled = true;
-        const full: Traffic = {
+        const full: TrafficBytes = {
           method,
           url,
           requestHeaders: headerRecord(incoming.rawHeaders),
@@ -114,14 +129,7 @@ export function startPassiveProxy(options: ProxyOptions): Promise<RunningProxy> 
         tap.release();
         return full;
       };
-      const observe = async (full: Traffic | undefined): Promise<TrafficVerdict | undefined> => {
-        if (!full) return undefined;
-        options.onExchange?.(full);
-        // A judge that failed costs the verdict, never the answer.
-        const verdict = await options.judging.observe(full).catch(() => undefined);
-        if (verdict) options.onObserved?.(verdict);
-        return verdict;
-      };
+      const observe = (full: TrafficBytes | undefined) => (full ? judge(full) : Promise.resolve(undefined));
 
       // The client gave up: the upstream request goes too, and nothing is judged.
       outgoing.once("close", () => {
@@ -140,19 +148,14 @@ export function startPassiveProxy(options: ProxyOptions): Promise<RunningProxy> 
         const raw = endToEnd(res.rawHeaders);
         const responseHeaders = headerRecord(res.rawHeaders);
         outgoing.sendDate = false;
-        const complete = () => {
-          const decoded = decodeBody(tap, responseHeaders["content-encoding"]);
-          return finish({
+        // The bytes kept go to the judge as they are (decoded there, after the answer is sent).
+        const complete = () =>
+          finish({
             status,
             responseHeaders,
-            ...("text" in decoded
-              ? { body: decoded.text }
-              : "failure" in decoded
-                ? { failure: decoded.failure }
-                : { bodyNotKept: decoded.notKept }),
+            kept: tap.take(responseHeaders["content-encoding"]),
             receivedAt: Date.now() / 1000,
           });
-        };
         const broken = (err: NodeJS.ErrnoException) => {
           const full = finish({
             status: 0,

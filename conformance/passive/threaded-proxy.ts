@@ -8,11 +8,12 @@
  */
 import { Worker } from "node:worker_threads";
 import type { RunReport } from "../runner/report.ts";
-import type { ProxyCli, ProxyRun } from "./main.ts";
-import { OptionError } from "./options.ts";
+import type { ProxyRun } from "./main.ts";
+import { OptionError } from "./option-error.ts";
+import type { ProxyArgs } from "./proxy-args.ts";
 
 /** The forwarding thread's heap: its live part is the exchanges in flight and the open connections. */
-export const FORWARDER_HEAP = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 };
+export const FORWARDER_HEAP = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 };
 
 export type ForwarderAnswer =
   | { kind: "listening"; url: string }
@@ -22,9 +23,13 @@ export type ForwarderAnswer =
 /** ".ts" in a checkout (run through tsx), ".js" in the built package. */
 const EXT = import.meta.url.slice(import.meta.url.lastIndexOf("."));
 
-export function proxyInWorker(cli: Omit<ProxyCli, "out">): Promise<ProxyRun> {
+/**
+ * Starts the forwarding thread with the options as given (read there: see proxy-args.ts); a wrong
+ * one is an OptionError, before anything listens.
+ */
+export function proxyInWorker(args: ProxyArgs): Promise<ProxyRun> {
   const worker = new Worker(new URL(`./proxy-thread${EXT}`, import.meta.url), {
-    workerData: cli,
+    workerData: args,
     ...(EXT === ".ts" ? { execArgv: ["--import", "tsx"] } : {}),
     resourceLimits: FORWARDER_HEAP,
   });

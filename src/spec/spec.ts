@@ -49,6 +49,8 @@ export class Spec {
   private readonly routes: CompiledRoute[];
   private readonly ajv = createAjv();
   private readonly validators = new Map<string, ValidateFunction>();
+  /** Named sets, built once: a rule asks for one per item judged (it was a tenth of passive judging). */
+  private readonly sets = new Map<string, ReadonlySet<string>>();
 
   constructor(
     readonly source: string,
@@ -127,7 +129,16 @@ export class Spec {
   }
 
   /** Named sets the rules refer to (`inSet`, `mirrors.set`), derived from x-categories. */
-  set(name: string): Set<string> {
+  set(name: string): ReadonlySet<string> {
+    let set = this.sets.get(name);
+    if (!set) {
+      set = this.namedSet(name);
+      this.sets.set(name, set);
+    }
+    return set;
+  }
+
+  private namedSet(name: string): Set<string> {
     const items = this.categories.items;
     switch (name) {
       case "priced-categories":
