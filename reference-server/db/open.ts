@@ -6,6 +6,7 @@ import BetterSqlite3, { type Database } from "better-sqlite3";
 import type { Category } from "../../src/spec/types.ts";
 import { type Account, newKey, saveAccount } from "../auth.ts";
 import { generateStream } from "../data/generate.ts";
+import { generateInWorker } from "../data/generate-worker.ts";
 import { shiftIfStale } from "./freshness.ts";
 import { readInfo, writeInfo } from "./meta.ts";
 import { migrate, SCHEMA_VERSION } from "./schema.ts";
@@ -40,6 +41,11 @@ const IMAGE_MAX_SIZE = 50_000;
 const PAGE_SIZE = 16_384;
 /** Files up to this size are read through a memory map (the 1M-alert bench database is ~1 GB). */
 const MMAP_BYTES = 4 * 1024 ** 3;
+/**
+ * Generations from this size make their rows in a worker thread (generate-worker.ts) while this
+ * one writes them; below it, starting the thread (and tsx in it) costs more than it saves.
+ */
+const WORKER_MIN_SIZE = 100_000;
 
 /** The demo account: follows common words, pushes priced deals; its key is created with the database. */
 export const DEMO_ACCOUNT: Account = {
@@ -76,7 +82,7 @@ export function openDatabase(o: OpenOptions): OpenedDatabase {
 }
 
 function fillGenerated(db: Database, o: OpenOptions): void {
-  const { alerts, rest } = generateStream(o);
+  const { alerts, rest } = o.size >= WORKER_MIN_SIZE ? generateInWorker(o) : generateStream(o);
   // The bulk write through a rollback journal, not the WAL: the WAL would take every new page
   // (the whole database) and the checkpoint write it again; the journal keeps only the pages
   // the write changes, none on an empty file. Left as it was when another connection is open.

@@ -1,0 +1,50 @@
+/**
+ * The worker side of generateInWorker (generate-worker.ts): runs generateStream and posts its
+ * alerts in batches, then the rest of the dataset, on the port it is given. `signals` counts
+ * batches posted (slot 0) and read (slot 1), so that the reader can wait for the next one
+ * synchronously and this thread never runs more than AHEAD batches ahead of the writer.
+ */
+import { type MessagePort, workerData } from "node:worker_threads";
+import { type GenerateOptions, generateStream } from "./generate.ts";
+import type { AlertRow } from "./records.ts";
+
+export interface GeneratorThreadData {
+  options: GenerateOptions;
+  port: MessagePort;
+  signals: Int32Array;
+  batch: number;
+  ahead: number;
+}
+
+/** What the thread posts, in order: alert batches, then the rest (or a failure at any point). */
+export type GeneratorMessage =
+  | { kind: "alerts"; rows: AlertRow[] }
+  | { kind: "rest"; rest: ReturnType<ReturnType<typeof generateStream>["rest"]> }
+  | { kind: "failed"; message: string };
+
+const { options, port, signals, batch, ahead } = workerData as GeneratorThreadData;
+
+function post(message: GeneratorMessage): void {
+  port.postMessage(message);
+  Atomics.add(signals, 0, 1);
+  Atomics.notify(signals, 0);
+}
+
+try {
+  const { alerts, rest } = generateStream(options);
+  let rows: AlertRow[] = [];
+  for (const row of alerts) {
+    rows.push(row);
+    if (rows.length < batch) continue;
+    // Wait while the writer is `ahead` batches behind: the rows would pile up in memory.
+    for (let posted = Atomics.load(signals, 0); posted - Atomics.load(signals, 1) >= ahead; )
+      Atomics.wait(signals, 1, Atomics.load(signals, 1), 1000);
+    post({ kind: "alerts", rows });
+    rows = [];
+  }
+  if (rows.length > 0) post({ kind: "alerts", rows });
+  post({ kind: "rest", rest: rest() });
+} catch (err) {
+  post({ kind: "failed", message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+}
+port.close();
