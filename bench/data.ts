@@ -31,6 +31,7 @@ const GENERATOR_SOURCES = [
   "reference-server/db/write.ts",
   "reference-server/db/grams.ts",
   "reference-server/db/doc-index.ts",
+  "reference-server/db/gram-lists.ts",
   "reference-server/db/doc-sets.ts",
   "reference-server/db/doc-gaps.ts",
   "reference-server/db/site-url.ts",

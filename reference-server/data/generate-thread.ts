@@ -5,6 +5,7 @@
  * synchronously and this thread never runs more than AHEAD batches ahead of the writer.
  */
 import { type MessagePort, workerData } from "node:worker_threads";
+import { GramLists } from "../db/gram-lists.ts";
 import { type GenerateOptions, generateStream } from "./generate.ts";
 import type { AlertRow } from "./records.ts";
 
@@ -14,26 +15,36 @@ export interface GeneratorThreadData {
   signals: Int32Array;
   batch: number;
   ahead: number;
+  /** Also collect the alerts' gram lists (doc 0 = the first alert), posted after the alerts. */
+  grams: boolean;
 }
 
 /** What the thread posts, in order: alert batches, then the rest (or a failure at any point). */
 export type GeneratorMessage =
   | { kind: "alerts"; rows: AlertRow[] }
+  | { kind: "grams"; terms: string[]; lists: Uint32Array[] }
   | { kind: "rest"; rest: ReturnType<ReturnType<typeof generateStream>["rest"]> }
   | { kind: "failed"; message: string };
 
-const { options, port, signals, batch, ahead } = workerData as GeneratorThreadData;
+const { options, port, signals, batch, ahead, grams } = workerData as GeneratorThreadData;
 
-function post(message: GeneratorMessage): void {
-  port.postMessage(message);
+function post(message: GeneratorMessage, transfer: ArrayBuffer[] = []): void {
+  port.postMessage(message, transfer);
   Atomics.add(signals, 0, 1);
   Atomics.notify(signals, 0);
 }
 
 try {
   const { alerts, rest } = generateStream(options);
+  const lists = grams ? new GramLists() : undefined;
   let rows: AlertRow[] = [];
+  let doc = 0;
   for (const row of alerts) {
+    if (lists) {
+      lists.addText(doc, row.title);
+      lists.addText(doc, row.content);
+    }
+    doc++;
     rows.push(row);
     if (rows.length < batch) continue;
     // Wait while the writer is `ahead` batches behind: the rows would pile up in memory.
@@ -43,6 +54,19 @@ try {
     rows = [];
   }
   if (rows.length > 0) post({ kind: "alerts", rows });
+  if (lists) {
+    const terms: string[] = [];
+    const views: Uint32Array[] = [];
+    for (const [term, list] of lists.drain()) {
+      terms.push(term);
+      views.push(list.view());
+    }
+    // Transferred, not copied: at 1M alerts the lists hold ~60M doc numbers.
+    post(
+      { kind: "grams", terms, lists: views },
+      views.map((v) => v.buffer as ArrayBuffer),
+    );
+  }
   post({ kind: "rest", rest: rest() });
 } catch (err) {
   post({ kind: "failed", message: err instanceof Error ? (err.stack ?? err.message) : String(err) });

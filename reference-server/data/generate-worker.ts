@@ -19,10 +19,17 @@ const STALL_MS = 60_000;
 /** ".ts" in a checkout (run through tsx), ".js" in the built package. */
 const EXT = import.meta.url.slice(import.meta.url.lastIndexOf("."));
 
-export function generateInWorker(options: GenerateOptions): ReturnType<typeof generateStream> {
+/**
+ * `grams`: the thread also collects the alerts' gram lists (gram-lists.ts), readable after the
+ * alerts: the writer then skips that work (write.ts alertGrams).
+ */
+export function generateInWorker(
+  options: GenerateOptions,
+  grams = false,
+): ReturnType<typeof generateStream> & { grams: () => Iterable<[string, Uint32Array]> } {
   const { port1, port2 } = new MessageChannel();
   const signals = new Int32Array(new SharedArrayBuffer(8));
-  const data: GeneratorThreadData = { options, port: port2, signals, batch: BATCH, ahead: AHEAD };
+  const data: GeneratorThreadData = { options, port: port2, signals, batch: BATCH, ahead: AHEAD, grams };
   const worker = new Worker(new URL(`./generate-thread${EXT}`, import.meta.url), {
     workerData: data,
     transferList: [port2],
@@ -40,6 +47,7 @@ export function generateInWorker(options: GenerateOptions): ReturnType<typeof ge
     }
   };
   let rest: GeneratorMessage | undefined;
+  let lists: (GeneratorMessage & { kind: "grams" }) | undefined;
   const alerts = function* (): Generator<AlertRow> {
     try {
       for (let m = next(); ; m = next()) {
@@ -47,6 +55,10 @@ export function generateInWorker(options: GenerateOptions): ReturnType<typeof ge
         if (m.kind === "rest") {
           rest = m;
           return;
+        }
+        if (m.kind === "grams") {
+          lists = m;
+          continue;
         }
         Atomics.add(signals, 1, 1);
         Atomics.notify(signals, 1);
@@ -62,6 +74,10 @@ export function generateInWorker(options: GenerateOptions): ReturnType<typeof ge
     rest: () => {
       if (rest?.kind !== "rest") throw new Error("generateStream: read the alerts before the rest");
       return rest.rest;
+    },
+    grams: function* () {
+      if (!lists) throw new Error("generateInWorker: the gram lists come after the alerts, when asked for");
+      for (const [i, term] of lists.terms.entries()) yield [term, lists.lists[i] as Uint32Array];
     },
   };
 }

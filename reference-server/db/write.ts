@@ -6,7 +6,15 @@ import { facetTokens, LATE_TOKEN, tagToken } from "./grams.ts";
 import { encodeUrl } from "./site-url.ts";
 
 /** What a write takes: any of the dataset's parts; alerts may be made as they are read (generateStream). */
-type Rows = Partial<Omit<Dataset, "alerts">> & { alerts?: Iterable<AlertRow> };
+type Rows = Partial<Omit<Dataset, "alerts">> & {
+  alerts?: Iterable<AlertRow>;
+  /**
+   * The gram lists of `alerts`' titles and contents (gram-lists.ts), doc 0 being the first
+   * alert, collected as they were made (generate-worker.ts); read after the alerts. The writer
+   * then does not collect them itself.
+   */
+  alertGrams?: () => Iterable<[string, Uint32Array]>;
+};
 
 /** Writes rows, replacing any row with the same id (imports may repeat items). One transaction. */
 export function writeDataset(db: Database, data: Rows, fresh = false): void {
@@ -22,7 +30,7 @@ export function writeDataset(db: Database, data: Rows, fresh = false): void {
  * where the caller runs `index.flush()` once after the last batch, inside the same transaction.
  */
 export function writeRows(db: Database, data: Rows, fresh: boolean, index: IndexChanges): void {
-  const alert = alertWriter(db, fresh, index);
+  const alert = alertWriter(db, fresh, index, data.alertGrams !== undefined);
   const zdm = db.prepare(
     `INSERT OR REPLACE INTO zdm_items (id, title, price, mall_name, brand, category_name, pic, posttime, url, content)
      VALUES (@id, @title, @price, @mall_name, @brand, @category_name, @pic, @posttime, @url, @content)`,
@@ -33,11 +41,24 @@ export function writeRows(db: Database, data: Rows, fresh: boolean, index: Index
   );
   const category = db.prepare("INSERT OR IGNORE INTO activity_categories (id, name) VALUES (@id, @name)");
   db.transaction(() => {
-    for (const row of data.alerts ?? []) alert(row);
+    let first: number | undefined;
+    for (const row of data.alerts ?? []) {
+      const doc = alert(row);
+      first ??= doc;
+    }
+    if (data.alertGrams) index.addLists(shifted(data.alertGrams(), first ?? 0));
     for (const row of data.zdm ?? []) zdm.run(row satisfies ZdmRow);
     for (const row of data.activityCategories ?? []) category.run(row satisfies ActivityCategoryRow);
     for (const row of data.activities ?? []) activity.run(row satisfies ActivityRow);
   })();
+}
+
+/** Lists of docs counted from 0, moved to start at `first`. */
+function* shifted(lists: Iterable<[string, Uint32Array]>, first: number): Generator<[string, Uint32Array]> {
+  for (const [term, docs] of lists) {
+    if (first !== 0) for (let i = 0; i < docs.length; i++) docs[i] = (docs[i] as number) + first;
+    yield [term, docs];
+  }
 }
 
 /**
@@ -79,7 +100,13 @@ function alertRemover(db: Database, index: IndexChanges | null): (old: Indexed) 
  * An alert whose key is below the newest stored one's joins the LATE_TOKEN set: doc numbers
  * are handed out in write order, and search walks them as newest first (word-search.ts).
  */
-function alertWriter(db: Database, fresh: boolean, index: IndexChanges | null): (row: AlertRow) => void {
+function alertWriter(
+  db: Database,
+  fresh: boolean,
+  index: IndexChanges | null,
+  /** The texts' grams are added to the index by the caller (Rows.alertGrams). */
+  gramsGiven = false,
+): (row: AlertRow) => number | undefined {
   const find = db.prepare<[number], Indexed>(
     `SELECT ${index ? INDEXED : "seq, NULL AS doc, title, content, cateid, price, tags"} FROM alerts WHERE id = ?`,
   );
@@ -127,13 +154,19 @@ function alertWriter(db: Database, fresh: boolean, index: IndexChanges | null): 
     if (index) {
       const d = index.newDoc();
       insertRow(row, seq, d);
-      index.addText(d, row.title);
-      index.addText(d, row.content);
+      if (!gramsGiven) {
+        index.addText(d, row.title);
+        index.addText(d, row.content);
+      }
       const facets = facetTokens(row.cateid, row.tags);
       if (seq < newest) facets.push(LATE_TOKEN);
       index.add(d, row, facets);
-    } else insertRow(row, seq);
+      if (seq > newest) newest = seq;
+      return d;
+    }
+    insertRow(row, seq);
     if (seq > newest) newest = seq;
+    return undefined;
   };
 }
 
