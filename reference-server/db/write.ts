@@ -30,7 +30,7 @@ export function writeDataset(db: Database, data: Rows, fresh = false): void {
  * where the caller runs `index.flush()` once after the last batch, inside the same transaction.
  */
 export function writeRows(db: Database, data: Rows, fresh: boolean, index: IndexChanges): void {
-  const alert = alertWriter(db, fresh, index, data.alertGrams !== undefined);
+  const alerts = alertWriter(db, fresh, index, data.alertGrams !== undefined);
   const zdm = db.prepare(
     `INSERT OR REPLACE INTO zdm_items (id, title, price, mall_name, brand, category_name, pic, posttime, url, content)
      VALUES (@id, @title, @price, @mall_name, @brand, @category_name, @pic, @posttime, @url, @content)`,
@@ -43,9 +43,10 @@ export function writeRows(db: Database, data: Rows, fresh: boolean, index: Index
   db.transaction(() => {
     let first: number | undefined;
     for (const row of data.alerts ?? []) {
-      const doc = alert(row);
+      const doc = alerts.write(row);
       first ??= doc;
     }
+    alerts.finish();
     if (data.alertGrams) index.addLists(shifted(data.alertGrams(), first ?? 0));
     for (const row of data.zdm ?? []) zdm.run(row satisfies ZdmRow);
     for (const row of data.activityCategories ?? []) category.run(row satisfies ActivityCategoryRow);
@@ -106,7 +107,7 @@ function alertWriter(
   index: IndexChanges | null,
   /** The texts' grams are added to the index by the caller (Rows.alertGrams). */
   gramsGiven = false,
-): (row: AlertRow) => number | undefined {
+): { write: (row: AlertRow) => number | undefined; finish: () => void } {
   const find = db.prepare<[number], Indexed>(
     `SELECT ${index ? INDEXED : "seq, NULL AS doc, title, content, cateid, price, tags"} FROM alerts WHERE id = ?`,
   );
@@ -116,11 +117,17 @@ function alertWriter(
   const encoded = db.prepare("SELECT 1 FROM pragma_table_xinfo('alerts') WHERE name = 'site_url'").get();
   const url = encoded ? "site_url" : "url";
   // Positional parameters: binding by name looks up every key of an object per row.
-  const insert = db.prepare(
-    `INSERT INTO alerts (seq, id, title, content, datetime, shorttime, shijianchuo, cateid, catename, comments,
-       louzhu, louzhuregtime, ${url}, yuanurl, price, tags${index ? ", doc" : ""})
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?${index ? ", ?" : ""})`,
-  );
+  const columns = `seq, id, title, content, datetime, shorttime, shijianchuo, cateid, catename, comments,
+       louzhu, louzhuregtime, ${url}, yuanurl, price, tags${index ? ", doc" : ""}`;
+  const tuple = `(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?${index ? ", ?" : ""})`;
+  const insert = db.prepare(`INSERT INTO alerts (${columns}) VALUES ${tuple}`);
+  // A fresh write (nothing read back between rows) inserts INSERT_BATCH rows per statement:
+  // one statement step instead of INSERT_BATCH, a tenth less of a generation's main thread.
+  const insertMany = fresh
+    ? db.prepare(`INSERT INTO alerts (${columns}) VALUES ${Array(INSERT_BATCH).fill(tuple).join(", ")}`)
+    : undefined;
+  let pending: unknown[] = [];
+  let pendingRows = 0;
   const insertRow = (r: AlertRow, seq: number, doc?: number) => {
     const values = [
       seq,
@@ -141,11 +148,25 @@ function alertWriter(
       r.tags,
     ];
     if (doc !== undefined) values.push(doc);
-    insert.run(values);
+    if (!insertMany) {
+      insert.run(values);
+      return;
+    }
+    for (const v of values) pending.push(v);
+    if (++pendingRows < INSERT_BATCH) return;
+    insertMany.run(pending);
+    pending = [];
+    pendingRows = 0;
+  };
+  const finish = () => {
+    const width = pending.length / (pendingRows || 1);
+    for (let i = 0; i < pendingRows; i++) insert.run(pending.slice(i * width, (i + 1) * width));
+    pending = [];
+    pendingRows = 0;
   };
   // The newest key ever written: removals only lower the true one, which keeps "late" safe.
   let newest = (db.prepare("SELECT max(seq) FROM alerts").pluck().get() as number | null) ?? -1;
-  return (row) => {
+  const write = (row: AlertRow) => {
     const old = fresh ? undefined : find.get(row.id);
     if (old) remove(old);
     let seq = timeKey(row.shijianchuo, row.id);
@@ -168,14 +189,19 @@ function alertWriter(
     if (seq > newest) newest = seq;
     return undefined;
   };
+  return { write, finish };
 }
+
+/** Rows per INSERT statement in a fresh write (17 parameters each, SQLite allows 32766). */
+const INSERT_BATCH = 64;
 
 /** Adds new alerts as they arrive (live data), changing only their tokens' sets. */
 export function addAlerts(db: Database, rows: AlertRow[]): void {
   const index = new IndexChanges(db);
-  const write = alertWriter(db, false, index);
+  const alerts = alertWriter(db, false, index);
   db.transaction(() => {
-    for (const row of rows) write(row);
+    for (const row of rows) alerts.write(row);
+    alerts.finish();
     index.flush();
   })();
 }
@@ -197,8 +223,9 @@ export function removeAlertsBefore(db: Database, before: number): number {
 
 /** Re-indexes every alert under its time key (schema migration 2: before doc numbers existed). */
 export function rewriteAlerts(db: Database, rows: Iterable<AlertRow>): void {
-  const write = alertWriter(db, false, null);
-  for (const row of rows) write(row);
+  const alerts = alertWriter(db, false, null);
+  for (const row of rows) alerts.write(row);
+  alerts.finish();
 }
 
 /** Gives every stored alert a doc number and builds the count index from them (schema migration 4). */
