@@ -26,6 +26,8 @@ export type GeneratorMessage =
   | { kind: "rest"; rest: ReturnType<ReturnType<typeof generateStream>["rest"]> }
   | { kind: "failed"; message: string };
 
+const ABANDONED_MS = 60_000;
+
 const { options, port, signals, batch, ahead, grams } = workerData as GeneratorThreadData;
 
 function post(message: GeneratorMessage, transfer: ArrayBuffer[] = []): void {
@@ -47,9 +49,12 @@ try {
     doc++;
     rows.push(row);
     if (rows.length < batch) continue;
-    // Wait while the writer is `ahead` batches behind: the rows would pile up in memory.
-    for (let posted = Atomics.load(signals, 0); posted - Atomics.load(signals, 1) >= ahead; )
-      Atomics.wait(signals, 1, Atomics.load(signals, 1), 1000);
+    // Wait while the writer is `ahead` batches behind: the rows would pile up in memory. A
+    // writer that reads nothing for a minute failed before reading on: the thread ends.
+    const posted = Atomics.load(signals, 0);
+    const read = Atomics.load(signals, 1);
+    if (posted - read >= ahead && Atomics.wait(signals, 1, read, ABANDONED_MS) === "timed-out")
+      throw new Error("the writer stopped reading the generated alerts");
     post({ kind: "alerts", rows });
     rows = [];
   }
