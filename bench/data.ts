@@ -21,6 +21,8 @@ export const DATA_DIR = join(REPO, ".data", "bench");
 /** The sources whose change changes the generated rows or the schema: their hash names the file. */
 const GENERATOR_SOURCES = [
   "reference-server/data/generate.ts",
+  "reference-server/data/generate-worker.ts",
+  "reference-server/data/generate-thread.ts",
   "reference-server/data/vocab.ts",
   "reference-server/data/prng.ts",
   "reference-server/data/records.ts",
@@ -29,6 +31,7 @@ const GENERATOR_SOURCES = [
   "reference-server/db/write.ts",
   "reference-server/db/grams.ts",
   "reference-server/db/doc-index.ts",
+  "reference-server/db/gram-lists.ts",
   "reference-server/db/doc-sets.ts",
   "reference-server/db/doc-gaps.ts",
   "reference-server/db/site-url.ts",

@@ -1,12 +1,9 @@
 import type { Database, Statement } from "better-sqlite3";
 import type { TypedFastBitSet } from "typedfastbitset";
-import { foldLatin } from "../../src/rules/words.ts";
 import type { AlertRow } from "../data/records.ts";
 import { decodeDocs, encodeDocs, encodeSortedDocs, MAX_DOC } from "./doc-sets.ts";
-import { alertTokens, gramToken } from "./grams.ts";
-
-/** The end of a text, as a character id (the token's second half is "z"). */
-const END = 0;
+import { DocList, GramLists } from "./gram-lists.ts";
+import { alertTokens } from "./grams.ts";
 
 /** The price_buckets key of a price: its whole units (bucket b holds b <= price < b + 1). */
 export function priceBucket(price: number): number {
@@ -15,25 +12,6 @@ export function priceBucket(price: number): number {
 
 /** What of an alert the count index reads. */
 export type Counted = Pick<AlertRow, "title" | "content" | "cateid" | "price" | "tags">;
-
-/** Growable list of doc numbers, 4 bytes each (a bulk write of 1M alerts adds ~60M of them). */
-class DocList {
-  docs = new Uint32Array(16);
-  length = 0;
-  push(doc: number): void {
-    // Writers add one alert's tokens together: a token repeated in it is the same last doc.
-    if (this.length > 0 && this.docs[this.length - 1] === doc) return;
-    if (this.length === this.docs.length) {
-      const grown = new Uint32Array(this.docs.length * 2);
-      grown.set(this.docs);
-      this.docs = grown;
-    }
-    this.docs[this.length++] = doc;
-  }
-  view(): Uint32Array {
-    return this.docs.subarray(0, this.length);
-  }
-}
 
 /**
  * The exact-count index, changed at write time, in the same transaction as the rows:
@@ -49,14 +27,8 @@ class DocList {
  */
 export class IndexChanges {
   private readonly added = new Map<string, DocList>();
-  /**
-   * Gram tokens added (addText), by small ids of their two characters: a token string per gram
-   * per alert cost more than the rest of a generation's write. `codes[id]` is the code point.
-   */
-  private readonly grams: (DocList | undefined)[][] = [];
-  private readonly bmpIds = new Uint32Array(0x1_0000);
-  private readonly charIds = new Map<number, number>();
-  private readonly codes: number[] = [-1];
+  /** Gram tokens added (addText), kept apart until flush (gram-lists.ts). */
+  private readonly grams = new GramLists();
   private readonly removed = new Map<string, number[]>();
   private readonly prices = new Map<number, number>();
   private nextDoc: number | undefined;
@@ -87,49 +59,19 @@ export class IndexChanges {
 
   /** Puts the doc into the sets of the text's gram tokens (grams.ts gramTokens). */
   addText(doc: number, text: string): void {
-    const folded = foldLatin(text);
-    let previous = -1;
-    // By UTF-16 unit, pairing surrogates as string iteration does (a lone one is its own character).
-    for (let i = 0; i < folded.length; i++) {
-      let code = folded.charCodeAt(i);
-      if (code >= 0xd800 && code <= 0xdbff && i + 1 < folded.length) {
-        const low = folded.charCodeAt(i + 1);
-        if (low >= 0xdc00 && low <= 0xdfff) {
-          code = 0x1_0000 + (code - 0xd800) * 0x400 + (low - 0xdc00);
-          i++;
-        }
-      }
-      const id = this.charId(code);
-      if (previous >= 0) this.addGram(doc, previous, id);
-      previous = id;
-    }
-    if (previous >= 0) this.addGram(doc, previous, END);
+    this.grams.addText(doc, text);
   }
 
-  /** A character's small id: from a table for the Basic Multilingual Plane, else a map. */
-  private charId(code: number): number {
-    let id = code < 0x1_0000 ? (this.bmpIds[code] as number) : (this.charIds.get(code) ?? 0);
-    if (id === 0) {
-      id = this.codes.length;
-      this.codes.push(code);
-      if (code < 0x1_0000) this.bmpIds[code] = id;
-      else this.charIds.set(code, id);
+  /**
+   * Adds sets collected elsewhere (the generator thread's GramLists): each token's docs,
+   * ascending and above every doc already added to it.
+   */
+  addLists(lists: Iterable<[string, Uint32Array]>): void {
+    for (const [term, docs] of lists) {
+      const list = this.added.get(term);
+      if (!list) this.added.set(term, DocList.of(docs));
+      else for (const doc of docs) list.push(doc);
     }
-    return id;
-  }
-
-  private addGram(doc: number, first: number, second: number): void {
-    let row = this.grams[first];
-    if (row === undefined) {
-      row = [];
-      this.grams[first] = row;
-    }
-    let list = row[second];
-    if (list === undefined) {
-      list = new DocList();
-      row[second] = list;
-    }
-    list.push(doc);
   }
 
   /** Puts the doc into the tokens' sets only (no price count). */
@@ -159,16 +101,11 @@ export class IndexChanges {
 
   /** Writes the recorded changes into term_docs and price_counts; the object can be reused. */
   flush(): void {
-    for (const [first, row] of this.grams.entries()) {
-      for (const [second, grams] of (row ?? []).entries()) {
-        if (grams === undefined) continue;
-        const term = gramToken(this.codes[first] as number, second === END ? undefined : this.codes[second]);
-        const list = this.added.get(term);
-        if (!list) this.added.set(term, grams);
-        else for (const doc of grams.view()) list.push(doc);
-      }
+    for (const [term, grams] of this.grams.drain()) {
+      const list = this.added.get(term);
+      if (!list) this.added.set(term, grams);
+      else for (const doc of grams.view()) list.push(doc);
     }
-    this.grams.length = 0;
     const read = this.db.prepare<[string], Buffer>("SELECT docs FROM term_docs WHERE term = ?").pluck();
     const write = this.db.prepare("INSERT OR REPLACE INTO term_docs (term, docs) VALUES (?, ?)");
     const drop = this.db.prepare("DELETE FROM term_docs WHERE term = ?");
