@@ -3,6 +3,7 @@ import { loadavg } from "node:os";
 import { join } from "node:path";
 import { Prng } from "../../reference-server/data/prng.ts";
 import * as V from "../../reference-server/data/vocab.ts";
+import { clientMinorGc } from "../client-gc.ts";
 import type { BenchContext } from "../context.ts";
 import { WaitMeter, type Waits } from "../cpu-waits.ts";
 import { type BenchDatabase, benchDatabase } from "../data.ts";
@@ -146,7 +147,8 @@ function statusMB(pid: number | undefined, field: "VmRSS" | "RssFile"): number |
 
 /**
  * Each path once, in order, timed: the latency of queries this server has not answered before.
- * Around each request (outside its timed part) the server's and the client's CPU waits are read.
+ * Around each request (outside its timed part) the server's and the client's CPU waits are read,
+ * and the client collects its young generation first (client-gc.ts).
  */
 async function firstSeen(url: string, paths: string[], serverPid: number | undefined) {
   const client = new OneConnection(url);
@@ -156,8 +158,10 @@ async function firstSeen(url: string, paths: string[], serverPid: number | undef
   const waits: Waits[] = [];
   const spans: [number, number][] = [];
   let non2xx = 0;
+  const collect = clientMinorGc();
   try {
     for (const p of paths) {
+      collect();
       meter.start();
       const from = performance.now();
       const { ms, status, body } = await client.get(p);
