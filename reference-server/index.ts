@@ -1,6 +1,7 @@
 import type { Database } from "better-sqlite3";
 import type { FastifyInstance } from "fastify";
 import { loadSpec } from "../src/spec/load.ts";
+import { compileParameterChecks } from "../src/spec/request.ts";
 import type { Spec } from "../src/spec/spec.ts";
 import { createApp } from "./app.ts";
 import { accountVerifier } from "./auth.ts";
@@ -76,6 +77,7 @@ export async function buildApp(options: ServerOptions = {}): Promise<BuiltApp> {
     // Before the Store reads its token sets and before listening: the first searches then find
     // the file's pages in the OS page cache instead of waiting on the disk (db/prewarm.ts).
     if (dbPath !== ":memory:") await prewarmFile(dbPath);
+    compileParameterChecks(spec);
     const app = createApp({
       spec,
       context: { spec, store: new Store(db), nowSeconds },

@@ -1,8 +1,8 @@
 // parseRequest is the one reading of query strings shared by the server and the mock:
 // these rows pin the conventions of the spec's info description.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { loadSpec } from "./load.ts";
-import { decodeQueryPart, parseRequest, queryDecodingErrors } from "./request.ts";
+import { compileParameterChecks, decodeQueryPart, parseRequest, queryDecodingErrors } from "./request.ts";
 
 const spec = await loadSpec();
 const parse = (opId: string, query: string, pathParams?: Record<string, string>) =>
@@ -95,5 +95,23 @@ describe("query decoding (x-query-string.decoding)", () => {
       "q",
       "query",
     ]);
+  });
+});
+
+describe("compileParameterChecks", () => {
+  it("compiles the validator of every query and path parameter, so no request compiles one", () => {
+    const compiled = new Set<unknown>();
+    const spy = vi.spyOn(spec, "schemaValidator").mockImplementation((schema) => {
+      compiled.add(schema);
+      return (() => true) as never;
+    });
+    try {
+      compileParameterChecks(spec);
+    } finally {
+      spy.mockRestore();
+    }
+    const checked = spec.operations.flatMap((op) => op.parameters.filter((p) => p.in !== "header"));
+    expect(checked.length).toBeGreaterThan(10);
+    for (const param of checked) expect(compiled.has(param.schema), param.name).toBe(true);
   });
 });
