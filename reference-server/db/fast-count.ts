@@ -76,11 +76,6 @@ export class FastCounts {
     if (anyTerms?.includes(undefined) || noTerms?.includes(undefined)) return undefined;
     this.freshen(stamp);
     const sets = (terms: (string | undefined)[]) => terms.map((t) => this.set(t as string));
-    if (anyTerms?.length === 1 && !noTerms && f.cateid === undefined) {
-      // One word alone (the commonest search): its set's size, without a copy.
-      const set = this.set(anyTerms[0] as string);
-      return set instanceof Uint32Array ? set.length : set.size();
-    }
     const facet = f.cateid === undefined ? undefined : this.set(`c${f.cateid}`);
     return this.counter.count(
       anyTerms ? sets(anyTerms) : [facet ?? this.set("all")],

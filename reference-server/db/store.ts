@@ -167,8 +167,8 @@ export class Store {
    * counts), whose cost follows the data's size, not the matches; filters with a word, category
    * or tag from the token sets (word-search.ts: a check per candidate where the sets are not
    * exact); the rest count every match in SQLite. Either way a total is cached until any write
-   * (changeStamp), an import on this connection included. The time shift changes no membership, but it is rare enough not to
-   * tell apart.
+   * (changeStamp), an import on this connection included. The time shift changes no membership,
+   * but it is rare enough not to tell apart.
    */
   countAlerts(filter: AlertFilter): number {
     const stamp = this.changeStamp();
