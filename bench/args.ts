@@ -29,7 +29,7 @@ export interface BenchArgs {
   slowConformance: boolean;
   /** `npm ci` in a temp copy of the repository (with better-sqlite3 12 it compiled from source: ≈3 min). */
   npmCi: boolean;
-  /** soak: wall seconds of the proxy's soak (default: an hour at 200 req/s, compressed: 20 min). */
+  /** soak: wall seconds of the proxy's soak (default: an hour at 200 req/s, compressed: 30 min). */
   soakSeconds?: number;
   /** redis-stall: seconds Redis stays stopped (default 10, 5 with --quick; the issue's acceptance uses 60). */
   stallSeconds?: number;
@@ -45,7 +45,7 @@ Starts what it needs on loopback, runs bounded loads, writes bench/results.md an
   --slow-conformance      also time the conformance run without --skip-slow (waits out Retry-After)
   --npm-ci                time \`npm ci\` in a temp copy of the repository (adds ~3 min)
   --stall-seconds N       redis-stall: keep Redis stopped N seconds (default 10; the acceptance uses 60)
-  --soak-seconds N        run the proxy's soak for N seconds (default 1,200: an hour at 200 req/s, compressed)`;
+  --soak-seconds N        run the proxy's soak for N seconds (default 1,800: an hour at 200 req/s, compressed)`;
 
 export function parseArgs(argv: readonly string[]): BenchArgs {
   const args: BenchArgs = {
@@ -97,7 +97,8 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
 
 /**
  * The scenarios this run executes, in order. npm-ci is opt-in: it alone takes ~3 of the 10
- * minutes; so is the proxy's soak (20 minutes for an hour's exchanges): `--only soak`.
+ * minutes; so is the proxy's soak (30 minutes for an hour's exchanges): `--only soak`, whose
+ * latest full-length result a full run carries (soak-carry.ts).
  */
 export function selectedScenarios(args: BenchArgs): ScenarioName[] {
   if (args.only.length > 0) return SCENARIOS.filter((s) => args.only.includes(s));

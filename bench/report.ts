@@ -101,7 +101,7 @@ export function renderMarkdown(run: BenchRun, previous?: BenchRun): string {
 }
 
 /** A run that can stand for the project's results: every scenario, full length. */
-const isFull = (run: BenchRun) => !run.header.quick && run.header.only.length === 0;
+export const isFull = (run: BenchRun) => !run.header.quick && run.header.only.length === 0;
 
 /**
  * A full run replaces results.md/json (and is compared with the one it replaces); a --quick or

@@ -11,7 +11,7 @@ import { type BenchArgs, parseArgs, type ScenarioName, selectedScenarios, USAGE 
 import { type BenchContext, loadShape } from "./context.ts";
 import { REPO, stopAll } from "./procs.ts";
 import { updateReadmes } from "./readme-results.ts";
-import { writeResults } from "./report.ts";
+import { isFull, writeResults } from "./report.ts";
 import { conformance } from "./scenarios/conformance.ts";
 import { field } from "./scenarios/field.ts";
 import { install } from "./scenarios/install.ts";
@@ -24,6 +24,7 @@ import { search } from "./scenarios/search.ts";
 import { soak } from "./scenarios/soak.ts";
 import { startup } from "./scenarios/startup.ts";
 import { throughput } from "./scenarios/throughput.ts";
+import { carriedSoak, keepSoak, SOAK_FILE } from "./soak-carry.ts";
 import type { BenchRun, Section } from "./types.ts";
 
 const RUNNERS: Record<ScenarioName, (ctx: BenchContext) => Promise<Section>> = {
@@ -102,7 +103,10 @@ async function main(args: BenchArgs): Promise<void> {
     },
     sections,
   };
-  const written = writeResults(run, join(REPO, "bench"));
+  const dir = join(REPO, "bench");
+  if (keepSoak(run, dir)) ctx.log(`kept the soak's figures in bench/${SOAK_FILE} for later full runs`);
+  if (isFull(run) && !sections.some((s) => s.id === "soak")) sections.push(carriedSoak(dir));
+  const written = writeResults(run, dir);
   if (written === "results.md") updateReadmes(run, REPO);
   ctx.log(`wrote bench/${written} and its JSON (${run.header.wallSeconds.toFixed(0)} s)`);
 }

@@ -19,6 +19,8 @@ import type { Section } from "../types.ts";
 const HOUR = { seconds: 3600, rate: 200 };
 /** The load is compressed: the hour's exchanges at this rate (what the proxy judges steadily here). */
 const SOAK_RATE = 400;
+/** The soak's full length: the hour's exchanges at SOAK_RATE (30 minutes). */
+export const FULL_SOAK_SECONDS = Math.round((HOUR.seconds * HOUR.rate) / SOAK_RATE);
 /** Client addresses active at once, and how many requests one sends before it goes (a new one comes). */
 const ACTIVE_CLIENTS = 200;
 const REQUESTS_PER_CLIENT = 120;
@@ -153,7 +155,7 @@ interface ProxyReport {
 
 export async function soak(ctx: BenchContext): Promise<Section> {
   const hourExchanges = HOUR.seconds * HOUR.rate;
-  const seconds = ctx.args.soakSeconds ?? Math.round(hourExchanges / SOAK_RATE);
+  const seconds = ctx.args.soakSeconds ?? FULL_SOAK_SECONDS;
   const server = await startChild(join(REPO, "bench/servers/reference.ts"), {
     dbPath: ":memory:",
     size: 20_000,
