@@ -8,6 +8,7 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import { Agent, get } from "node:http";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import type { BenchContext } from "../context.ts";
 import { REPO, startChild, urlOf } from "../procs.ts";
@@ -166,7 +167,7 @@ export async function soak(ctx: BenchContext): Promise<Section> {
   const reportPath = join(ctx.tmp, "soak-report.json");
   ctx.log("soak: building the package (the proxy runs as installed)");
   const { url, child } = await startProxy(buildPackage(), urlOf(server), reportPath);
-  const samples: { t: number; proxy: number; server: number }[] = [];
+  const samples: Sample[] = [];
   const tally: Tally = { sent: 0, byStatus: {}, errors: 0, addresses: 0 };
   const t0 = performance.now();
   const sample = () =>
@@ -174,6 +175,7 @@ export async function soak(ctx: BenchContext): Promise<Section> {
       t: (performance.now() - t0) / 1000,
       proxy: rssMb(child.pid),
       server: rssMb(server.process.pid),
+      load: loadavg()[0] ?? Number.NaN,
     });
   ctx.log(
     `soak: ${formatNumber(SOAK_RATE)} req/s for ${seconds} s (${formatNumber(SOAK_RATE * seconds)} exchanges; an hour at ${HOUR.rate} req/s is ${formatNumber(hourExchanges)}) from ${ACTIVE_CLIENTS} addresses at once`,
@@ -199,12 +201,15 @@ export async function soak(ctx: BenchContext): Promise<Section> {
   return section(seconds, samples, tally, report);
 }
 
-function section(
-  seconds: number,
-  samples: { t: number; proxy: number; server: number }[],
-  tally: Tally,
-  report: ProxyReport,
-): Section {
+/** One reading: seconds into the run, both RSS in MB, and the machine's 1-minute load average. */
+interface Sample {
+  t: number;
+  proxy: number;
+  server: number;
+  load: number;
+}
+
+function section(seconds: number, samples: Sample[], tally: Tally, report: ProxyReport): Section {
   const proxyMax = Math.max(...samples.map((s) => s.proxy));
   const half = samples.filter((s) => s.t >= seconds / 2);
   const firstOfHalf = median(half.slice(0, 3).map((s) => s.proxy));
@@ -249,6 +254,8 @@ function section(
       },
     ],
     notes: [
+      // A busy machine slows the judge, whose backlog then stays at its bound: say how busy it was.
+      `The machine's load average (1 minute, 2 cores) over the run: median ${median(samples.map((s) => s.load)).toFixed(1)}, max ${Math.max(...samples.map((s) => s.load)).toFixed(1)}.`,
       `Answers: ${Object.entries(tally.byStatus)
         .map(([s, n]) => `${formatNumber(n)} × ${s}`)
         .join(", ")}; ${fiveXX} × 5xx, ${tally.errors} failed requests.`,
