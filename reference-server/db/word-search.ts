@@ -10,8 +10,11 @@ import type { AlertFilter } from "./store.ts";
 /** A token's set of doc numbers (FastCounts.termSet: decoded once per data state; never changed). */
 export type TermSet = (term: string) => DocSet;
 
+/** Every alert's price by doc number, NaN for none (PriceColumn.at, as of the sets' data state). */
+export type Prices = () => Float64Array;
+
 /** What a candidate's check reads of its row. */
-type Checked = Pick<AlertRow, "title" | "content" | "price" | "cateid"> & { seq: number };
+type Checked = Pick<AlertRow, "title" | "content" | "cateid"> & { seq: number };
 
 /**
  * A word's alerts: exactly `docs` (1 or 2 characters: a stored set, never changed), or among
@@ -24,14 +27,16 @@ type WordDocs =
 /**
  * The alerts a filter selects, as token sets (grams.ts) narrowed to candidates, plus the check
  * a candidate's row must pass when the sets alone are not exact: a word of 3+ characters (its
- * bigrams' sets hold every alert containing it, and some that hold the bigrams apart), a price
- * range, a category list.
+ * bigrams' sets hold every alert containing it, and some that hold the bigrams apart), a
+ * category list. A price range is checked on the price column (price-column.ts), not the row.
  */
 interface Plan {
   /** The candidates: any of `union`, within each of `required`, outside each of `excluded`. */
   union: DocSet[];
   required: DocSet[];
   excluded: DocSet[];
+  /** A check of the candidate without its row (the price range), before any other. */
+  keeps?: (doc: number) => boolean;
   /** Whether this candidate's row must be read and checked. */
   needsRow: (doc: number) => boolean;
   accepts: (doc: number, row: Checked) => boolean;
@@ -52,17 +57,23 @@ export class WordSearch {
   private readonly checkedRow: Statement<[number], Checked>;
   private readonly seqOf: Statement<[number], number>;
   private readonly rowOf: Statement<[number], AlertRow>;
+  /** A page's rows from their doc numbers (a JSON array), newest first. */
+  private readonly rowsOf: Statement<[string], AlertRow>;
   private readonly termsFrom: Statement<[string, string], string>;
 
   constructor(
     db: Database,
     private readonly termSet: TermSet,
+    private readonly prices: Prices,
   ) {
     this.checkedRow = db.prepare<[number], Checked>(
-      "SELECT seq, title, content, price, cateid FROM alerts WHERE doc = ?",
+      "SELECT seq, title, content, cateid FROM alerts WHERE doc = ?",
     );
     this.seqOf = db.prepare<[number], number>("SELECT seq FROM alerts WHERE doc = ?").pluck();
     this.rowOf = db.prepare<[number], AlertRow>("SELECT * FROM alerts WHERE seq = ?");
+    this.rowsOf = db.prepare<[string], AlertRow>(
+      "SELECT * FROM alerts WHERE doc IN (SELECT value FROM json_each(?)) ORDER BY seq DESC",
+    );
     this.termsFrom = db
       .prepare<[string, string], string>("SELECT term FROM term_docs WHERE term >= ? AND term < ?")
       .pluck();
@@ -80,7 +91,9 @@ export class WordSearch {
     for (const set of plan.required) candidates.intersection(asBitset(set));
     if (plan.excluded.length) candidates.difference(unionOf(plan.excluded));
     let n = 0;
+    const keeps = plan.keeps;
     candidates.forEach((doc) => {
+      if (keeps && !keeps(doc)) return;
       if (!plan.needsRow(doc)) n++;
       else {
         const row = this.checkedRow.get(doc);
@@ -90,15 +103,54 @@ export class WordSearch {
     return n;
   }
 
-  /** The page's rows, newest first. */
+  /**
+   * The page's rows, newest first. Any filter: one without words, category or tag walks every
+   * alert (the "all" set), which costs what the walk passes before the page is full.
+   */
   page(f: AlertFilter, limit: number, offset: number): AlertRow[] {
     const plan = this.plan(f);
     const late = this.termSet(LATE_TOKEN);
-    const lateDocs =
-      (late instanceof Uint32Array ? late.length : late.size()) > 0 ? asBitset(late) : undefined;
+    if ((late instanceof Uint32Array ? late.length : late.size()) === 0) {
+      const rows = this.pageInDocOrder(plan, limit, offset);
+      if (rows) return rows;
+    }
+    return this.pageBySeq(plan, limit, offset, asBitset(late));
+  }
+
+  /**
+   * Without late docs, doc order is newest first: the page is the walk's first hits, read in one
+   * statement without looking up any key first. Undefined when a hit has no row (the sets were
+   * read at another data state than the rows): the walk by key skips such docs.
+   */
+  private pageInDocOrder(plan: Plan, limit: number, offset: number): AlertRow[] | undefined {
+    const { keeps, needsRow, accepts } = plan;
+    const wanted = offset + limit;
+    const docs: number[] = [];
+    let rowless = false;
+    walkDescending(plan.union, plan.required, plan.excluded, (doc) => {
+      if (keeps && !keeps(doc)) return true;
+      if (!needsRow(doc)) docs.push(doc);
+      else {
+        const row = this.checkedRow.get(doc);
+        if (!row) rowless = true;
+        else if (accepts(doc, row)) docs.push(doc);
+      }
+      return !rowless && docs.length < wanted;
+    });
+    if (rowless) return undefined;
+    if (offset >= docs.length) return [];
+    const page = docs.slice(offset, wanted);
+    const rows = this.rowsOf.all(JSON.stringify(page));
+    return rows.length === page.length ? rows : undefined;
+  }
+
+  /** The walk with late docs: hits by key, until no doc below can be newer than the page. */
+  private pageBySeq(plan: Plan, limit: number, offset: number, lateDocs: TypedFastBitSet): AlertRow[] {
+    const keeps = plan.keeps;
     const wanted = offset + limit;
     const hits: number[] = [];
     walkDescending(plan.union, plan.required, plan.excluded, (doc) => {
+      if (keeps && !keeps(doc)) return true;
       let seq: number | undefined;
       if (plan.needsRow(doc)) {
         const row = this.checkedRow.get(doc);
@@ -109,7 +161,6 @@ export class WordSearch {
         if (seq !== undefined) hits.push(seq);
       }
       if (seq === undefined || hits.length < wanted) return true;
-      if (!lateDocs) return false;
       // Every lower doc's key is below this one's unless this one is late itself.
       if (lateDocs.has(doc)) return true;
       let above = 0;
@@ -137,24 +188,33 @@ export class WordSearch {
       : undefined;
     const inexactNone = inexact(none);
     const { minPrice: min, maxPrice: max, cateids } = f;
-    const rowFilter = min !== undefined || max !== undefined || cateids !== undefined;
     const contains = (row: Checked, w: { word: string }) =>
       containsWord(row.title, w.word) || containsWord(row.content, w.word);
     return {
       union,
       required,
       excluded,
+      keeps: min === undefined && max === undefined ? undefined : this.priceRange(min, max),
       needsRow: (doc) =>
-        rowFilter ||
+        cateids !== undefined ||
         (exactAny !== undefined && !exactAny.has(doc)) ||
         inexactNone.some((w) => w.docs.has(doc)),
       accepts: (doc, row) => {
         if (exactAny && !exactAny.has(doc) && !inexactAny.some((w) => contains(row, w))) return false;
         if (inexactNone.some((w) => w.docs.has(doc) && contains(row, w))) return false;
-        if (min !== undefined && (row.price === null || row.price < min)) return false;
-        if (max !== undefined && (row.price === null || row.price > max)) return false;
         return cateids === undefined || cateids.includes(row.cateid);
       },
+    };
+  }
+
+  /** Whether a doc's price lies in [min, max] (an alert without a price never does: NaN). */
+  private priceRange(min: number | undefined, max: number | undefined): (doc: number) => boolean {
+    const prices = this.prices();
+    const low = min ?? Number.NEGATIVE_INFINITY;
+    const high = max ?? Number.POSITIVE_INFINITY;
+    return (doc) => {
+      const price = prices[doc] as number;
+      return price >= low && price <= high;
     };
   }
 

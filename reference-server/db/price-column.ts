@@ -1,0 +1,108 @@
+import type { Database, Statement } from "better-sqlite3";
+
+/**
+ * The meta key counting how often doc numbers started again from 0 (an import that cleared the
+ * generated data or renumbered late alerts: write.ts clearData, renumberIfLate). Doc numbers are
+ * otherwise never reused, so a doc's price, once read, stays its price.
+ */
+const DOC_EPOCH_KEY = "doc_epoch";
+
+/** Columns made so far in this process (each names its own SQL function). */
+let columns = 0;
+
+/** Records, inside the writer's transaction, that doc numbers now name other alerts. */
+export function markDocsRenumbered(db: Database): void {
+  db.prepare(
+    `INSERT INTO meta (key, value) VALUES ('${DOC_EPOCH_KEY}', '1')
+     ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`,
+  ).run();
+}
+
+/**
+ * Every alert's price by doc number, in memory (NaN: no price, or no such doc), so that a search
+ * with a price range checks a candidate without reading its row: a price range alone walks the
+ * docs newest first (word-search.ts) and stops at the page, as a word does; a price with words
+ * or a category checks the words' candidates here instead of reading each row (a few hundred
+ * thousand rows at a million alerts). 8 bytes a doc: 8 MB at a million alerts.
+ *
+ * Kept in step with the data by doc number: docs are handed out in ascending order and never
+ * reused, and a row's price never changes under its doc (a replaced alert gets a new doc), so
+ * when the data changes only the docs from the last one read up are read (alerts_doc). A doc
+ * removed since keeps its price here: callers only ask about docs of the token sets, which hold
+ * the alerts that exist. When doc numbers start again (DOC_EPOCH_KEY), it is read whole.
+ */
+export class PriceColumn {
+  private prices = new Float64Array(0);
+  /** Docs below this one have been read. */
+  private next = 0;
+  private epoch: string | undefined;
+  private stamp: unknown;
+  private readonly docState: Statement<[], { key: string; value: string }>;
+  private readonly pricesFrom: Statement<[number], [number, number]>;
+  private readonly everyPrice: Statement<[], number>;
+
+  constructor(private readonly db: Database) {
+    this.docState = db.prepare(
+      `SELECT key, value FROM meta WHERE key IN ('next_doc', '${DOC_EPOCH_KEY}')`,
+    ) as Statement<[], { key: string; value: string }>;
+    this.pricesFrom = db
+      .prepare<[number], [number, number]>(
+        "SELECT doc, price FROM alerts INDEXED BY alerts_doc WHERE doc >= ? AND price IS NOT NULL",
+      )
+      .raw();
+    // The whole read calls a function per priced row from inside SQLite's scan, instead of
+    // building a row object per alert: about 0.6 s instead of 1 s at a million alerts.
+    // Named per column: two stores on one connection must not fill each other's.
+    const put = `price_column_put_${++columns}`;
+    db.function(put, { deterministic: false, directOnly: true }, (doc, price) => {
+      this.put(doc as number, price as number);
+      return 1;
+    });
+    this.everyPrice = db
+      .prepare<[], number>(
+        `SELECT count(${put}(doc, price)) FROM alerts NOT INDEXED WHERE price IS NOT NULL AND doc IS NOT NULL`,
+      )
+      .pluck();
+  }
+
+  /**
+   * Prices by doc as of the data state `stamp` names (Store.changeStamp). The array is replaced
+   * when it grows: take it again after the stamp moves; never change it.
+   */
+  at(stamp: unknown): Float64Array {
+    if (stamp !== this.stamp) {
+      this.db.transaction(() => this.catchUp())();
+      this.stamp = stamp;
+    }
+    return this.prices;
+  }
+
+  private catchUp(): void {
+    const state = new Map(this.docState.all().map((r) => [r.key, r.value]));
+    const epoch = state.get(DOC_EPOCH_KEY);
+    const next = Number(state.get("next_doc") ?? 0);
+    if (epoch !== this.epoch || next < this.next) {
+      this.prices = new Float64Array(0);
+      this.next = 0;
+      this.epoch = epoch;
+    }
+    if (next <= this.next) return;
+    this.grow(next);
+    if (this.next === 0) this.everyPrice.get();
+    else for (const [doc, price] of this.pricesFrom.iterate(this.next)) this.put(doc, price);
+    this.next = next;
+  }
+
+  private grow(docs: number): void {
+    if (docs <= this.prices.length) return;
+    const grown = new Float64Array(Math.max(docs, Math.ceil(this.prices.length * 1.5)));
+    grown.fill(Number.NaN, this.prices.length);
+    grown.set(this.prices);
+    this.prices = grown;
+  }
+
+  private put(doc: number, price: number): void {
+    this.grow(doc + 1);
+    this.prices[doc] = price;
+  }
+}
