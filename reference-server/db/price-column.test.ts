@@ -114,7 +114,9 @@ describe("the price column", () => {
     const db = connect(":memory:");
     try {
       // Oldest last: every alert after the first is late, so renumbering moves every doc.
-      const rows = Array.from({ length: 30 }, (_, i) => row(i + 1, 1_700_000_000 - i, i % 4 ? i : null, "京东"));
+      const rows = Array.from({ length: 30 }, (_, i) =>
+        row(i + 1, 1_700_000_000 - i, i % 4 ? i : null, "京东"),
+      );
       writeDataset(db, { alerts: rows });
       const store = new Store(db);
       const f = { minPrice: 5, maxPrice: 20, anyWords: ["京东"] };
