@@ -42,8 +42,8 @@ const filter = fc.record(
   {
     minPrice: fc.constantFrom(0, 1, 9.995, 10, 50, 100),
     maxPrice: fc.constantFrom(1, 10, 10.5, 99.99, 1000),
-    anyWords: fc.constantFrom(["京东"], ["东"], ["京东红"], ["红包", "东"]),
-    noWords: fc.constantFrom(["红包"], ["京东红"]),
+    anyWords: fc.constantFrom<string[]>(["京东"], ["东"], ["京东红"], ["红包", "东"]),
+    noWords: fc.constantFrom<string[]>(["红包"], ["京东红"]),
     cateid: fc.constantFrom("10", "30"),
   },
   { requiredKeys: [] },

@@ -1,8 +1,8 @@
 import type { Database, Statement } from "better-sqlite3";
-import type { TypedFastBitSet } from "typedfastbitset";
+import { TypedFastBitSet } from "typedfastbitset";
 import { containsWord } from "../../src/rules/words.ts";
 import type { AlertRow } from "../data/records.ts";
-import { asBitset, type DocSet, unionOf } from "./doc-sets.ts";
+import { asBitset, type DocSet } from "./doc-sets.ts";
 import { walkDescending } from "./doc-walk.ts";
 import { categoryToken, charPrefix, LATE_TOKEN, singleToken, tagToken, wordGrams } from "./grams.ts";
 import type { AlertFilter } from "./store.ts";
@@ -12,6 +12,13 @@ export type TermSet = (term: string) => DocSet;
 
 /** Every alert's price by doc number, NaN for none (PriceColumn.at, as of the sets' data state). */
 export type Prices = () => Float64Array;
+
+/**
+ * The columns of an answer's row (AlertRow), not the whole row: seq, doc and the stored
+ * site_url would be read and converted to JavaScript for every row of every page for nothing.
+ */
+const ANSWER_COLUMNS =
+  "id, title, content, datetime, shorttime, shijianchuo, cateid, catename, comments, louzhu, louzhuregtime, url, yuanurl, price, tags";
 
 /** What a candidate's check reads of its row. */
 type Checked = Pick<AlertRow, "title" | "content" | "cateid"> & { seq: number };
@@ -60,6 +67,9 @@ export class WordSearch {
   /** A page's rows from their doc numbers (a JSON array), newest first. */
   private readonly rowsOf: Statement<[string], AlertRow>;
   private readonly termsFrom: Statement<[string, string], string>;
+  /** Bitsets reused from search to search (unionInto); `taken` of them are in use. */
+  private readonly scratch: TypedFastBitSet[] = [];
+  private taken = 0;
 
   constructor(
     db: Database,
@@ -70,9 +80,9 @@ export class WordSearch {
       "SELECT seq, title, content, cateid FROM alerts WHERE doc = ?",
     );
     this.seqOf = db.prepare<[number], number>("SELECT seq FROM alerts WHERE doc = ?").pluck();
-    this.rowOf = db.prepare<[number], AlertRow>("SELECT * FROM alerts WHERE seq = ?");
+    this.rowOf = db.prepare<[number], AlertRow>(`SELECT ${ANSWER_COLUMNS} FROM alerts WHERE seq = ?`);
     this.rowsOf = db.prepare<[string], AlertRow>(
-      "SELECT * FROM alerts WHERE doc IN (SELECT value FROM json_each(?)) ORDER BY seq DESC",
+      `SELECT ${ANSWER_COLUMNS} FROM alerts WHERE doc IN (SELECT value FROM json_each(?)) ORDER BY seq DESC`,
     );
     this.termsFrom = db
       .prepare<[string, string], string>("SELECT term FROM term_docs WHERE term >= ? AND term < ?")
@@ -87,9 +97,9 @@ export class WordSearch {
   count(f: AlertFilter): number {
     const plan = this.plan(f);
     // A new bitset, changed in place (a cached set never is).
-    const candidates = unionOf(plan.union);
+    const candidates = this.unionInto(plan.union);
     for (const set of plan.required) candidates.intersection(asBitset(set));
-    if (plan.excluded.length) candidates.difference(unionOf(plan.excluded));
+    if (plan.excluded.length) candidates.difference(this.unionInto(plan.excluded));
     let n = 0;
     const keeps = plan.keeps;
     candidates.forEach((doc) => {
@@ -172,6 +182,8 @@ export class WordSearch {
   }
 
   private plan(f: AlertFilter): Plan {
+    // Every bitset of the previous search is free again (count and page each plan first).
+    this.taken = 0;
     const any = f.anyWords?.length ? f.anyWords.map((w) => this.wordDocs(w)) : undefined;
     const none = f.noWords?.length ? f.noWords.map((w) => this.wordDocs(w)) : undefined;
     const facets = [
@@ -184,7 +196,7 @@ export class WordSearch {
     const inexact = (words: WordDocs[] | undefined) => (words ?? []).flatMap((w) => (w.exact ? [] : [w]));
     const inexactAny = inexact(any);
     const exactAny = inexactAny.length
-      ? unionOf((any ?? []).filter((w) => w.exact).map((w) => w.docs))
+      ? this.unionInto((any ?? []).filter((w) => w.exact).map((w) => w.docs))
       : undefined;
     const inexactNone = inexact(none);
     const { minPrice: min, maxPrice: max, cateids } = f;
@@ -218,6 +230,28 @@ export class WordSearch {
     };
   }
 
+  /**
+   * A new union of the sets, in a bitset reused by the next search: a new one per word (a
+   * prefix's union, a longer word's candidates) and per count was an array of maxDoc/32 words
+   * (125 KB at a million alerts) per search, external memory that brings full collections on.
+   * At most a few per search (words per parameter are bounded by the spec), each as long as the
+   * longest set it held.
+   */
+  private unionInto(sets: DocSet[]): TypedFastBitSet {
+    let out = this.scratch[this.taken];
+    if (!out) {
+      out = new TypedFastBitSet();
+      this.scratch.push(out);
+    }
+    this.taken++;
+    out.words.fill(0);
+    for (const set of sets) {
+      if (set instanceof Uint32Array) for (const d of set) out.add(d);
+      else out.union(set);
+    }
+    return out;
+  }
+
   private wordDocs(word: string): WordDocs {
     const single = singleToken(word);
     if (single !== undefined) return { word, exact: true, docs: this.termSet(single) };
@@ -226,9 +260,9 @@ export class WordSearch {
       const prefix = charPrefix(word);
       // Hex digits never contain "x" or "y": the range holds exactly the tokens of the prefix.
       const terms = this.termsFrom.all(prefix, `${prefix.slice(0, -1)}y`);
-      return { word, exact: true, docs: unionOf(terms.map(this.termSet)) };
+      return { word, exact: true, docs: this.unionInto(terms.map(this.termSet)) };
     }
-    const docs = unionOf([this.termSet(grams[0] as string)]);
+    const docs = this.unionInto([this.termSet(grams[0] as string)]);
     for (const g of new Set(grams.slice(1))) docs.intersection(asBitset(this.termSet(g)));
     return { word, exact: false, docs };
   }
