@@ -28,7 +28,7 @@ const COUNT_CACHE_SIZE = 1000;
  * the price column (word-search.ts, price-column.ts): the index pays only for ranges so narrow
  * that the walk would pass most alerts to fill a page.
  */
-const PRICE_INDEX_ROW_COST = 200;
+const PRICE_INDEX_ROW_COST = 500;
 
 interface Shape {
   page: Statement;
