@@ -7,8 +7,10 @@ import type { Database, Statement } from "better-sqlite3";
  */
 const DOC_EPOCH_KEY = "doc_epoch";
 
-/** Columns made so far in this process (each names its own SQL function). */
-let columns = 0;
+/** Connections that have the SQL function the whole read calls per row (see PriceColumn). */
+const withPut = new WeakSet<Database>();
+/** The column being read whole: the function writes into it (the read is synchronous). */
+let filling: PriceColumn | undefined;
 
 /** Records, inside the writer's transaction, that doc numbers now name other alerts. */
 export function markDocsRenumbered(db: Database): void {
@@ -52,15 +54,16 @@ export class PriceColumn {
       .raw();
     // The whole read calls a function per priced row from inside SQLite's scan, instead of
     // building a row object per alert: about 0.6 s instead of 1 s at a million alerts.
-    // Named per column: two stores on one connection must not fill each other's.
-    const put = `price_column_put_${++columns}`;
-    db.function(put, { deterministic: false, directOnly: true }, (doc, price) => {
-      this.put(doc as number, price as number);
-      return 1;
-    });
+    if (!withPut.has(db)) {
+      db.function("price_column_put", { deterministic: false, directOnly: true }, (doc, price) => {
+        filling?.put(doc as number, price as number);
+        return 1;
+      });
+      withPut.add(db);
+    }
     this.everyPrice = db
       .prepare<[], number>(
-        `SELECT count(${put}(doc, price)) FROM alerts NOT INDEXED WHERE price IS NOT NULL AND doc IS NOT NULL`,
+        "SELECT count(price_column_put(doc, price)) FROM alerts NOT INDEXED WHERE price IS NOT NULL AND doc IS NOT NULL",
       )
       .pluck();
   }
@@ -88,8 +91,14 @@ export class PriceColumn {
     }
     if (next <= this.next) return;
     this.grow(next);
-    if (this.next === 0) this.everyPrice.get();
-    else for (const [doc, price] of this.pricesFrom.iterate(this.next)) this.put(doc, price);
+    if (this.next === 0) {
+      filling = this;
+      try {
+        this.everyPrice.get();
+      } finally {
+        filling = undefined;
+      }
+    } else for (const [doc, price] of this.pricesFrom.iterate(this.next)) this.put(doc, price);
     this.next = next;
   }
 
@@ -101,7 +110,8 @@ export class PriceColumn {
     this.prices = grown;
   }
 
-  private put(doc: number, price: number): void {
+  /** Public for the SQL function only (price_column_put). */
+  put(doc: number, price: number): void {
     this.grow(doc + 1);
     this.prices[doc] = price;
   }
