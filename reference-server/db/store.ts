@@ -1,6 +1,7 @@
 import type { Database, Statement } from "better-sqlite3";
 import type { ActivityRow, AlertRow, ZdmRow } from "../data/records.ts";
 import { FastCounts } from "./fast-count.ts";
+import { PriceColumn } from "./price-column.ts";
 import { WordSearch } from "./word-search.ts";
 
 /** What an alert query may filter on; every field is optional and they combine with AND. */
@@ -22,8 +23,12 @@ const RANK_ORDER = "ORDER BY a.comments DESC, a.shijianchuo DESC, a.id DESC";
 /** Windows at least this long are ranked by walking the rank index (most alerts fall inside). */
 const LARGE_WINDOW_SECONDS = 86_400;
 const COUNT_CACHE_SIZE = 1000;
-/** A row taken from the price index and sorted costs about this many rows walked in key order. */
-const PRICE_INDEX_ROW_COST = 4;
+/**
+ * A row taken from the price index and sorted costs about this many docs walked newest first on
+ * the price column (word-search.ts, price-column.ts): the index pays only for ranges so narrow
+ * that the walk would pass most alerts to fill a page.
+ */
+const PRICE_INDEX_ROW_COST = 500;
 
 interface Shape {
   page: Statement;
@@ -58,13 +63,20 @@ export class Store {
   private readonly activityCates: Statement<[], { id: string; name: string; count: number }>;
   private readonly fast: FastCounts;
   private readonly words: WordSearch;
+  private readonly prices: PriceColumn;
 
   constructor(readonly db: Database) {
     this.dataVersion = db.prepare("PRAGMA data_version").pluck();
     this.ownChanges = db.prepare("SELECT total_changes()").pluck();
     this.fast = new FastCounts(db);
     this.fast.warm(() => this.changeStamp());
-    this.words = new WordSearch(db, (term) => this.fast.termSet(term, this.changeStamp()));
+    this.prices = new PriceColumn(db);
+    this.prices.at(this.changeStamp());
+    this.words = new WordSearch(
+      db,
+      (term) => this.fast.termSet(term, this.changeStamp()),
+      () => this.prices.at(this.changeStamp()),
+    );
     this.feedAll = db.prepare(`SELECT * FROM alerts a ${NEWEST_FIRST} LIMIT ?`);
     this.zdm = db.prepare("SELECT * FROM zdm_items ORDER BY posttime DESC, id DESC LIMIT ?");
     // A short window holds few alerts: take them from the time index (covering), sort, fetch.
@@ -145,21 +157,22 @@ export class Store {
   }
 
   /**
-   * One page of matching alerts, newest first. With the filter's `total` known (it is counted
-   * first), a price range alone is read whichever way costs less: walking alerts newest first
-   * until the page is full (about (offset + limit) × alerts / total rows), or taking every match
-   * from the price index and sorting it (about `total` rows, each costing more).
+   * One page of matching alerts, newest first. A price range alone (its `total` counted first)
+   * is read whichever way costs less: walking the docs newest first on the price column until
+   * the page is full (about (offset + limit) × alerts / total docs, nothing read but the page's
+   * rows), or taking every match from the price index and sorting it (about `total` rows).
    */
   alerts(filter: AlertFilter, limit: number, offset = 0, total?: number): AlertRow[] {
     if (WordSearch.handles(filter)) return this.words.page(filter, limit, offset);
     const { statements, params } = this.shape(filter);
-    let page = statements.page;
-    if (statements.byPrice && total !== undefined) {
-      const alerts = this.fast.count({}, this.changeStamp()) ?? 0;
-      const walk = ((offset + limit) * alerts) / Math.max(total, 1);
-      if (total * PRICE_INDEX_ROW_COST < walk) page = statements.byPrice;
+    if (statements.byPrice) {
+      const alerts = this.countAlerts({});
+      const walk = ((offset + limit) * alerts) / Math.max(total ?? alerts, 1);
+      if (total === undefined || total * PRICE_INDEX_ROW_COST >= walk)
+        return this.words.page(filter, limit, offset);
+      return statements.byPrice.all({ ...params, limit, offset }) as AlertRow[];
     }
-    return page.all({ ...params, limit, offset }) as AlertRow[];
+    return statements.page.all({ ...params, limit, offset }) as AlertRow[];
   }
 
   /**
