@@ -1,0 +1,85 @@
+import { type ChildProcess, fork } from "node:child_process";
+import { join } from "node:path";
+import { REPO } from "./procs.ts";
+import type {
+  ClientReply,
+  ClientTask,
+  OnceResult,
+  OnceTask,
+  RepeatResult,
+  RepeatTask,
+} from "./search-client.ts";
+
+type Task = OnceTask | RepeatTask;
+
+/**
+ * The search scenario's timing client in its own process (search-client.ts): the bench sends it
+ * a task and gets the samples back over IPC once the task is done, so nothing of the bench
+ * process (its heap, its GC, its event loop) is inside a timed request.
+ */
+export class SearchClient {
+  private nextId = 1;
+  private readonly waiting = new Map<number, { resolve: (r: unknown) => void; reject: (e: Error) => void }>();
+
+  private constructor(private readonly child: ChildProcess) {
+    child.on("message", (m: ClientReply | { ready: true }) => {
+      if (!("id" in m)) return;
+      const w = this.waiting.get(m.id);
+      this.waiting.delete(m.id);
+      if (m.ok) w?.resolve(m.result);
+      else w?.reject(new Error(`search client: ${m.error}`));
+    });
+    child.once("exit", (code, signal) => {
+      for (const w of this.waiting.values()) w.reject(new Error(`search client exited (${code ?? signal})`));
+      this.waiting.clear();
+    });
+  }
+
+  /** Starts the client process and waits until it listens for tasks. */
+  static start(): Promise<SearchClient> {
+    const child = fork(join(REPO, "bench/search-client.ts"), [], {
+      cwd: REPO,
+      // --single-threaded-gc: no GC helper thread of the client competes with the server for the 2 CPUs.
+      execArgv: ["--import", "tsx", "--expose-gc", "--single-threaded-gc"],
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
+    return new Promise((resolve, reject) => {
+      child.once("message", () => resolve(new SearchClient(child)));
+      child.once("error", reject);
+      child.once("exit", (code) =>
+        reject(new Error(`search client exited with ${code} before it was ready`)),
+      );
+    });
+  }
+
+  /** The client process's id (its main thread's tid: the CPU waits it reads are its own). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  once(task: Omit<OnceTask, "mode">): Promise<OnceResult> {
+    return this.send({ mode: "once", ...task }) as Promise<OnceResult>;
+  }
+
+  repeat(task: Omit<RepeatTask, "mode">): Promise<RepeatResult> {
+    return this.send({ mode: "repeat", ...task }) as Promise<RepeatResult>;
+  }
+
+  private send(task: Task): Promise<unknown> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.child.send({ ...task, id } satisfies ClientTask);
+    });
+  }
+
+  /** Disconnects; the child exits on it (killed if it has not within 5 s). */
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => this.child.once("exit", () => resolve()));
+    this.child.disconnect();
+    const killer = setTimeout(() => this.child.kill("SIGKILL"), 5000);
+    await exited;
+    clearTimeout(killer);
+  }
+}
