@@ -288,7 +288,7 @@ function commandOf(pid: number): string {
     return shown
       .map((a) => a.replace(/^\/work\/\S*?([^/]+\/[^/]+)$/, "$1"))
       .join(" ")
-      .slice(0, 110);
+      .slice(0, 60);
   } catch {
     return "?";
   }

@@ -30,18 +30,19 @@ function startsWithIgnoringCase(buf: Buffer, at: number, end: number, lower: Buf
   return true;
 }
 
-enum Chunk {
-  Size,
-  Extension,
-  SizeLf,
-  Data,
-  DataCr,
-  DataLf,
-  TrailerStart,
-  TrailerLine,
-  FinalLf,
-  Done,
-}
+/** Where the chunked-encoding scanner is (plain constants: the client runs with Node's own type stripping, which has no enums). */
+const Chunk = {
+  Size: 0,
+  Extension: 1,
+  SizeLf: 2,
+  Data: 3,
+  DataCr: 4,
+  DataLf: 5,
+  TrailerStart: 6,
+  TrailerLine: 7,
+  FinalLf: 8,
+  Done: 9,
+} as const;
 
 export interface RawResponse {
   status: number;
@@ -61,19 +62,17 @@ export class RawConnection {
   private scanned = 0;
   private bodyLength = -1;
   private chunked = false;
-  private chunkState = Chunk.Size;
+  private chunkState: number = Chunk.Size;
   private chunkRemaining = 0;
   private pending: { resolve: (end: bigint) => void; reject: (err: Error) => void } | undefined;
   private closedWith: Error | undefined;
   /** The status of the last answer. */
   status = 0;
 
-  private constructor(
-    socket: Socket,
-    readBuffer: Buffer,
-    arenaBytes: number,
-    private readonly keep: boolean,
-  ) {
+  private readonly keep: boolean;
+
+  private constructor(socket: Socket, readBuffer: Buffer, arenaBytes: number, keep: boolean) {
+    this.keep = keep;
     this.socket = socket;
     this.readBuffer = readBuffer;
     this.arena = Buffer.allocUnsafe(arenaBytes);

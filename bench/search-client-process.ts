@@ -39,8 +39,10 @@ export class SearchClient {
   static start(): Promise<SearchClient> {
     const child = fork(join(REPO, "bench/search-client.ts"), [], {
       cwd: REPO,
+      // Node's own type stripping, not tsx: no loader thread, no esbuild process beside the client
+      // (search-client.ts and what it imports use no enums or parameter properties).
       // --single-threaded-gc: no GC helper thread of the client competes with the server for the 2 CPUs.
-      execArgv: ["--import", "tsx", "--expose-gc", "--single-threaded-gc"],
+      execArgv: ["--expose-gc", "--single-threaded-gc"],
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });
     return new Promise((resolve, reject) => {

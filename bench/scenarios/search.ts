@@ -328,6 +328,8 @@ export async function search(ctx: BenchContext): Promise<Section> {
 const ms = (l: Latency) => `${l.p50.toFixed(2)} / ${l.p99.toFixed(2)}`;
 
 const f1 = (n: number | undefined) => (n === undefined ? "?" : n.toFixed(1));
+/** Figures from /proc/stat come in 10 ms ticks: whole ms. */
+const f0 = (n: number | undefined) => (n === undefined ? "?" : n.toFixed(0));
 
 /**
  * One slow sample: its ms, then where the time went: the run-queue waits of the server's and the
@@ -342,7 +344,7 @@ function sampleText(x: Waits & { ms: number; clientGc: boolean }): string {
   return (
     `${x.ms.toFixed(1)} ms: waited server ${f1(x.serverWaitMs)} + client ${f1(x.clientWaitMs)}; ` +
     `server cpu ${f1(x.serverCpuMs)}, V8 workers cpu ${f1(x.serverV8WorkersCpuMs)} / wait ${f1(x.serverV8WorkersWaitMs)}; ` +
-    `machine busy ${f1(x.machineBusyMs)} (others ${f1(others)}), steal ${f1(x.machineStealMs)}, pressure ${f1(x.cpuPressureMs)}` +
+    `machine busy ${f0(x.machineBusyMs)} (others ${f0(others)}), steal ${f0(x.machineStealMs)}, pressure ${f1(x.cpuPressureMs)}` +
     (x.clientGc ? "; client GC" : "")
   );
 }
