@@ -110,6 +110,8 @@ interface FirstSeenWaits {
   v8WorkersRan: number;
   /** Samples during which they waited 1 ms or more for a CPU. */
   v8WorkersWaited1ms: number;
+  /** The samples split by whether the server's V8 workers ran in them: how many, p50 and p99 of each, ms. */
+  byV8Workers: { ran: SampleSpread; idle: SampleSpread };
   /** The machine over every sample of the kind (/proc/stat); undefined where unreadable. */
   machine?: MachineSums;
   /** The processes besides the server and the client that used the most CPU while the kind ran. */
@@ -198,6 +200,10 @@ async function firstSeen(client: SearchClient, url: string, paths: string[], ser
           clientGc: once.clientGc.filter(Boolean).length,
           v8WorkersRan: waits.filter((w) => w.serverV8WorkersCpuMs >= V8_WORKERS_RAN_MS).length,
           v8WorkersWaited1ms: waits.filter((w) => w.serverV8WorkersWaitMs >= 1).length,
+          byV8Workers: {
+            ran: spread(samples.filter((_, i) => (waits[i]?.serverV8WorkersCpuMs ?? 0) >= V8_WORKERS_RAN_MS)),
+            idle: spread(samples.filter((_, i) => (waits[i]?.serverV8WorkersCpuMs ?? 0) < V8_WORKERS_RAN_MS)),
+          },
           machine: machineSums(samples, waits),
           topProcesses: once.topProcesses,
           slowest: samples
@@ -208,6 +214,18 @@ async function firstSeen(client: SearchClient, url: string, paths: string[], ser
       : undefined;
   return { samples, totals: once.totals, non2xx, waits: measured };
 }
+
+interface SampleSpread {
+  samples: number;
+  p50: number;
+  p99: number;
+}
+
+const spread = (ms: number[]): SampleSpread => ({
+  samples: ms.length,
+  p50: quantile(ms, 0.5),
+  p99: quantile(ms, 0.99),
+});
 
 /** The CPU time of the whole machine over every sample of a kind, and who had it (ms). */
 function machineSums(samples: number[], waits: Waits[]): MachineSums | undefined {
@@ -375,7 +393,17 @@ function slowestFinding(results: SizeResult[]): string {
   const count = (f: (x: (typeof slow)[number]) => boolean) => slow.filter(f).length;
   const others = (x: (typeof slow)[number]) =>
     (x.machineBusyMs ?? 0) - x.serverCpuMs - x.serverOtherThreadsCpuMs - x.clientCpuMs;
+  const all = results
+    .filter((r) => r.db.size >= TARGET_SIZE)
+    .flatMap((r) => r.kinds.flatMap((k) => (k.firstSeenWaits ? [k.firstSeenWaits.byV8Workers] : [])));
+  const pooled = (side: "ran" | "idle") => {
+    const n = all.reduce((a, b) => a + b[side].samples, 0);
+    // The median of the kinds' p50s: a summary, the per-kind figures are in results.json.
+    return `${n} samples, p50 of the kinds' p50 ${median(all.filter((b) => b[side].samples > 0).map((b) => b[side].p50)).toFixed(2)} ms`;
+  };
   return (
+    `Samples at 200k and up during which the server's V8 workers ran (a GC of the server, or background compilation): ${pooled("ran")}; ` +
+    `without: ${pooled("idle")}. ` +
     `The ${slow.length} slowest first-seen samples at 200k and up (3 per kind): ` +
     `${count((x) => x.serverV8WorkersCpuMs >= V8_WORKERS_RAN_MS)} had the server's V8 workers on a CPU ` +
     `(${count((x) => x.serverV8WorkersWaitMs >= 1)} with them waiting ≥ 1 ms for one: a GC of the server whose helpers queued behind other processes); ` +
