@@ -39,6 +39,13 @@ describe("SearchClient (the timing client in its own process)", () => {
       expect(r.statuses).toEqual([200, 200, 500, 200, 200]);
       expect(r.totals).toEqual([1, 2, 3, 4, 5]);
       expect(r.clientGc).toHaveLength(5);
+      // Epoch spans, in order, each around its sample.
+      expect(r.spans).toHaveLength(5);
+      expect(Math.abs((r.spans[0]?.[0] ?? 0) - Date.now())).toBeLessThan(60_000);
+      for (const [i, [a, b]] of r.spans.entries()) {
+        expect(b - a).toBeGreaterThanOrEqual((r.samples[i] ?? 0) - 0.01);
+        if (i > 0) expect(a).toBeGreaterThanOrEqual(r.spans[i - 1]?.[1] ?? 0);
+      }
       if (linux) {
         expect(r.waits).toHaveLength(5);
         for (const w of r.waits) {

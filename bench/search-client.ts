@@ -43,6 +43,8 @@ export interface OnceResult {
   waits: Waits[];
   /** Per sample: whether a GC pause of this client overlapped it. */
   clientGc: boolean[];
+  /** Per sample: [start, end] in epoch ms (performance.timeOrigin based), to match the server's GC pauses against. */
+  spans: [number, number][];
   /** The processes (besides the server and this client) that used the most CPU over the whole task. */
   topProcesses: ProcessCpu[];
 }
@@ -93,9 +95,11 @@ async function once(task: OnceTask): Promise<OnceResult> {
       }
       totals.push(total);
     }
-    const clientGc = await meter.gcOverlaps(
-      [...samples].map((_, i): [number, number] => [spans[2 * i] as number, spans[2 * i + 1] as number]),
-    );
+    const local = [...samples].map((_, i): [number, number] => [
+      spans[2 * i] as number,
+      spans[2 * i + 1] as number,
+    ]);
+    const clientGc = await meter.gcOverlaps(local);
     const measured = waits.filter((w): w is Waits => w !== undefined);
     return {
       samples: [...samples],
@@ -103,6 +107,10 @@ async function once(task: OnceTask): Promise<OnceResult> {
       totals,
       waits: measured.length === n ? measured : [],
       clientGc,
+      spans: local.map(([a, b]): [number, number] => [
+        performance.timeOrigin + a,
+        performance.timeOrigin + b,
+      ]),
       topProcesses: topProcesses(cpuBefore, cpuAfter, [process.pid, task.serverPid ?? -1]),
     };
   } finally {

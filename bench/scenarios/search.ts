@@ -116,8 +116,22 @@ interface FirstSeenWaits {
   machine?: MachineSums;
   /** The processes besides the server and the client that used the most CPU while the kind ran. */
   topProcesses: ProcessCpu[];
-  /** The 3 slowest samples and where their time went. */
-  slowest: (Waits & { ms: number; clientGc: boolean })[];
+  /** Samples overlapping a GC pause of the server (bench/servers/reference-gc.ts), and those pauses' time inside samples, ms. */
+  serverGc: number;
+  serverGcPauseMs?: number;
+  /** The samples split by whether a GC pause of the server fell in them. */
+  byServerGc: { ran: SampleSpread; idle: SampleSpread };
+  /** The 3 slowest samples and where their time went (serverGcMs: the server's GC pause inside it; its kinds). */
+  slowest: SlowSample[];
+}
+
+type SlowSample = Waits & { ms: number; clientGc: boolean; serverGcMs: number; serverGcKind: string };
+
+/** A GC pause of the server: start (epoch ms), duration, V8's kind (minor, major, incremental, weakcb). */
+interface ServerGc {
+  at: number;
+  ms: number;
+  kind: string;
 }
 
 /** CPU time of the whole machine summed over the samples' spans, ms (/proc/stat ticks: exact only in sum). */
@@ -180,8 +194,22 @@ function statusMB(pid: number | undefined, field: "VmRSS" | "RssFile"): number |
  * Each path once, in order, timed by the client process (search-client.ts): the latency of
  * queries this server has not answered before, with where each sample's time went.
  */
-async function firstSeen(client: SearchClient, url: string, paths: string[], serverPid: number | undefined) {
+async function firstSeen(
+  client: SearchClient,
+  url: string,
+  paths: string[],
+  serverPid: number | undefined,
+  serverGcs: ServerGc[],
+) {
   const once = await client.once({ url, paths, serverPid });
+  // The server prints a pause once V8 has handed it to its observer: a moment after the last sample.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const gcMs = once.spans.map(([a, b]) =>
+    serverGcs.reduce((sum, g) => sum + Math.max(0, Math.min(b, g.at + g.ms) - Math.max(a, g.at)), 0),
+  );
+  const gcKinds = once.spans.map(([a, b]) =>
+    [...new Set(serverGcs.filter((g) => g.at < b && g.at + g.ms > a).map((g) => g.kind))].join("+"),
+  );
   const { samples, waits } = once;
   const non2xx = once.statuses.filter((s) => s < 200 || s > 299).length;
   const measured: FirstSeenWaits | undefined =
@@ -206,8 +234,20 @@ async function firstSeen(client: SearchClient, url: string, paths: string[], ser
           },
           machine: machineSums(samples, waits),
           topProcesses: once.topProcesses,
+          serverGc: gcMs.filter((ms) => ms > 0).length,
+          serverGcPauseMs: serverGcs.length ? gcMs.reduce((a, b) => a + b, 0) : undefined,
+          byServerGc: {
+            ran: spread(samples.filter((_, i) => (gcMs[i] ?? 0) > 0)),
+            idle: spread(samples.filter((_, i) => (gcMs[i] ?? 0) === 0)),
+          },
           slowest: samples
-            .map((ms, i) => ({ ms, ...(waits[i] as Waits), clientGc: once.clientGc[i] ?? false }))
+            .map((ms, i) => ({
+              ms,
+              ...(waits[i] as Waits),
+              clientGc: once.clientGc[i] ?? false,
+              serverGcMs: gcMs[i] ?? 0,
+              serverGcKind: gcKinds[i] ?? "",
+            }))
             .sort((x, y) => y.ms - x.ms)
             .slice(0, 3),
         }
@@ -261,11 +301,21 @@ async function measureSize(
   ctx.log(
     `  ${db.reused ? "reused" : "generated"} (generation ${db.generationSeconds.toFixed(1)} s, ${(db.bytes / 1e6).toFixed(0)} MB)`,
   );
-  const server = await startChild(join(REPO, "bench/servers/reference.ts"), {
+  // reference-gc.ts: the reference server as reference.ts starts it, printing its GC pauses.
+  const server = await startChild(join(REPO, "bench/servers/reference-gc.ts"), {
     dbPath: db.path,
     size,
     clockStartSeconds: db.referenceTime,
     rateLimit: RAISED_LIMIT,
+  });
+  const serverGcs: ServerGc[] = [];
+  let pending = "";
+  server.process.stdout?.on("data", (chunk: Buffer) => {
+    pending += chunk.toString();
+    const lines = pending.split("\n");
+    pending = lines.pop() ?? "";
+    for (const line of lines)
+      if (line.startsWith("GC ")) serverGcs.push(JSON.parse(line.slice(3)) as ServerGc);
   });
   try {
     const url = urlOf(server);
@@ -278,7 +328,13 @@ async function measureSize(
       const runs = [];
       for (let i = 0; i < ctx.runs; i++)
         runs.push(await client.repeat({ url, paths: repeatedPaths, durationMs: (ctx.seconds * 1000) / 2 }));
-      const once = await firstSeen(client, url, kind.paths.slice(REPEATED_PER_KIND), server.process.pid);
+      const once = await firstSeen(
+        client,
+        url,
+        kind.paths.slice(REPEATED_PER_KIND),
+        server.process.pid,
+        serverGcs,
+      );
       for (const [i, path] of kind.paths
         .slice(REPEATED_PER_KIND, REPEATED_PER_KIND + CHECKED_PER_KIND)
         .entries())
@@ -304,7 +360,7 @@ async function measureSize(
         `  ${kind.id}: first seen p50 ${r.firstSeen.p50.toFixed(2)} / p99 ${r.firstSeen.p99.toFixed(2)} ms; ` +
           `repeated p50 ${r.repeated.p50.toFixed(2)} / p99 ${r.repeated.p99.toFixed(2)} ms (mean total ${Math.round(r.meanTotal)})` +
           (r.firstSeenWaits
-            ? `; ${waitsText(r.firstSeenWaits)}; V8 workers / others / steal / pressure ${elseText(r.firstSeenWaits)}; ` +
+            ? `; ${waitsText(r.firstSeenWaits)}; server GC samples / ms, V8 workers ran / waited, others / steal / pressure ${elseText(r.firstSeenWaits)}; ` +
               `top others ${r.firstSeenWaits.topProcesses.map((p) => `${p.command} ${p.cpuMs} ms`).join(", ")}; ` +
               `slowest ${slowestText(r.firstSeenWaits)}`
             : ""),
@@ -354,7 +410,7 @@ const f0 = (n: number | undefined) => (n === undefined ? "?" : n.toFixed(0));
  * client's main threads, the server's CPU, its V8 workers' CPU and wait, the machine's busy CPU
  * (both CPUs, ticks) with the part no thread of the server or the client used, steal, CPU pressure.
  */
-function sampleText(x: Waits & { ms: number; clientGc: boolean }): string {
+function sampleText(x: SlowSample): string {
   const others =
     x.machineBusyMs === undefined
       ? undefined
@@ -363,6 +419,7 @@ function sampleText(x: Waits & { ms: number; clientGc: boolean }): string {
     `${x.ms.toFixed(1)} ms: waited server ${f1(x.serverWaitMs)} + client ${f1(x.clientWaitMs)}; ` +
     `server cpu ${f1(x.serverCpuMs)}, V8 workers cpu ${f1(x.serverV8WorkersCpuMs)} / wait ${f1(x.serverV8WorkersWaitMs)}; ` +
     `machine busy ${f0(x.machineBusyMs)} (others ${f0(others)}), steal ${f0(x.machineStealMs)}, pressure ${f1(x.cpuPressureMs)}` +
+    (x.serverGcMs > 0 ? `; server GC ${x.serverGcMs.toFixed(1)} (${x.serverGcKind})` : "") +
     (x.clientGc ? "; client GC" : "")
   );
 }
@@ -372,11 +429,12 @@ const slowestText = (w: FirstSeenWaits) => w.slowest.map(sampleText).join(" · "
 const waitsText = (w: FirstSeenWaits) =>
   `${w.p99LessCpuWaits.toFixed(2)} / ${w.waited1ms} / ${w.serverCpuP99.toFixed(2)} / ${w.clientGc}`;
 
-/** V8 workers ran / waited ≥ 1 ms; the machine's CPU during the samples: others' share, steal, pressure. */
+/** Server GC samples / ms; V8 workers ran / waited ≥ 1 ms; the machine's CPU during the samples: others' share, steal, pressure. */
 function elseText(w: FirstSeenWaits): string {
   const m = w.machine;
   const share = (x: number) => (m && m.cpuMs > 0 ? `${Math.round((100 * x) / m.cpuMs)}%` : "n/a");
   return (
+    `${w.serverGc} / ${w.serverGcPauseMs === undefined ? "n/a" : w.serverGcPauseMs.toFixed(1)} / ` +
     `${w.v8WorkersRan} / ${w.v8WorkersWaited1ms} / ` +
     (m
       ? `${share(m.othersMs)} / ${share(m.stealMs)} / ${m.pressureMs === undefined ? "n/a" : `${Math.round((100 * m.pressureMs) / m.wallMs)}%`}`
@@ -393,20 +451,26 @@ function slowestFinding(results: SizeResult[]): string {
   const count = (f: (x: (typeof slow)[number]) => boolean) => slow.filter(f).length;
   const others = (x: (typeof slow)[number]) =>
     (x.machineBusyMs ?? 0) - x.serverCpuMs - x.serverOtherThreadsCpuMs - x.clientCpuMs;
-  const all = results
+  const waits = results
     .filter((r) => r.db.size >= TARGET_SIZE)
-    .flatMap((r) => r.kinds.flatMap((k) => (k.firstSeenWaits ? [k.firstSeenWaits.byV8Workers] : [])));
-  const pooled = (side: "ran" | "idle") => {
+    .flatMap((r) => r.kinds.flatMap((k) => (k.firstSeenWaits ? [k.firstSeenWaits] : [])));
+  const pooled = (split: "byServerGc" | "byV8Workers", side: "ran" | "idle") => {
+    const all = waits.map((w) => w[split]);
     const n = all.reduce((a, b) => a + b[side].samples, 0);
     // The median of the kinds' p50s: a summary, the per-kind figures are in results.json.
     return `${n} samples, p50 of the kinds' p50 ${median(all.filter((b) => b[side].samples > 0).map((b) => b[side].p50)).toFixed(2)} ms`;
   };
   return (
-    `Samples at 200k and up during which the server's V8 workers ran (a GC of the server, or background compilation): ${pooled("ran")}; ` +
-    `without: ${pooled("idle")}. ` +
+    `Samples at 200k and up overlapping a GC pause of the server: ${pooled("byServerGc", "ran")}; without: ${pooled("byServerGc", "idle")}. ` +
+    `Samples during which the server's V8 workers ran (its GC's helpers, or background compilation): ${pooled("byV8Workers", "ran")}; ` +
+    `without: ${pooled("byV8Workers", "idle")}. ` +
     `The ${slow.length} slowest first-seen samples at 200k and up (3 per kind): ` +
     `${count((x) => x.serverV8WorkersCpuMs >= V8_WORKERS_RAN_MS)} had the server's V8 workers on a CPU ` +
     `(${count((x) => x.serverV8WorkersWaitMs >= 1)} with them waiting ≥ 1 ms for one: a GC of the server whose helpers queued behind other processes); ` +
+    `${count((x) => x.serverGcMs > 0)} overlapped a GC pause of the server (${slow
+      .filter((x) => x.serverGcMs > 0)
+      .map((x) => `${x.serverGcMs.toFixed(1)} ms ${x.serverGcKind} in a ${x.ms.toFixed(1)} ms sample`)
+      .join(", ")}); ` +
     `${count((x) => x.serverWaitMs >= 1)} had the server's main thread and ${count((x) => x.clientWaitMs >= 1)} the client's waiting ≥ 1 ms for a CPU; ` +
     `${count((x) => others(x) >= 10)} saw ≥ 10 ms of CPU (a tick) used by other processes; ` +
     `${count((x) => (x.machineStealMs ?? 0) > 0)} had steal; ${count((x) => x.clientGc)} overlapped a GC of the client.`
@@ -517,7 +581,7 @@ function report(ctx: BenchContext, kinds: QueryKind[], results: SizeResult[]): S
       },
       {
         caption:
-          "First seen, what else ran during the samples (Linux): samples in which the server's V8 worker threads (GC helpers, background compilation) ran / waited ≥ 1 ms for a CPU / share of the machine's CPU used by other processes (neither the server nor the client) / stolen by the hypervisor / share of the samples' wall time in which some task of the machine had no CPU",
+          "First seen, what else ran during the samples (Linux): samples overlapping a GC pause of the server / those pauses' ms inside the samples / samples in which the server's V8 worker threads (GC helpers, background compilation) ran / waited ≥ 1 ms for a CPU / share of the machine's CPU used by other processes (neither the server nor the client) / stolen by the hypervisor / share of the samples' wall time in which some task of the machine had no CPU",
         columns: ["query kind", ...results.map((r) => `${formatNumber(r.db.size)} alerts`)],
         rows: kinds.map((k) => [
           k.label,
@@ -611,7 +675,8 @@ function report(ctx: BenchContext, kinds: QueryKind[], results: SizeResult[]): S
         "without a CPU, because another thread had it; the two summed, as the threads take turns, and the figure kept at or above the server's CPU time), the CPU time and wait of the server's " +
         "main thread and of its other threads (V8's workers, named V8Worker, run the parallel scavenge and the concurrent marking: a main thread in a parallel pause waits for them, asleep, " +
         "so their run-queue wait lengthens its pause), the machine's /proc/stat (busy, steal, idle; 10 ms ticks, so meaningful summed over a kind more than per sample) and " +
-        "/proc/pressure/cpu, notes its own GC pauses, and names the processes that used the most CPU over each kind (bench/cpu-waits.ts). " +
+        "/proc/pressure/cpu, notes its own GC pauses, and names the processes that used the most CPU over each kind (bench/cpu-waits.ts); " +
+        "the server's own GC pauses come from the server itself: the scenario starts it through bench/servers/reference-gc.ts, which prints each pause (epoch start, duration, kind), matched to the samples' epoch spans. " +
         "The server reads its whole database file and every token set before it reports ready (reference-server/db/prewarm.ts, fast-count.ts), " +
         "so no first-seen search waits on the disk or on a read-ahead.",
       slowestFinding(results),
