@@ -42,7 +42,10 @@ export class SearchClient {
       // Node's own type stripping, not tsx: no loader thread, no esbuild process beside the client
       // (search-client.ts and what it imports use no enums or parameter properties).
       // --single-threaded-gc: no GC helper thread of the client competes with the server for the 2 CPUs.
-      execArgv: ["--expose-gc", "--single-threaded-gc"],
+      // --no-incremental-marking, --no-memory-reducer: no GC step of the client scheduled as a task,
+      // which would run while it waits for an answer (seen once: a client GC inside an 11 ms sample at 1M);
+      // its heap is collected whole before each batch and allocates too little in one to need another.
+      execArgv: ["--expose-gc", "--single-threaded-gc", "--no-incremental-marking", "--no-memory-reducer"],
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });
     return new Promise((resolve, reject) => {

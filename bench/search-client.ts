@@ -1,6 +1,6 @@
 /**
  * Child-process entry: the search scenario's timing client (started by search-client-process.ts
- * with --expose-gc and --single-threaded-gc, on Node's own type stripping: this file and what it
+ * with --expose-gc, --single-threaded-gc, --no-incremental-marking and --no-memory-reducer, on Node's own type stripping: this file and what it
  * imports use no enums and no parameter properties). It shares nothing with the bench process, whose
  * heap (every scenario's figures, the query lists, the report) made its GC pauses long and
  * unpredictable, and it allocates almost nothing per request (raw-http.ts). Its own collection is

@@ -153,6 +153,12 @@ interface MachineSums {
   pressureMs?: number;
 }
 
+/**
+ * A server GC pause counts as inside a sample when at least this much of it is: the two processes'
+ * epoch clocks (performance.timeOrigin) agree to a few tens of µs, not exactly.
+ */
+const GC_OVERLAP_MS = 0.1;
+
 /** A V8 worker's CPU time in a sample at or above this is counted as having run (a GC or compile job). */
 const V8_WORKERS_RAN_MS = 0.05;
 
@@ -234,11 +240,11 @@ async function firstSeen(
           },
           machine: machineSums(samples, waits),
           topProcesses: once.topProcesses,
-          serverGc: gcMs.filter((ms) => ms > 0).length,
+          serverGc: gcMs.filter((ms) => ms >= GC_OVERLAP_MS).length,
           serverGcPauseMs: serverGcs.length ? gcMs.reduce((a, b) => a + b, 0) : undefined,
           byServerGc: {
-            ran: spread(samples.filter((_, i) => (gcMs[i] ?? 0) > 0)),
-            idle: spread(samples.filter((_, i) => (gcMs[i] ?? 0) === 0)),
+            ran: spread(samples.filter((_, i) => (gcMs[i] ?? 0) >= GC_OVERLAP_MS)),
+            idle: spread(samples.filter((_, i) => (gcMs[i] ?? 0) < GC_OVERLAP_MS)),
           },
           slowest: samples
             .map((ms, i) => ({
@@ -419,7 +425,7 @@ function sampleText(x: SlowSample): string {
     `${x.ms.toFixed(1)} ms: waited server ${f1(x.serverWaitMs)} + client ${f1(x.clientWaitMs)}; ` +
     `server cpu ${f1(x.serverCpuMs)}, V8 workers cpu ${f1(x.serverV8WorkersCpuMs)} / wait ${f1(x.serverV8WorkersWaitMs)}; ` +
     `machine busy ${f0(x.machineBusyMs)} (others ${f0(others)}), steal ${f0(x.machineStealMs)}, pressure ${f1(x.cpuPressureMs)}` +
-    (x.serverGcMs > 0 ? `; server GC ${x.serverGcMs.toFixed(1)} (${x.serverGcKind})` : "") +
+    (x.serverGcMs >= GC_OVERLAP_MS ? `; server GC ${x.serverGcMs.toFixed(1)} (${x.serverGcKind})` : "") +
     (x.clientGc ? "; client GC" : "")
   );
 }
@@ -467,8 +473,8 @@ function slowestFinding(results: SizeResult[]): string {
     `The ${slow.length} slowest first-seen samples at 200k and up (3 per kind): ` +
     `${count((x) => x.serverV8WorkersCpuMs >= V8_WORKERS_RAN_MS)} had the server's V8 workers on a CPU ` +
     `(${count((x) => x.serverV8WorkersWaitMs >= 1)} with them waiting ≥ 1 ms for one: a GC of the server whose helpers queued behind other processes); ` +
-    `${count((x) => x.serverGcMs > 0)} overlapped a GC pause of the server (${slow
-      .filter((x) => x.serverGcMs > 0)
+    `${count((x) => x.serverGcMs >= GC_OVERLAP_MS)} overlapped a GC pause of the server (${slow
+      .filter((x) => x.serverGcMs >= GC_OVERLAP_MS)
       .map((x) => `${x.serverGcMs.toFixed(1)} ms ${x.serverGcKind} in a ${x.ms.toFixed(1)} ms sample`)
       .join(", ")}); ` +
     `${count((x) => x.serverWaitMs >= 1)} had the server's main thread and ${count((x) => x.clientWaitMs >= 1)} the client's waiting ≥ 1 ms for a CPU; ` +
@@ -553,7 +559,7 @@ function report(ctx: BenchContext, kinds: QueryKind[], results: SizeResult[]): S
     title: "Search latency as the data grows",
     method:
       "One client, one request at a time (keep-alive), timed in the client (HTTP included), in ms. The client runs in its own " +
-      "small process (bench/search-client.ts, node --expose-gc --single-threaded-gc): a raw node:net socket reading into one reused " +
+      "small process (bench/search-client.ts, node --expose-gc --single-threaded-gc --no-incremental-marking --no-memory-reducer): a raw node:net socket reading into one reused " +
       "buffer, the request bytes prebuilt, each answer's end found from Content-Length or the last chunk without building a string " +
       "(bench/raw-http.ts), timed with process.hrtime.bigint(); a full gc() before each batch and a young-generation one before each " +
       "request keep its collection outside the timed part, and the samples reach the bench over IPC only after the batch. Queries are picked with " +
