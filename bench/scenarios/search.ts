@@ -472,7 +472,7 @@ function slowestFinding(results: SizeResult[]): string {
     `without: ${pooled("byV8Workers", "idle")}. ` +
     `The ${slow.length} slowest first-seen samples at 200k and up (3 per kind): ` +
     `${count((x) => x.serverV8WorkersCpuMs >= V8_WORKERS_RAN_MS)} had the server's V8 workers on a CPU ` +
-    `(${count((x) => x.serverV8WorkersWaitMs >= 1)} with them waiting ≥ 1 ms for one: a GC of the server whose helpers queued behind other processes); ` +
+    `(${count((x) => x.serverV8WorkersWaitMs >= 1)} with them waiting ≥ 1 ms for one); ` +
     `${count((x) => x.serverGcMs >= GC_OVERLAP_MS)} overlapped a GC pause of the server (${slow
       .filter((x) => x.serverGcMs >= GC_OVERLAP_MS)
       .map((x) => `${x.serverGcMs.toFixed(1)} ms ${x.serverGcKind} in a ${x.ms.toFixed(1)} ms sample`)
