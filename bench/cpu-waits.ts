@@ -21,7 +21,11 @@ export interface Waits {
   clientWaitMs: number;
   /** The server's main thread on a CPU during the request, ms. */
   serverCpuMs: number;
-  /** The client's main thread on a CPU during the request, ms (writing the request, reading the answer). */
+  /**
+   * The client's main thread on a CPU during the request, ms (writing the request, reading the
+   * answer). A running thread reading its own schedstat sees the kernel's figure as of its last
+   * accounting (a tick or a switch): the meter's own reads just before the request are in it too.
+   */
   clientCpuMs: number;
   /**
    * Run-queue wait of the server's other threads (V8's workers, libuv's pool), ms: not

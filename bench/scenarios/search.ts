@@ -402,7 +402,7 @@ export async function search(ctx: BenchContext): Promise<Section> {
   } finally {
     await client.stop();
   }
-  return report(ctx, kinds, results);
+  return report(ctx, kinds, results, client.nice);
 }
 
 const ms = (l: Latency) => `${l.p50.toFixed(2)} / ${l.p99.toFixed(2)}`;
@@ -502,7 +502,7 @@ function latencyTarget(results: SizeResult[], size: number, limit: number): Targ
   };
 }
 
-function report(ctx: BenchContext, kinds: QueryKind[], results: SizeResult[]): Section {
+function report(ctx: BenchContext, kinds: QueryKind[], results: SizeResult[], clientNice: number): Section {
   const table = (caption: string, pick: (k: KindResult) => Latency) => ({
     caption,
     columns: ["query kind", ...results.map((r) => `${formatNumber(r.db.size)} alerts: p50 / p99 ms`)],
@@ -562,7 +562,11 @@ function report(ctx: BenchContext, kinds: QueryKind[], results: SizeResult[]): S
       "small process (bench/search-client.ts, node --expose-gc --single-threaded-gc --no-incremental-marking --no-memory-reducer): a raw node:net socket reading into one reused " +
       "buffer, the request bytes prebuilt, each answer's end found from Content-Length or the last chunk without building a string " +
       "(bench/raw-http.ts), timed with process.hrtime.bigint(); a full gc() before each batch and a young-generation one before each " +
-      "request keep its collection outside the timed part, and the samples reach the bench over IPC only after the batch. Queries are picked with " +
+      "request keep its collection outside the timed part, and the samples reach the bench over IPC only after the batch. " +
+      (clientNice < 0
+        ? `The client process runs at nice ${clientNice} (the server at the normal priority), so that the client's wait for a CPU once the answer has arrived is not in the sample. `
+        : "The client runs at the normal priority (raising it was not allowed here): its wait for a CPU once the answer has arrived is in the sample. ") +
+      "Queries are picked with " +
       `seed ${QUERY_SEED} from the 2-character Chinese substrings of the generator's vocabulary; limit 20, page 1, and every ` +
       "answer counts its total. The server caches answers per query until the data changes, so two figures: " +
       `**first seen** — ${FIRST_SEEN_PER_KIND} distinct queries per kind, each sent once (the total is computed), p50/p99 over them; ` +
@@ -687,6 +691,6 @@ function report(ctx: BenchContext, kinds: QueryKind[], results: SizeResult[]): S
         "so no first-seen search waits on the disk or on a read-ahead.",
       slowestFinding(results),
     ],
-    data: { queries: kinds, results },
+    data: { queries: kinds, results, clientNice },
   };
 }
