@@ -455,6 +455,10 @@ function slowestFinding(results: SizeResult[]): string {
     .flatMap((r) => r.kinds.flatMap((k) => k.firstSeenWaits?.slowest ?? []));
   if (slow.length === 0) return "Slowest samples: not measured (no /proc, or 200k not run).";
   const count = (f: (x: (typeof slow)[number]) => boolean) => slow.filter(f).length;
+  const gcList = slow
+    .filter((x) => x.serverGcMs >= GC_OVERLAP_MS)
+    .map((x) => `${x.serverGcMs.toFixed(1)} ms ${x.serverGcKind} in a ${x.ms.toFixed(1)} ms sample`)
+    .join(", ");
   const others = (x: (typeof slow)[number]) =>
     (x.machineBusyMs ?? 0) - x.serverCpuMs - x.serverOtherThreadsCpuMs - x.clientCpuMs;
   const waits = results
@@ -463,6 +467,7 @@ function slowestFinding(results: SizeResult[]): string {
   const pooled = (split: "byServerGc" | "byV8Workers", side: "ran" | "idle") => {
     const all = waits.map((w) => w[split]);
     const n = all.reduce((a, b) => a + b[side].samples, 0);
+    if (n === 0) return "none";
     // The median of the kinds' p50s: a summary, the per-kind figures are in results.json.
     return `${n} samples, p50 of the kinds' p50 ${median(all.filter((b) => b[side].samples > 0).map((b) => b[side].p50)).toFixed(2)} ms`;
   };
@@ -473,10 +478,7 @@ function slowestFinding(results: SizeResult[]): string {
     `The ${slow.length} slowest first-seen samples at 200k and up (3 per kind): ` +
     `${count((x) => x.serverV8WorkersCpuMs >= V8_WORKERS_RAN_MS)} had the server's V8 workers on a CPU ` +
     `(${count((x) => x.serverV8WorkersWaitMs >= 1)} with them waiting ≥ 1 ms for one); ` +
-    `${count((x) => x.serverGcMs >= GC_OVERLAP_MS)} overlapped a GC pause of the server (${slow
-      .filter((x) => x.serverGcMs >= GC_OVERLAP_MS)
-      .map((x) => `${x.serverGcMs.toFixed(1)} ms ${x.serverGcKind} in a ${x.ms.toFixed(1)} ms sample`)
-      .join(", ")}); ` +
+    `${count((x) => x.serverGcMs >= GC_OVERLAP_MS)} overlapped a GC pause of the server${gcList ? ` (${gcList})` : ""}; ` +
     `${count((x) => x.serverWaitMs >= 1)} had the server's main thread and ${count((x) => x.clientWaitMs >= 1)} the client's waiting ≥ 1 ms for a CPU; ` +
     `${count((x) => others(x) >= 10)} saw ≥ 10 ms of CPU (a tick) used by other processes; ` +
     `${count((x) => (x.machineStealMs ?? 0) > 0)} had steal; ${count((x) => x.clientGc)} overlapped a GC of the client.`
