@@ -476,8 +476,8 @@ function slowestFinding(results: SizeResult[]): string {
     `Samples during which the server's V8 workers ran (its GC's helpers, or background compilation): ${pooled("byV8Workers", "ran")}; ` +
     `without: ${pooled("byV8Workers", "idle")}. ` +
     `The ${slow.length} slowest first-seen samples at 200k and up (3 per kind): ` +
-    `${count((x) => x.serverV8WorkersCpuMs >= V8_WORKERS_RAN_MS)} had the server's V8 workers on a CPU ` +
-    `(${count((x) => x.serverV8WorkersWaitMs >= 1)} with them waiting ≥ 1 ms for one); ` +
+    `${count((x) => x.serverV8WorkersCpuMs >= V8_WORKERS_RAN_MS)} had the server's V8 workers on a CPU and ` +
+    `${count((x) => x.serverV8WorkersWaitMs >= 1)} had them waiting ≥ 1 ms for one; ` +
     `${count((x) => x.serverGcMs >= GC_OVERLAP_MS)} overlapped a GC pause of the server${gcList ? ` (${gcList})` : ""}; ` +
     `${count((x) => x.serverWaitMs >= 1)} had the server's main thread and ${count((x) => x.clientWaitMs >= 1)} the client's waiting ≥ 1 ms for a CPU; ` +
     `${count((x) => others(x) >= 10)} saw ≥ 10 ms of CPU (a tick) used by other processes; ` +
