@@ -1,14 +1,13 @@
 import { readFileSync } from "node:fs";
-import { loadavg } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { Prng } from "../../reference-server/data/prng.ts";
 import * as V from "../../reference-server/data/vocab.ts";
-import { clientMinorGc } from "../client-gc.ts";
 import type { BenchContext } from "../context.ts";
-import { WaitMeter, type Waits } from "../cpu-waits.ts";
+import type { ProcessCpu, Waits } from "../cpu-waits.ts";
 import { type BenchDatabase, benchDatabase } from "../data.ts";
-import { OneConnection, sequentialLatencies } from "../latency.ts";
 import { REPO, startChild, urlOf } from "../procs.ts";
+import { SearchClient } from "../search-client-process.ts";
 import { checkTotals, type TotalsCheck } from "../search-totals.ts";
 import { formatNumber, median, quantile } from "../stats.ts";
 import type { Section, TargetResult } from "../types.ts";
@@ -105,11 +104,63 @@ interface FirstSeenWaits {
   waited1ms: number;
   /** p99 of the server main thread's time on a CPU per request. */
   serverCpuP99: number;
-  /** Samples overlapping a GC pause of the client (the bench process). */
+  /** Samples overlapping a GC pause of the client (search-client.ts, its own process). */
   clientGc: number;
-  /** The 3 slowest samples and where their time went. */
-  slowest: (Waits & { ms: number; clientGc: boolean })[];
+  /** Samples during which the server's V8 worker threads (GC helpers, background compilation) were on a CPU. */
+  v8WorkersRan: number;
+  /** Samples during which they waited 1 ms or more for a CPU. */
+  v8WorkersWaited1ms: number;
+  /** The samples split by whether the server's V8 workers ran in them: how many, p50 and p99 of each, ms. */
+  byV8Workers: { ran: SampleSpread; idle: SampleSpread };
+  /** The machine over every sample of the kind (/proc/stat); undefined where unreadable. */
+  machine?: MachineSums;
+  /** The processes besides the server and the client that used the most CPU while the kind ran. */
+  topProcesses: ProcessCpu[];
+  /** Samples overlapping a GC pause of the server (bench/servers/reference-gc.ts), and those pauses' time inside samples, ms. */
+  serverGc: number;
+  serverGcPauseMs?: number;
+  /** The samples split by whether a GC pause of the server fell in them. */
+  byServerGc: { ran: SampleSpread; idle: SampleSpread };
+  /** The 3 slowest samples and where their time went (serverGcMs: the server's GC pause inside it; its kinds). */
+  slowest: SlowSample[];
 }
+
+type SlowSample = Waits & { ms: number; clientGc: boolean; serverGcMs: number; serverGcKind: string };
+
+/** A GC pause of the server: start (epoch ms), duration, V8's kind (minor, major, incremental, weakcb). */
+interface ServerGc {
+  at: number;
+  ms: number;
+  kind: string;
+}
+
+/** CPU time of the whole machine summed over the samples' spans, ms (/proc/stat ticks: exact only in sum). */
+interface MachineSums {
+  /** Every CPU's time over the spans (busy, steal and idle summed over the CPUs). */
+  cpuMs: number;
+  /** The spans' wall time as the machine counted it (cpuMs / CPUs). */
+  wallMs: number;
+  /** The samples themselves (timed part). */
+  samplesMs: number;
+  /** Every CPU's busy time, and of it the server's threads, the client's main thread, and the rest. */
+  busyMs: number;
+  serverMs: number;
+  clientMs: number;
+  othersMs: number;
+  /** Time the hypervisor gave these CPUs to another guest. */
+  stealMs: number;
+  /** /proc/pressure/cpu "some": wall time in which some task had no CPU. */
+  pressureMs?: number;
+}
+
+/**
+ * A server GC pause counts as inside a sample when at least this much of it is: the two processes'
+ * epoch clocks (performance.timeOrigin) agree to a few tens of µs, not exactly.
+ */
+const GC_OVERLAP_MS = 0.1;
+
+/** A V8 worker's CPU time in a sample at or above this is counted as having run (a GC or compile job). */
+const V8_WORKERS_RAN_MS = 0.05;
 
 interface KindResult {
   id: string;
@@ -146,71 +197,131 @@ function statusMB(pid: number | undefined, field: "VmRSS" | "RssFile"): number |
 }
 
 /**
- * Each path once, in order, timed: the latency of queries this server has not answered before.
- * Around each request (outside its timed part) the server's and the client's CPU waits are read,
- * and the client collects its young generation first (client-gc.ts).
+ * Each path once, in order, timed by the client process (search-client.ts): the latency of
+ * queries this server has not answered before, with where each sample's time went.
  */
-async function firstSeen(url: string, paths: string[], serverPid: number | undefined) {
-  const client = new OneConnection(url);
-  const meter = new WaitMeter(serverPid);
-  const samples: number[] = [];
-  const totals: number[] = [];
-  const waits: Waits[] = [];
-  const spans: [number, number][] = [];
-  let non2xx = 0;
-  const collect = clientMinorGc();
-  try {
-    for (const p of paths) {
-      collect();
-      meter.start();
-      const from = performance.now();
-      const { ms, status, body } = await client.get(p);
-      spans.push([from, performance.now()]);
-      const w = meter.stop();
-      if (w) waits.push(w);
-      samples.push(ms);
-      if (status !== 200) non2xx++;
-      totals.push((JSON.parse(body) as { meta?: { total?: number } }).meta?.total ?? -1);
-    }
-    const gc = await meter.gcOverlaps(spans);
-    const measured: FirstSeenWaits | undefined =
-      waits.length === samples.length
-        ? {
-            // The two threads' waits may overlap in time: never below the server's own CPU time.
-            p99LessCpuWaits: quantile(
-              samples.map((ms, i) => Math.max(ms - (waits[i]?.cpuWaitMs ?? 0), waits[i]?.serverCpuMs ?? 0)),
-              0.99,
-            ),
-            waited1ms: waits.filter((w) => w.cpuWaitMs >= 1).length,
-            serverCpuP99: quantile(
-              waits.map((w) => w.serverCpuMs),
-              0.99,
-            ),
-            clientGc: gc.filter(Boolean).length,
-            slowest: samples
-              .map((ms, i) => ({ ms, ...(waits[i] as Waits), clientGc: gc[i] ?? false }))
-              .sort((x, y) => y.ms - x.ms)
-              .slice(0, 3),
-          }
-        : undefined;
-    return { samples, totals, non2xx, waits: measured };
-  } finally {
-    meter.close();
-    client.close();
-  }
+async function firstSeen(
+  client: SearchClient,
+  url: string,
+  paths: string[],
+  serverPid: number | undefined,
+  serverGcs: ServerGc[],
+) {
+  const once = await client.once({ url, paths, serverPid });
+  // The server prints a pause once V8 has handed it to its observer: a moment after the last sample.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const gcMs = once.spans.map(([a, b]) =>
+    serverGcs.reduce((sum, g) => sum + Math.max(0, Math.min(b, g.at + g.ms) - Math.max(a, g.at)), 0),
+  );
+  const gcKinds = once.spans.map(([a, b]) =>
+    [...new Set(serverGcs.filter((g) => g.at < b && g.at + g.ms > a).map((g) => g.kind))].join("+"),
+  );
+  const { samples, waits } = once;
+  const non2xx = once.statuses.filter((s) => s < 200 || s > 299).length;
+  const measured: FirstSeenWaits | undefined =
+    waits.length === samples.length
+      ? {
+          // The two threads' waits may overlap in time: never below the server's own CPU time.
+          p99LessCpuWaits: quantile(
+            samples.map((ms, i) => Math.max(ms - (waits[i]?.cpuWaitMs ?? 0), waits[i]?.serverCpuMs ?? 0)),
+            0.99,
+          ),
+          waited1ms: waits.filter((w) => w.cpuWaitMs >= 1).length,
+          serverCpuP99: quantile(
+            waits.map((w) => w.serverCpuMs),
+            0.99,
+          ),
+          clientGc: once.clientGc.filter(Boolean).length,
+          v8WorkersRan: waits.filter((w) => w.serverV8WorkersCpuMs >= V8_WORKERS_RAN_MS).length,
+          v8WorkersWaited1ms: waits.filter((w) => w.serverV8WorkersWaitMs >= 1).length,
+          byV8Workers: {
+            ran: spread(samples.filter((_, i) => (waits[i]?.serverV8WorkersCpuMs ?? 0) >= V8_WORKERS_RAN_MS)),
+            idle: spread(samples.filter((_, i) => (waits[i]?.serverV8WorkersCpuMs ?? 0) < V8_WORKERS_RAN_MS)),
+          },
+          machine: machineSums(samples, waits),
+          topProcesses: once.topProcesses,
+          serverGc: gcMs.filter((ms) => ms >= GC_OVERLAP_MS).length,
+          serverGcPauseMs: serverGcs.length ? gcMs.reduce((a, b) => a + b, 0) : undefined,
+          byServerGc: {
+            ran: spread(samples.filter((_, i) => (gcMs[i] ?? 0) >= GC_OVERLAP_MS)),
+            idle: spread(samples.filter((_, i) => (gcMs[i] ?? 0) < GC_OVERLAP_MS)),
+          },
+          slowest: samples
+            .map((ms, i) => ({
+              ms,
+              ...(waits[i] as Waits),
+              clientGc: once.clientGc[i] ?? false,
+              serverGcMs: gcMs[i] ?? 0,
+              serverGcKind: gcKinds[i] ?? "",
+            }))
+            .sort((x, y) => y.ms - x.ms)
+            .slice(0, 3),
+        }
+      : undefined;
+  return { samples, totals: once.totals, non2xx, waits: measured };
 }
 
-async function measureSize(ctx: BenchContext, size: number, kinds: QueryKind[]): Promise<SizeResult> {
+interface SampleSpread {
+  samples: number;
+  p50: number;
+  p99: number;
+}
+
+const spread = (ms: number[]): SampleSpread => ({
+  samples: ms.length,
+  p50: quantile(ms, 0.5),
+  p99: quantile(ms, 0.99),
+});
+
+/** The CPU time of the whole machine over every sample of a kind, and who had it (ms). */
+function machineSums(samples: number[], waits: Waits[]): MachineSums | undefined {
+  if (waits.some((w) => w.machineBusyMs === undefined)) return undefined;
+  const sum = (f: (w: Waits) => number) => waits.reduce((a, w) => a + f(w), 0);
+  const busy = sum((w) => w.machineBusyMs ?? 0);
+  const server = sum((w) => w.serverCpuMs + w.serverOtherThreadsCpuMs);
+  const client = sum((w) => w.clientCpuMs);
+  const cpuMs = sum((w) => (w.machineBusyMs ?? 0) + (w.machineStealMs ?? 0) + (w.machineIdleMs ?? 0));
+  return {
+    cpuMs,
+    wallMs: cpuMs / cpus().length,
+    samplesMs: samples.reduce((a, b) => a + b, 0),
+    busyMs: busy,
+    serverMs: server,
+    clientMs: client,
+    othersMs: busy - server - client,
+    stealMs: sum((w) => w.machineStealMs ?? 0),
+    pressureMs: waits.every((w) => w.cpuPressureMs !== undefined)
+      ? sum((w) => w.cpuPressureMs ?? 0)
+      : undefined,
+  };
+}
+
+async function measureSize(
+  ctx: BenchContext,
+  client: SearchClient,
+  size: number,
+  kinds: QueryKind[],
+): Promise<SizeResult> {
   ctx.log(`search: database of ${size.toLocaleString("en-US")} alerts`);
   const db = await benchDatabase(size);
   ctx.log(
     `  ${db.reused ? "reused" : "generated"} (generation ${db.generationSeconds.toFixed(1)} s, ${(db.bytes / 1e6).toFixed(0)} MB)`,
   );
-  const server = await startChild(join(REPO, "bench/servers/reference.ts"), {
+  // reference-gc.ts: the reference server as reference.ts starts it, printing its GC pauses.
+  const server = await startChild(join(REPO, "bench/servers/reference-gc.ts"), {
     dbPath: db.path,
     size,
     clockStartSeconds: db.referenceTime,
     rateLimit: RAISED_LIMIT,
+  });
+  const serverGcs: ServerGc[] = [];
+  let pending = "";
+  server.process.stdout?.on("data", (chunk: Buffer) => {
+    pending += chunk.toString();
+    const lines = pending.split("\n");
+    pending = lines.pop() ?? "";
+    for (const line of lines)
+      if (line.startsWith("GC ")) serverGcs.push(JSON.parse(line.slice(3)) as ServerGc);
   });
   try {
     const url = urlOf(server);
@@ -219,11 +330,17 @@ async function measureSize(ctx: BenchContext, size: number, kinds: QueryKind[]):
     for (const kind of kinds) {
       const repeatedPaths = kind.paths.slice(0, REPEATED_PER_KIND);
       // Warm-up: reads the pages from disk, prepares the statement shapes, fills the count cache.
-      await sequentialLatencies(url, repeatedPaths, ctx.warmupSeconds * 1000);
+      await client.repeat({ url, paths: repeatedPaths, durationMs: ctx.warmupSeconds * 1000 });
       const runs = [];
       for (let i = 0; i < ctx.runs; i++)
-        runs.push(await sequentialLatencies(url, repeatedPaths, (ctx.seconds * 1000) / 2));
-      const once = await firstSeen(url, kind.paths.slice(REPEATED_PER_KIND), server.process.pid);
+        runs.push(await client.repeat({ url, paths: repeatedPaths, durationMs: (ctx.seconds * 1000) / 2 }));
+      const once = await firstSeen(
+        client,
+        url,
+        kind.paths.slice(REPEATED_PER_KIND),
+        server.process.pid,
+        serverGcs,
+      );
       for (const [i, path] of kind.paths
         .slice(REPEATED_PER_KIND, REPEATED_PER_KIND + CHECKED_PER_KIND)
         .entries())
@@ -249,7 +366,9 @@ async function measureSize(ctx: BenchContext, size: number, kinds: QueryKind[]):
         `  ${kind.id}: first seen p50 ${r.firstSeen.p50.toFixed(2)} / p99 ${r.firstSeen.p99.toFixed(2)} ms; ` +
           `repeated p50 ${r.repeated.p50.toFixed(2)} / p99 ${r.repeated.p99.toFixed(2)} ms (mean total ${Math.round(r.meanTotal)})` +
           (r.firstSeenWaits
-            ? `; ${waitsText(r.firstSeenWaits)}; slowest ${slowestText(r.firstSeenWaits)}`
+            ? `; ${waitsText(r.firstSeenWaits)}; server GC samples / ms, V8 workers ran / waited, others / steal / pressure ${elseText(r.firstSeenWaits)}; ` +
+              `top others ${r.firstSeenWaits.topProcesses.map((p) => `${p.command} ${p.cpuMs} ms`).join(", ")}; ` +
+              `slowest ${slowestText(r.firstSeenWaits)}`
             : ""),
       );
     }
@@ -277,23 +396,94 @@ export async function search(ctx: BenchContext): Promise<Section> {
     : [10_000, TARGET_SIZE, ...(ctx.args.million === "on" ? [MILLION] : [])];
   const kinds = queryKinds();
   const results: SizeResult[] = [];
-  for (const size of sizes) results.push(await measureSize(ctx, size, kinds));
-  return report(ctx, kinds, results);
+  const client = await SearchClient.start();
+  try {
+    for (const size of sizes) results.push(await measureSize(ctx, client, size, kinds));
+  } finally {
+    await client.stop();
+  }
+  return report(ctx, kinds, results, client.nice);
 }
 
 const ms = (l: Latency) => `${l.p50.toFixed(2)} / ${l.p99.toFixed(2)}`;
 
-/** The slowest samples: ms (CPU waits of the main threads, the server's other threads; server CPU; client GC). */
-const slowestText = (w: FirstSeenWaits) =>
-  w.slowest
-    .map(
-      (x) =>
-        `${x.ms.toFixed(1)} (wait ${x.cpuWaitMs.toFixed(1)}, others ${x.serverOtherThreadsWaitMs.toFixed(1)}; cpu ${x.serverCpuMs.toFixed(1)}${x.clientGc ? "; client GC" : ""})`,
-    )
-    .join(", ");
+const f1 = (n: number | undefined) => (n === undefined ? "?" : n.toFixed(1));
+/** Figures from /proc/stat come in 10 ms ticks: whole ms. */
+const f0 = (n: number | undefined) => (n === undefined ? "?" : n.toFixed(0));
+
+/**
+ * One slow sample: its ms, then where the time went: the run-queue waits of the server's and the
+ * client's main threads, the server's CPU, its V8 workers' CPU and wait, the machine's busy CPU
+ * (both CPUs, ticks) with the part no thread of the server or the client used, steal, CPU pressure.
+ */
+function sampleText(x: SlowSample): string {
+  const others =
+    x.machineBusyMs === undefined
+      ? undefined
+      : x.machineBusyMs - x.serverCpuMs - x.serverOtherThreadsCpuMs - x.clientCpuMs;
+  return (
+    `${x.ms.toFixed(1)} ms: waited server ${f1(x.serverWaitMs)} + client ${f1(x.clientWaitMs)}; ` +
+    `server cpu ${f1(x.serverCpuMs)}, V8 workers cpu ${f1(x.serverV8WorkersCpuMs)} / wait ${f1(x.serverV8WorkersWaitMs)}; ` +
+    `machine busy ${f0(x.machineBusyMs)} (others ${f0(others)}), steal ${f0(x.machineStealMs)}, pressure ${f1(x.cpuPressureMs)}` +
+    (x.serverGcMs >= GC_OVERLAP_MS ? `; server GC ${x.serverGcMs.toFixed(1)} (${x.serverGcKind})` : "") +
+    (x.clientGc ? "; client GC" : "")
+  );
+}
+
+const slowestText = (w: FirstSeenWaits) => w.slowest.map(sampleText).join(" · ");
 
 const waitsText = (w: FirstSeenWaits) =>
   `${w.p99LessCpuWaits.toFixed(2)} / ${w.waited1ms} / ${w.serverCpuP99.toFixed(2)} / ${w.clientGc}`;
+
+/** Server GC samples / ms; V8 workers ran / waited ≥ 1 ms; the machine's CPU during the samples: others' share, steal, pressure. */
+function elseText(w: FirstSeenWaits): string {
+  const m = w.machine;
+  const share = (x: number) => (m && m.cpuMs > 0 ? `${Math.round((100 * x) / m.cpuMs)}%` : "n/a");
+  return (
+    `${w.serverGc} / ${w.serverGcPauseMs === undefined ? "n/a" : w.serverGcPauseMs.toFixed(1)} / ` +
+    `${w.v8WorkersRan} / ${w.v8WorkersWaited1ms} / ` +
+    (m
+      ? `${share(m.othersMs)} / ${share(m.stealMs)} / ${m.pressureMs === undefined ? "n/a" : `${Math.round((100 * m.pressureMs) / m.wallMs)}%`}`
+      : "n/a / n/a / n/a")
+  );
+}
+
+/** What the slowest samples (3 per kind, 200k and up) had in common: the finding the notes state. */
+function slowestFinding(results: SizeResult[]): string {
+  const slow = results
+    .filter((r) => r.db.size >= TARGET_SIZE)
+    .flatMap((r) => r.kinds.flatMap((k) => k.firstSeenWaits?.slowest ?? []));
+  if (slow.length === 0) return "Slowest samples: not measured (no /proc, or 200k not run).";
+  const count = (f: (x: (typeof slow)[number]) => boolean) => slow.filter(f).length;
+  const gcList = slow
+    .filter((x) => x.serverGcMs >= GC_OVERLAP_MS)
+    .map((x) => `${x.serverGcMs.toFixed(1)} ms ${x.serverGcKind} in a ${x.ms.toFixed(1)} ms sample`)
+    .join(", ");
+  const others = (x: (typeof slow)[number]) =>
+    (x.machineBusyMs ?? 0) - x.serverCpuMs - x.serverOtherThreadsCpuMs - x.clientCpuMs;
+  const waits = results
+    .filter((r) => r.db.size >= TARGET_SIZE)
+    .flatMap((r) => r.kinds.flatMap((k) => (k.firstSeenWaits ? [k.firstSeenWaits] : [])));
+  const pooled = (split: "byServerGc" | "byV8Workers", side: "ran" | "idle") => {
+    const all = waits.map((w) => w[split]);
+    const n = all.reduce((a, b) => a + b[side].samples, 0);
+    if (n === 0) return "none";
+    // The median of the kinds' p50s: a summary, the per-kind figures are in results.json.
+    return `${n} samples, p50 of the kinds' p50 ${median(all.filter((b) => b[side].samples > 0).map((b) => b[side].p50)).toFixed(2)} ms`;
+  };
+  return (
+    `Samples at 200k and up overlapping a GC pause of the server: ${pooled("byServerGc", "ran")}; without: ${pooled("byServerGc", "idle")}. ` +
+    `Samples during which the server's V8 workers ran (its GC's helpers, or background compilation): ${pooled("byV8Workers", "ran")}; ` +
+    `without: ${pooled("byV8Workers", "idle")}. ` +
+    `The ${slow.length} slowest first-seen samples at 200k and up (3 per kind): ` +
+    `${count((x) => x.serverV8WorkersCpuMs >= V8_WORKERS_RAN_MS)} had the server's V8 workers on a CPU and ` +
+    `${count((x) => x.serverV8WorkersWaitMs >= 1)} had them waiting ≥ 1 ms for one; ` +
+    `${count((x) => x.serverGcMs >= GC_OVERLAP_MS)} overlapped a GC pause of the server${gcList ? ` (${gcList})` : ""}; ` +
+    `${count((x) => x.serverWaitMs >= 1)} had the server's main thread and ${count((x) => x.clientWaitMs >= 1)} the client's waiting ≥ 1 ms for a CPU; ` +
+    `${count((x) => others(x) >= 10)} saw ≥ 10 ms of CPU (a tick) used by other processes; ` +
+    `${count((x) => (x.machineStealMs ?? 0) > 0)} had steal; ${count((x) => x.clientGc)} overlapped a GC of the client.`
+  );
+}
 
 /** The first-seen p99 target of one size: every kind within it. */
 function latencyTarget(results: SizeResult[], size: number, limit: number): TargetResult {
@@ -314,7 +504,7 @@ function latencyTarget(results: SizeResult[], size: number, limit: number): Targ
   };
 }
 
-function report(ctx: BenchContext, kinds: QueryKind[], results: SizeResult[]): Section {
+function report(ctx: BenchContext, kinds: QueryKind[], results: SizeResult[], clientNice: number): Section {
   const table = (caption: string, pick: (k: KindResult) => Latency) => ({
     caption,
     columns: ["query kind", ...results.map((r) => `${formatNumber(r.db.size)} alerts: p50 / p99 ms`)],
@@ -370,7 +560,15 @@ function report(ctx: BenchContext, kinds: QueryKind[], results: SizeResult[]): S
     id: "search",
     title: "Search latency as the data grows",
     method:
-      "One client, one request at a time (keep-alive), timed in the client (HTTP included), in ms. Queries are picked with " +
+      "One client, one request at a time (keep-alive), timed in the client (HTTP included), in ms. The client runs in its own " +
+      "small process (bench/search-client.ts, node --expose-gc --single-threaded-gc --no-incremental-marking --no-memory-reducer): a raw node:net socket reading into one reused " +
+      "buffer, the request bytes prebuilt, each answer's end found from Content-Length or the last chunk without building a string " +
+      "(bench/raw-http.ts), timed with process.hrtime.bigint(); a full gc() before each batch and a young-generation one before each " +
+      "request keep its collection outside the timed part, and the samples reach the bench over IPC only after the batch. " +
+      (clientNice < 0
+        ? `The client process runs at nice ${clientNice} (the server at the normal priority), so that the client's wait for a CPU once the answer has arrived is not in the sample. `
+        : "The client runs at the normal priority (raising it was not allowed here): its wait for a CPU once the answer has arrived is in the sample. ") +
+      "Queries are picked with " +
       `seed ${QUERY_SEED} from the 2-character Chinese substrings of the generator's vocabulary; limit 20, page 1, and every ` +
       "answer counts its total. The server caches answers per query until the data changes, so two figures: " +
       `**first seen** — ${FIRST_SEEN_PER_KIND} distinct queries per kind, each sent once (the total is computed), p50/p99 over them; ` +
@@ -390,6 +588,42 @@ function report(ctx: BenchContext, kinds: QueryKind[], results: SizeResult[]): S
           ...results.map((r) => {
             const w = r.kinds.find((x) => x.id === k.id)?.firstSeenWaits;
             return w ? waitsText(w) : "n/a";
+          }),
+        ]),
+      },
+      {
+        caption:
+          "First seen, what else ran during the samples (Linux): samples overlapping a GC pause of the server / those pauses' ms inside the samples / samples in which the server's V8 worker threads (GC helpers, background compilation) ran / waited ≥ 1 ms for a CPU / share of the machine's CPU used by other processes (neither the server nor the client) / stolen by the hypervisor / share of the samples' wall time in which some task of the machine had no CPU",
+        columns: ["query kind", ...results.map((r) => `${formatNumber(r.db.size)} alerts`)],
+        rows: kinds.map((k) => [
+          k.label,
+          ...results.map((r) => {
+            const w = r.kinds.find((x) => x.id === k.id)?.firstSeenWaits;
+            return w ? elseText(w) : "n/a";
+          }),
+        ]),
+      },
+      {
+        caption:
+          "First seen, the 3 slowest samples: where their time went (run-queue waits of the two main threads; the server's CPU; its V8 workers' CPU and wait; the machine's busy CPU over both CPUs, of it others' (in 10 ms ticks); steal; CPU pressure; all ms)",
+        columns: ["query kind", ...results.map((r) => `${formatNumber(r.db.size)} alerts`)],
+        rows: kinds.map((k) => [
+          k.label,
+          ...results.map((r) => {
+            const w = r.kinds.find((x) => x.id === k.id)?.firstSeenWaits;
+            return w ? slowestText(w) : "n/a";
+          }),
+        ]),
+      },
+      {
+        caption:
+          "First seen, the processes besides the server and the client that used the most CPU while each kind's first-seen queries ran (ms)",
+        columns: ["query kind", ...results.map((r) => `${formatNumber(r.db.size)} alerts`)],
+        rows: kinds.map((k) => [
+          k.label,
+          ...results.map((r) => {
+            const w = r.kinds.find((x) => x.id === k.id)?.firstSeenWaits;
+            return w ? w.topProcesses.map((p) => `${p.command}: ${p.cpuMs}`).join("; ") || "none" : "n/a";
           }),
         ]),
       },
@@ -448,12 +682,17 @@ function report(ctx: BenchContext, kinds: QueryKind[], results: SizeResult[]): S
         "(price_buckets, price_counts); sets are kept in memory as read, up to 128 MB. " +
         "Words of other lengths, tags and price with words still count their matches in SQLite.",
       "p99 over one-at-a-time requests on a shared 2-core machine includes scheduling stalls of a few ms; compare p50 for the cost of the query itself. " +
-        "The targets are judged on the plain p99. The 'where the time went' table tells a sample slowed by the machine from one slowed by the server: around every " +
-        "first-seen request the bench reads the run-queue wait of the server's and its own main thread (/proc/PID/task/TID/schedstat: time runnable but " +
-        "without a CPU, because another process had it; the two summed, as the threads take turns, and the figure kept at or above the server's CPU time) and the server thread's CPU time, and notes its own GC pauses (bench/cpu-waits.ts). " +
+        "The targets are judged on the plain p99. The 'where the time went' tables tell a sample slowed by the machine from one slowed by the server: around every " +
+        "first-seen request (outside its timed part) the client process reads the run-queue wait of the server's and its own main thread (/proc/PID/task/TID/schedstat: time runnable but " +
+        "without a CPU, because another thread had it; the two summed, as the threads take turns, and the figure kept at or above the server's CPU time), the CPU time and wait of the server's " +
+        "main thread and of its other threads (V8's workers, named V8Worker, run the parallel scavenge and the concurrent marking: a main thread in a parallel pause waits for them, asleep, " +
+        "so their run-queue wait lengthens its pause), the machine's /proc/stat (busy, steal, idle; 10 ms ticks, so meaningful summed over a kind more than per sample) and " +
+        "/proc/pressure/cpu, notes its own GC pauses, and names the processes that used the most CPU over each kind (bench/cpu-waits.ts); " +
+        "the server's own GC pauses come from the server itself: the scenario starts it through bench/servers/reference-gc.ts, which prints each pause (epoch start, duration, kind), matched to the samples' epoch spans. " +
         "The server reads its whole database file and every token set before it reports ready (reference-server/db/prewarm.ts, fast-count.ts), " +
         "so no first-seen search waits on the disk or on a read-ahead.",
+      slowestFinding(results),
     ],
-    data: { queries: kinds, results },
+    data: { queries: kinds, results, clientNice },
   };
 }
