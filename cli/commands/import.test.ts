@@ -4,6 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import type { AlertRow } from "../../reference-server/data/records.ts";
+import { connect } from "../../reference-server/db/open.ts";
+import { type AlertFilter, Store } from "../../reference-server/db/store.ts";
 import { importAlerts } from "../../reference-server/import.ts";
 import {
   bodyOf,
@@ -12,6 +15,7 @@ import {
   specViolations,
   testApp,
 } from "../../reference-server/test/helpers.ts";
+import { containsWord } from "../../src/rules/words.ts";
 import { UsageError } from "../args.ts";
 import { run } from "./import.ts";
 
@@ -132,6 +136,86 @@ describe("dealkit import", () => {
     expect(await titles("新标题")).toEqual(["新标题"]);
     // The replaced text is gone from the search index too.
     expect(await titles("旧标题")).toEqual([]);
+    await built.close();
+  });
+
+  it("counts an id the file repeats once, as its last item, in every total and page", async () => {
+    const dbPath = join(dir, "repeat.db");
+    const file = join(dir, "repeat.ndjson");
+    const words = ["京东", "红包", "PLUS", "小米", "秒到"];
+    // 2 100 items, in time order (no renumbering hides anything), over two write batches of
+    // 2 000: ids 1-600 come again from item 1 500 on, with other words, prices and categories;
+    // ids 1-5 a third time, unchanged.
+    const item = (i: number) => ({
+      id: (i % 1500) + 1,
+      title: `${words[i % 5]} ${words[(i * 3) % 5]} ${i % 7}`,
+      content: i % 4 ? words[(i * 2) % 5] : "",
+      shijianchuo: t - 3000 + i,
+      cateid: i % 3 ? "10" : "23",
+      price: i % 5 ? (i % 97) + 0.5 : null,
+      url: `/weibo/${i}.html`,
+    });
+    const items = Array.from({ length: 2100 }, (_, i) => item(i));
+    items.push(...items.slice(1500, 1505));
+    writeFileSync(file, ndjson(...items));
+    const report = await importAlerts(file, dbPath);
+    expect(report).toMatchObject({ alerts: 2105, loaded: true });
+
+    const db = connect(dbPath);
+    try {
+      const stored = db.prepare<[], AlertRow>("SELECT * FROM alerts ORDER BY seq DESC").all();
+      expect(stored.length).toBe(1500);
+      // The last item of each id is the one stored.
+      expect(stored.find((a) => a.id === 3)).toMatchObject({
+        title: item(1502).title,
+        shijianchuo: t - 3000 + 1502,
+      });
+      const store = new Store(db);
+      const filters: AlertFilter[] = [
+        { anyWords: ["京东"] },
+        { anyWords: ["小米", "红包", "秒到"] },
+        { anyWords: ["PLUS"], noWords: ["京东", "秒到"] },
+        { noWords: ["红包"] },
+        { cateid: "10" },
+        { cateid: "23", anyWords: ["京东"] },
+        { minPrice: 10, maxPrice: 60 },
+        { minPrice: 30.5 },
+        { minPrice: 5, maxPrice: 80, anyWords: ["京东", "小米"] },
+        { maxPrice: 40, noWords: ["PLUS"] },
+        {},
+      ];
+      const has = (a: AlertRow, w: string) => containsWord(a.title, w) || containsWord(a.content, w);
+      for (const f of filters) {
+        const expected = stored
+          .filter(
+            (a) =>
+              (!f.anyWords?.length || f.anyWords.some((w) => has(a, w))) &&
+              !f.noWords?.some((w) => has(a, w)) &&
+              (f.cateid === undefined || a.cateid === f.cateid) &&
+              (f.minPrice === undefined || (a.price !== null && a.price >= f.minPrice)) &&
+              (f.maxPrice === undefined || (a.price !== null && a.price <= f.maxPrice)),
+          )
+          .map((a) => a.id);
+        expect(store.countAlerts(f), JSON.stringify(f)).toBe(expected.length);
+        for (const offset of [0, 37])
+          expect(
+            store.alerts(f, 50, offset, expected.length).map((a) => a.id),
+            JSON.stringify(f),
+          ).toEqual(expected.slice(offset, offset + 50));
+      }
+    } finally {
+      db.close();
+    }
+    // And through the API: the total a client reads.
+    const built = await testApp({ dbPath });
+    const reply = bodyOf(await injectTransport(built.app)("/api/v1/search?q=PLUS")) as {
+      meta: { total: number };
+    };
+    const plus = (items as { id: number; title: string; content: string }[]).reduce(
+      (last, a) => last.set(a.id, containsWord(a.title, "PLUS") || containsWord(a.content, "PLUS")),
+      new Map<number, boolean>(),
+    );
+    expect(reply.meta.total).toBe([...plus.values()].filter(Boolean).length);
     await built.close();
   });
 });

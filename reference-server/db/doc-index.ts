@@ -24,6 +24,8 @@ export type Counted = Pick<AlertRow, "title" | "content" | "cateid" | "price" | 
  *   of its two partial ends (a few hundred rows instead of every priced alert in the range).
  * Writers record each alert they add or remove here; `flush` rewrites each touched token's set
  * once (a bulk write of a million alerts rewrites each set once, a live write only its tokens).
+ * An alert may be added and removed before one flush (a write repeating an id replaces the row
+ * it wrote itself): its adds and removes cancel, in the sets as in the price counts.
  */
 export class IndexChanges {
   private readonly added = new Map<string, DocList>();
@@ -154,9 +156,12 @@ export class IndexChanges {
   ): Buffer | undefined {
     const stored = read.get(term);
     const set: TypedFastBitSet = decodeDocs(stored ?? new Uint8Array(0));
-    // Removals first: a replaced alert gets a new doc number, so no doc is both removed and added.
-    for (const doc of removed ?? []) set.remove(doc);
+    // Additions first: a doc both added and removed in one flush is an alert written and then
+    // replaced inside the same write (an import file or a live batch repeating its id), so it
+    // must end up out of the set. Doc numbers are never reused, so a removed doc is never
+    // added again afterwards: removing last is right in every case.
     for (const doc of added ?? []) set.add(doc);
+    for (const doc of removed ?? []) set.remove(doc);
     return encodeDocs(set);
   }
 }

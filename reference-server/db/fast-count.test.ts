@@ -7,7 +7,7 @@ import { Prng } from "../data/prng.ts";
 import type { AlertRow } from "../data/records.ts";
 import { decodeDocs } from "./doc-sets.ts";
 import { FastCounts } from "./fast-count.ts";
-import { alertTokens } from "./grams.ts";
+import { alertTokens, LATE_TOKEN } from "./grams.ts";
 import { openDatabase } from "./open.ts";
 import type { AlertFilter } from "./store.ts";
 import { addAlerts, removeAlertsBefore, writeDataset } from "./write.ts";
@@ -107,10 +107,31 @@ describe("exact totals from the count index", () => {
         docs.push(a.doc);
         expected.set(t, docs);
       }
-    const stored = db.prepare<[], { term: string; docs: Buffer }>("SELECT term, docs FROM term_docs").all();
+    const all = db.prepare<[], { term: string; docs: Buffer }>("SELECT term, docs FROM term_docs").all();
+    // The late set (alerts written after a newer one: a replacement) holds only alerts that exist.
+    const late = all.find((s) => s.term === LATE_TOKEN);
+    const docs = new Set(rows().map((a) => a.doc));
+    for (const doc of late ? decodeDocs(late.docs).array() : [])
+      expect(docs.has(doc), `late doc ${doc}`).toBe(true);
+    const stored = all.filter((s) => s !== late);
     expect(stored.map((s) => s.term).sort()).toEqual([...expected.keys()].sort());
     for (const s of stored)
       expect(decodeDocs(s.docs).array(), s.term).toEqual((expected.get(s.term) ?? []).sort((x, y) => x - y));
+    // The price counts (a price range alone is totalled from them) against the rows too.
+    const grouped = (key: (price: number) => number) =>
+      db
+        .prepare<[], [number, number]>(
+          `SELECT price, count(*) FROM alerts WHERE price IS NOT NULL GROUP BY price ORDER BY price`,
+        )
+        .raw()
+        .all()
+        .reduce(
+          (m, [price, n]) => m.set(key(price), (m.get(key(price)) ?? 0) + n),
+          new Map<number, number>(),
+        );
+    const table = (sql: string) => new Map(db.prepare<[], [number, number]>(sql).raw().all());
+    expect(table("SELECT price, alerts FROM price_counts ORDER BY price")).toEqual(grouped((p) => p));
+    expect(table("SELECT bucket, alerts FROM price_buckets ORDER BY bucket")).toEqual(grouped(Math.floor));
   };
 
   it("answers random queries like the brute force, on generated data", () => {
@@ -139,6 +160,40 @@ describe("exact totals from the count index", () => {
     expect(removeAlertsBefore(db, times[200] as number)).toBeGreaterThan(0);
     stamp++;
     checkTotals(26);
+    checkSets();
+  });
+
+  it("stays exact through one bulk write repeating ids (an import file or a live batch): the last row wins", () => {
+    const before = rows();
+    const strip = ({ doc: _doc, ...row }: Stored): AlertRow => row;
+    const [same, changed, priced] = [before[1], before[2], before.find((a) => a.price !== null)].map((a) =>
+      strip(a as Stored),
+    ) as [AlertRow, AlertRow, AlertRow];
+    const fresh = strip({ ...(before[3] as Stored), id: Math.max(...before.map((a) => a.id)) + 1 });
+    const count = () => db.prepare("SELECT count(*) FROM alerts").pluck().get() as number;
+    const stored = count();
+    writeDataset(db, {
+      alerts: [
+        // The same row twice, a stored id with other words then its first words again.
+        same,
+        same,
+        { ...changed, title: `${words[0]}${words[2]}`, content: `${words[3]}` },
+        changed,
+        // A stored priced alert and a new id, each three times with other words and prices.
+        { ...priced, title: `${words[1]}`, price: 3.5 },
+        { ...fresh, title: `${words[4]}`, price: fresh.price === null ? null : 77.25 },
+        { ...priced, title: `${words[5]}${words[0]}`, price: 420 },
+        { ...fresh, title: `${words[2]}${words[6]}` },
+        { ...priced, title: `${words[0]}`, price: 18.75 },
+        { ...fresh, title: `${words[1]}${words[3]}`, content: "", price: fresh.price === null ? null : 0.5 },
+      ],
+    });
+    expect(count()).toBe(stored + 1);
+    const byId = (id: number) => rows().find((a) => a.id === id);
+    expect(byId(priced.id)).toMatchObject({ title: words[0], price: 18.75 });
+    expect(byId(fresh.id)).toMatchObject({ title: `${words[1]}${words[3]}`, content: "" });
+    stamp++;
+    checkTotals(28);
     checkSets();
   });
 

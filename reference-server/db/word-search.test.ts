@@ -35,7 +35,8 @@ function row(i: number, title: string, content: string, shijianchuo: number, tag
 /**
  * The token sets must answer exactly what the spec's matching (containsWord) answers, for every
  * word length (1: a prefix union, 2: one set, 3+: candidates checked on the text), and pages
- * must come newest first whatever order the alerts were written in (late docs).
+ * must come newest first whatever order the alerts were written in (late docs), and an id
+ * written twice counts and shows once, as its last row, whether in one write or in two.
  */
 describe("search from the token sets", () => {
   it("counts and pages like the brute force, for any words and any write order", () => {
@@ -47,15 +48,21 @@ describe("search from the token sets", () => {
         }),
         fc.array(word, { minLength: 0, maxLength: 3 }),
         fc.array(word, { minLength: 0, maxLength: 2 }),
-        fc.boolean(),
+        fc.constantFrom("one at a time", "one live batch", "one bulk write"),
         fc.constantFrom(undefined, "10"),
         fc.constantFrom(undefined, "甲", "乙 丙"),
-        (texts, anyWords, noWords, live, cateid, tag) => {
+        // Ids repeated (i modulo this): a later row replaces an earlier one, within one write too.
+        fc.option(fc.integer({ min: 1, max: 3 }), { nil: undefined }),
+        (texts, anyWords, noWords, how, cateid, tag, ids) => {
           const db = connect(":memory:");
           try {
-            const rows = texts.map(([t, c, age, g], i) => row(i, t, c, 1_700_000_000 - age, g));
-            // Live arrivals one at a time, or one bulk write: either way in the given (unsorted) order.
-            if (live) for (const r of rows) addAlerts(db, [r]);
+            const rows = texts.map(([t, c, age, g], i) => ({
+              ...row(i, t, c, 1_700_000_000 - age, g),
+              id: 1000 + (ids === undefined ? i : i % ids),
+            }));
+            // Live arrivals one at a time or in one batch, or one bulk write: in the given (unsorted) order.
+            if (how === "one at a time") for (const r of rows) addAlerts(db, [r]);
+            else if (how === "one live batch") addAlerts(db, rows);
             else writeDataset(db, { alerts: rows });
             const f = { anyWords, noWords, cateid, tag };
             const hit = (a: AlertRow, w: string) => containsWord(a.title, w) || containsWord(a.content, w);
