@@ -130,10 +130,11 @@ export class Store {
    * checked at most every OTHER_COMMITS_CHECK_MS. The pragma takes a read lock and looks at the
    * WAL (≈ 6-9 µs); read once per event-loop turn it was the largest cost of a cached answer
    * beyond bare node:http, as a loaded server answers only one or two requests per turn. An
-   * import by another process is therefore seen at most that long after its commit: answers,
-   * counts and bodies computed before it are served no longer than that, which no client can
-   * tell from the import committing a few ms later. Public: the server's answer cache keys by it
-   * too. The same string is returned while nothing changed, so callers compare it by identity.
+   * import by another process is therefore seen by every request from that long after its commit
+   * on: answers, counts and bodies computed before it are served at most that long after it,
+   * which no client can tell from the import committing a few ms later. Public: the server's
+   * answer cache keys by it too. The same string is returned while nothing changed, so callers
+   * compare it by identity.
    */
   changeStamp(): string {
     const nowMs = this.clockMs();
