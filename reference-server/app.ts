@@ -79,7 +79,7 @@ export function createApp(parts: AppParts): FastifyInstance {
     serverFactory: (fastifyHandler, fastifyOptions) => {
       const options = fastifyOptions as ServerTimeouts & { http?: ServerOptions };
       const server = createServer(options.http ?? {}, (req, res) => {
-        if (fastLane && !closing && fastLaneFits(req)) void respond(req, res);
+        if (fastLane && !closing && fastLaneFits(req)) void respond(req, res, true);
         else fastifyHandler(req, res);
       });
       // What Fastify sets on a server it creates itself (lib/server.js).

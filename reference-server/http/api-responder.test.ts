@@ -1,7 +1,8 @@
 /**
  * The responder's kept answers follow the data: with the clock fixed (one second throughout), only
  * the data state can tell a kept answer from a new one, whether the request came through the fast
- * lane (a socket) or through Fastify (app.inject).
+ * lane (a socket, data state read once per event-loop turn) or through Fastify (app.inject, read
+ * every time).
  */
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -28,8 +28,11 @@ export interface ResponderParts {
   logError: (err: unknown) => void;
 }
 
-/** Answers one request. */
-export type ApiResponder = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+/**
+ * Answers one request. `sameTurn`: the request was read from its socket in this event-loop turn
+ * (the fast lane), so the data state may be read once for the turn (turnStamps).
+ */
+export type ApiResponder = (req: IncomingMessage, res: ServerResponse, sameTurn?: boolean) => Promise<void>;
 
 /** Response headers as writeHead takes them flat: name, value, name, value... */
 type HeaderLines = (string | number)[];
@@ -78,9 +81,7 @@ export function fastLaneFits(req: IncomingMessage): boolean {
  * A cached answer is the common case under load and costs what bare node:http costs plus a few
  * µs (bench/README.md, finding 10): headers go to writeHead as one flat array (name, value, ...)
  * starting from a block built once, the answer cache is reached without building a key string,
- * the header lines after the rate-limit ones are built once per kept answer, and the data state
- * (Store.changeStamp) costs one in-memory SQLite call (other processes' commits are looked for
- * at most every few ms).
+ * and the fast lane reads the data state once per event-loop turn (`sameTurn`).
  */
 export function apiResponder(parts: ResponderParts): ApiResponder {
   const { spec, limiter, trusted } = parts;
@@ -92,6 +93,7 @@ export function apiResponder(parts: ResponderParts): ApiResponder {
   const CACHING = leading.length - 1;
   // The limit is the policy's on every decision: its text is built once.
   const limitText = limiter ? String(limiter.policy.limit) : "";
+  const stamps = turnStamps(() => store.changeStamp());
 
   const send = (
     req: IncomingMessage,
@@ -157,9 +159,10 @@ export function apiResponder(parts: ResponderParts): ApiResponder {
     return lastBase;
   };
 
-  const answerOf = (req: IncomingMessage, url: string): Prepared => {
+  const answerOf = (req: IncomingMessage, url: string, sameTurn: boolean): Prepared => {
     const baseUrl = baseUrlOf(req);
-    const kept = answers.lookup(baseUrl, url, parts.context.nowSeconds(), store.changeStamp());
+    const stamp = sameTurn ? stamps.current() : store.changeStamp();
+    const kept = answers.lookup(baseUrl, url, parts.context.nowSeconds(), stamp);
     if (kept) return kept as Prepared;
     const answer = prepare(dispatch(parts.context, parts.verify, url, req.headers, baseUrl));
     answers.keep(baseUrl, url, answer);
@@ -171,6 +174,7 @@ export function apiResponder(parts: ResponderParts): ApiResponder {
     req: IncomingMessage,
     res: ServerResponse,
     decision: Decision | undefined,
+    sameTurn: boolean,
   ): void | Promise<void> => {
     const url = req.url ?? "/";
     const headers = leading.slice();
@@ -195,7 +199,7 @@ export function apiResponder(parts: ResponderParts): ApiResponder {
       const detail = "HTTP/1.1 requires a Host header.";
       return sendProblem(req, res, headers, problem(spec, "malformed-request", { detail }));
     }
-    const answer = answerOf(req, url);
+    const answer = answerOf(req, url, sameTurn);
     if (answer.operation?.secured) headers[CACHING] = cacheControl(spec, answer.operation, answer.status);
     const accept = req.headers["accept-encoding"];
     if (!accept) {
@@ -216,9 +220,14 @@ export function apiResponder(parts: ResponderParts): ApiResponder {
     sendProblem(req, res, Object.entries(parts.cors).flat(), problem(spec, "internal"));
   };
 
-  const answered = (req: IncomingMessage, res: ServerResponse, decision: Decision | undefined) => {
+  const answered = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    decision: Decision | undefined,
+    sameTurn: boolean,
+  ) => {
     try {
-      const pending = respond(req, res, decision);
+      const pending = respond(req, res, decision, sameTurn);
       return pending ? pending.catch((err) => failed(req, res, err)) : DONE;
     } catch (err) {
       failed(req, res, err);
@@ -226,21 +235,45 @@ export function apiResponder(parts: ResponderParts): ApiResponder {
     }
   };
 
-  return (req, res) => {
-    if (!limiter) return answered(req, res, undefined);
+  return (req, res, sameTurn = false) => {
+    if (!limiter) return answered(req, res, undefined, sameTurn);
     try {
       const ip = clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], trusted);
       const nowMs = parts.now();
       // In-process stores count at once; a shared one (Redis) is awaited.
       const decision = limiter.hitNow(ip, nowMs);
-      if (decision) return answered(req, res, decision);
+      if (decision) return answered(req, res, decision, sameTurn);
       return limiter.hit(ip, nowMs).then(
-        (d) => answered(req, res, d),
+        (d) => answered(req, res, d, false),
         (err) => failed(req, res, err),
       );
     } catch (err) {
       failed(req, res, err);
       return DONE;
     }
+  };
+}
+
+/**
+ * The data state read at most once per event-loop turn. Requests read from sockets in one turn
+ * arrived together, and the server writes its own data only in timers (live arrivals, the
+ * freshness shift), never between two of them; the first request after a write reads the new
+ * state. Other processes' commits (an import) are seen a turn later, as Store.changeStamp
+ * already does. Requests that do not come from a socket in this turn (app.inject in tests, which
+ * may write between requests without yielding) read the state every time.
+ */
+function turnStamps(read: () => string) {
+  let stamp: string | undefined;
+  const forget = () => {
+    stamp = undefined;
+  };
+  return {
+    current(): string {
+      if (stamp === undefined) {
+        stamp = read();
+        setImmediate(forget);
+      }
+      return stamp;
+    },
   };
 }
