@@ -81,7 +81,8 @@ export function fastLaneFits(req: IncomingMessage): boolean {
  * A cached answer is the common case under load and costs what bare node:http costs plus a few
  * µs (bench/README.md, finding 10): headers go to writeHead as one flat array (name, value, ...)
  * starting from a block built once, the answer cache is reached without building a key string,
- * and the fast lane reads the data state once per event-loop turn (`sameTurn`).
+ * the header lines after the rate-limit ones are built once per kept answer, and the fast lane
+ * reads the data state once per event-loop turn (`sameTurn`).
  */
 export function apiResponder(parts: ResponderParts): ApiResponder {
   const { spec, limiter, trusted } = parts;
@@ -258,9 +259,11 @@ export function apiResponder(parts: ResponderParts): ApiResponder {
  * The data state read at most once per event-loop turn. Requests read from sockets in one turn
  * arrived together, and the server writes its own data only in timers (live arrivals, the
  * freshness shift), never between two of them; the first request after a write reads the new
- * state. Other processes' commits (an import) are seen a turn later, as Store.changeStamp
- * already does. Requests that do not come from a socket in this turn (app.inject in tests, which
- * may write between requests without yielding) read the state every time.
+ * state. Other processes' commits (an import) are seen as Store.changeStamp sees them (within
+ * OTHER_COMMITS_CHECK_MS). Per turn rather than per request: the stamp is one SQLite call
+ * (≈ 1 µs) and a loaded server reads several requests in a turn. Requests that do not come from
+ * a socket in this turn (app.inject in tests, which may write between requests without
+ * yielding) read the state every time.
  */
 function turnStamps(read: () => string) {
   let stamp: string | undefined;
