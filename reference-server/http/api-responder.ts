@@ -37,6 +37,14 @@ export type ApiResponder = (req: IncomingMessage, res: ServerResponse, sameTurn?
 /** Response headers as writeHead takes them flat: name, value, name, value... */
 type HeaderLines = (string | number)[];
 
+/**
+ * An answer as the responder keeps it: the body in bytes, and the header lines that follow the
+ * rate-limit ones when the body goes as it is (no Accept-Encoding), built once per answer rather
+ * than per request: Content-Type, Vary where the body could have been compressed, Content-Length
+ * (as text: Node would turn a number into text on every request, twice).
+ */
+type Prepared = Answer & { body: Buffer; plainTail: string[] };
+
 const DONE = Promise.resolve();
 
 const pathOf = (url: string) => {
@@ -73,7 +81,8 @@ export function fastLaneFits(req: IncomingMessage): boolean {
  * A cached answer is the common case under load and costs what bare node:http costs plus a few
  * µs (bench/README.md, finding 10): headers go to writeHead as one flat array (name, value, ...)
  * starting from a block built once, the answer cache is reached without building a key string,
- * and the fast lane reads the data state once per event-loop turn (`sameTurn`).
+ * the header lines after the rate-limit ones are built once per kept answer, and the fast lane
+ * reads the data state once per event-loop turn (`sameTurn`).
  */
 export function apiResponder(parts: ResponderParts): ApiResponder {
   const { spec, limiter, trusted } = parts;
@@ -95,9 +104,32 @@ export function apiResponder(parts: ResponderParts): ApiResponder {
     body: Buffer,
   ) => {
     headers.push("Content-Length", body.length);
+    sendAsIs(req, res, status, headers, body);
+  };
+  // Headers complete (Content-Length included).
+  const sendAsIs = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: number,
+    headers: HeaderLines,
+    body: Buffer,
+  ) => {
     res.writeHead(status, headers);
     // HEAD: Node sends the headers (Content-Length included) and drops the body.
     res.end(req.method === "HEAD" ? undefined : body);
+  };
+  const typeOf = (answer: Answer) => answer.type ?? "application/json; charset=utf-8";
+  const prepare = (answer: Answer): Prepared => {
+    const { body } = answer;
+    const bytes = Buffer.isBuffer(body)
+      ? body
+      : Buffer.from(typeof body === "string" ? body : JSON.stringify(body));
+    const plainTail = ["Content-Type", typeOf(answer)];
+    // Without Accept-Encoding nothing is compressed: the body goes as it is, with Vary when its
+    // size could have been (a cache must keep the two forms apart).
+    if (bytes.length >= COMPRESS_FROM_BYTES) plainTail.push("Vary", spec.compression.vary);
+    plainTail.push("Content-Length", String(bytes.length));
+    return Object.assign(answer, { body: bytes, plainTail });
   };
   const sendProblem = (req: IncomingMessage, res: ServerResponse, headers: HeaderLines, body: Problem) => {
     headers.push("Content-Type", PROBLEM_JSON);
@@ -128,16 +160,12 @@ export function apiResponder(parts: ResponderParts): ApiResponder {
     return lastBase;
   };
 
-  const answerOf = (req: IncomingMessage, url: string, sameTurn: boolean): Answer => {
+  const answerOf = (req: IncomingMessage, url: string, sameTurn: boolean): Prepared => {
     const baseUrl = baseUrlOf(req);
     const stamp = sameTurn ? stamps.current() : store.changeStamp();
     const kept = answers.lookup(baseUrl, url, parts.context.nowSeconds(), stamp);
-    if (kept) return kept;
-    const answer = dispatch(parts.context, parts.verify, url, req.headers, baseUrl);
-    const { body } = answer;
-    answer.body = Buffer.isBuffer(body)
-      ? body
-      : Buffer.from(typeof body === "string" ? body : JSON.stringify(body));
+    if (kept) return kept as Prepared;
+    const answer = prepare(dispatch(parts.context, parts.verify, url, req.headers, baseUrl));
     answers.keep(baseUrl, url, answer);
     return answer;
   };
@@ -174,16 +202,14 @@ export function apiResponder(parts: ResponderParts): ApiResponder {
     }
     const answer = answerOf(req, url, sameTurn);
     if (answer.operation?.secured) headers[CACHING] = cacheControl(spec, answer.operation, answer.status);
-    headers.push("Content-Type", answer.type ?? "application/json; charset=utf-8");
-    const body = answer.body as Buffer;
     const accept = req.headers["accept-encoding"];
-    // Without Accept-Encoding nothing is compressed: the body goes as it is, with Vary when its size
-    // could have been (a cache must keep the two forms apart).
     if (!accept) {
-      if (body.length >= COMPRESS_FROM_BYTES) headers.push("Vary", spec.compression.vary);
-      return send(req, res, answer.status, headers, body);
+      const tail = answer.plainTail;
+      for (let i = 0; i < tail.length; i++) headers.push(tail[i] as string);
+      return sendAsIs(req, res, answer.status, headers, answer.body);
     }
-    return encodeBody(body, accept, spec.compression).then((encoded) => {
+    headers.push("Content-Type", typeOf(answer));
+    return encodeBody(answer.body, accept, spec.compression).then((encoded) => {
       for (const [name, value] of Object.entries(encoded.headers)) headers.push(name, value);
       send(req, res, answer.status, headers, encoded.body);
     });
@@ -233,9 +259,11 @@ export function apiResponder(parts: ResponderParts): ApiResponder {
  * The data state read at most once per event-loop turn. Requests read from sockets in one turn
  * arrived together, and the server writes its own data only in timers (live arrivals, the
  * freshness shift), never between two of them; the first request after a write reads the new
- * state. Other processes' commits (an import) are seen a turn later, as Store.changeStamp
- * already does. Requests that do not come from a socket in this turn (app.inject in tests, which
- * may write between requests without yielding) read the state every time.
+ * state. Other processes' commits (an import) are seen as Store.changeStamp sees them (within
+ * OTHER_COMMITS_CHECK_MS). Per turn rather than per request: the stamp is one SQLite call
+ * (≈ 1 µs) and a loaded server reads several requests in a turn. Requests that do not come from
+ * a socket in this turn (app.inject in tests, which may write between requests without
+ * yielding) read the state every time.
  */
 function turnStamps(read: () => string) {
   let stamp: string | undefined;
