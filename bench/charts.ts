@@ -6,6 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pairedSummary } from "./scenarios/throughput-pairs.ts";
 import { median } from "./stats.ts";
 import { barChartSvg, lineChartSvg, type Reference, timelineChartSvg } from "./svg.ts";
 import type { BenchRun, Section } from "./types.ts";
@@ -68,9 +69,13 @@ function searchChart(run: BenchRun): Chart | undefined {
 interface ThroughputData {
   targets: { name: string; label: string }[];
   runs: Record<string, Record<string, { rps: number }[]>>;
+  /** Per endpoint, each adjacent pair's server ÷ node:http req/s (throughput-pairs.ts). */
+  pairedRatios?: Record<string, number[]>;
 }
 
 const BASELINE = "baseline";
+/** The target whose verdict is the median of paired ratios: its bar draws that figure. */
+const PAIRED = "server";
 
 function throughputChart(run: BenchRun): Chart | undefined {
   const s = section(run, "throughput");
@@ -87,7 +92,8 @@ function throughputChart(run: BenchRun): Chart | undefined {
     file: "throughput-ratios.svg",
     title: "Throughput as a ratio of bare node:http",
     svg: barChartSvg({
-      title: "Throughput as a ratio of bare node:http (same bytes), medians per endpoint",
+      title:
+        "Throughput as a ratio of bare node:http (same bytes): the reference server's median of adjacent pairs (its verdict), the others' ratio of medians",
       yLabel: "req/s ÷ node:http req/s",
       names: others.map((t) => t.label),
       ...(reference ? { reference } : {}),
@@ -96,6 +102,8 @@ function throughputChart(run: BenchRun): Chart | undefined {
         return {
           label: endpoint,
           values: others.map((t) => {
+            const pairs = t.name === PAIRED ? data.pairedRatios?.[endpoint] : undefined;
+            if (pairs?.length) return pairedSummary(pairs).median;
             const rps = medianRps(byTarget[t.name]);
             return rps !== undefined && base ? rps / base : undefined;
           }),
