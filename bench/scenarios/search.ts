@@ -1,8 +1,6 @@
 import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
-import { Prng } from "../../reference-server/data/prng.ts";
-import * as V from "../../reference-server/data/vocab.ts";
 import type { BenchContext } from "../context.ts";
 import type { ProcessCpu, Waits } from "../cpu-waits.ts";
 import { type BenchDatabase, benchDatabase } from "../data.ts";
@@ -11,21 +9,16 @@ import { SearchClient } from "../search-client-process.ts";
 import { checkTotals, type TotalsCheck } from "../search-totals.ts";
 import { formatNumber, median, quantile } from "../stats.ts";
 import type { Section, TargetResult } from "../types.ts";
+import {
+  FIRST_SEEN_PER_KIND,
+  QUERY_SEED,
+  type QueryKind,
+  queryKinds,
+  REPEATED_PER_KIND,
+  WARMUP_PER_KIND,
+} from "./search-queries.ts";
 import { RAISED_LIMIT } from "./throughput.ts";
 
-const QUERY_SEED = 7;
-/** Queries repeated in turn (the server's count cache warm). */
-const REPEATED_PER_KIND = 8;
-/** Queries sent once each, never seen before by that server (its count cache cold). */
-const FIRST_SEEN_PER_KIND = 150;
-/**
- * First-seen queries per kind sent once each before any is measured, never among the measured
- * ones. The repeated phase's warm-up only runs cached answers, so the code that counts and pages a
- * new query was compiled during the measured requests, V8's compiler threads competing with them
- * for the 2 cores (the search-client finding). These take it where a server is after answering
- * searches for a while; the measured queries stay first seen (no answer or total kept for them).
- */
-const WARMUP_PER_KIND = 60;
 const TARGET_SIZE = 200_000;
 const MILLION = 1_000_000;
 /** Issue 25: first-seen p99 of every query kind, per size. */
@@ -35,82 +28,6 @@ const TARGET_MILLION_MB = 500;
 const TARGET_MILLION_GENERATION_S = 30;
 /** First-seen queries per kind whose totals are checked against a brute-force count (200k and up). */
 const CHECKED_PER_KIND = 10;
-
-const CJK_PAIRS = /(?=([\u4e00-\u9fff]{2}))/g;
-
-function strings(value: unknown): string[] {
-  if (typeof value === "string") return [value];
-  if (Array.isArray(value)) return value.flatMap(strings);
-  if (value && typeof value === "object") return Object.values(value).flatMap(strings);
-  return [];
-}
-
-/** Every 2-character Chinese substring of the generator's vocabulary (so every one can occur), sorted. */
-export function twoCharacterWords(): string[] {
-  const words = new Set<string>();
-  for (const s of strings(Object.values(V))) for (const m of s.matchAll(CJK_PAIRS)) words.add(m[1] as string);
-  return [...words].sort();
-}
-
-export interface QueryKind {
-  id: string;
-  label: string;
-  /** Distinct paths: the first REPEATED_PER_KIND are repeated, the rest are sent once each. */
-  paths: string[];
-  /** Other distinct paths of the kind, sent once each before any is measured (WARMUP_PER_KIND). */
-  warmup: string[];
-}
-
-const searchPath = (params: Record<string, string | number>) =>
-  `/api/v1/search?${new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]))}`;
-
-/** `count` distinct paths from a seeded maker (fewer if the maker runs out of new ones). */
-function distinct(count: number, make: () => string): string[] {
-  const out = new Set<string>();
-  for (let tries = 0; out.size < count && tries < count * 50; tries++) out.add(make());
-  return [...out];
-}
-
-/** The query mix, the same on every run: seeded picks from the generator's own words. */
-export function queryKinds(): QueryKind[] {
-  const rng = new Prng(QUERY_SEED);
-  const words = twoCharacterWords();
-  const pick = () => rng.pick(words);
-  const makers: { id: string; label: string; make: () => string }[] = [
-    { id: "word", label: "one 2-character word (q)", make: () => searchPath({ q: pick() }) },
-    {
-      id: "or",
-      label: "OR list of 3 words (q=a|b|c)",
-      make: () => searchPath({ q: [pick(), pick(), pick()].join("|") }),
-    },
-    {
-      id: "block",
-      label: "word minus 2 block words (q, kp)",
-      make: () => searchPath({ q: pick(), kp: `${pick()}|${pick()}` }),
-    },
-    {
-      id: "price",
-      label: "price range only (mip, mxp)",
-      make: () => {
-        const low = rng.int(0, 200);
-        return searchPath({ mip: low, mxp: low + rng.int(5, 300) });
-      },
-    },
-  ];
-  // The measured paths first, kind after kind, so they are the ones every earlier run measured;
-  // the warm-up paths after, from the same seeded sequence, none of them a measured one.
-  const kinds = makers.map(({ id, label, make }) => ({
-    id,
-    label,
-    paths: distinct(REPEATED_PER_KIND + FIRST_SEEN_PER_KIND, make),
-  }));
-  return kinds.map((kind, i) => {
-    const measured = new Set(kind.paths);
-    const make = (makers[i] as (typeof makers)[number]).make;
-    const warmup = distinct(WARMUP_PER_KIND * 2, make).filter((p) => !measured.has(p));
-    return { ...kind, warmup: warmup.slice(0, WARMUP_PER_KIND) };
-  });
-}
 
 interface Latency {
   p50: number;

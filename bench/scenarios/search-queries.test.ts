@@ -1,0 +1,37 @@
+import { createHash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { FIRST_SEEN_PER_KIND, queryKinds, REPEATED_PER_KIND, WARMUP_PER_KIND } from "./search-queries.ts";
+
+const digest = (paths: string[]) => createHash("sha256").update(paths.join("\n")).digest("hex").slice(0, 16);
+
+describe("the search scenario's query mix", () => {
+  const kinds = queryKinds();
+
+  it("is the same on every call: seeded", () => {
+    expect(queryKinds()).toEqual(kinds);
+  });
+
+  it("has distinct measured paths per kind and warm-up paths none of which is measured", () => {
+    for (const kind of kinds) {
+      expect(new Set(kind.paths).size, kind.id).toBe(REPEATED_PER_KIND + FIRST_SEEN_PER_KIND);
+      expect(new Set(kind.warmup).size, kind.id).toBe(WARMUP_PER_KIND);
+      const measured = new Set(kind.paths);
+      expect(
+        kind.warmup.filter((p) => measured.has(p)),
+        kind.id,
+      ).toEqual([]);
+    }
+  });
+
+  // Runs are compared with the previous full run: the measured queries must not move when the mix
+  // code changes (as when the warm-up was added after them). A new mix is a new series: update these
+  // digests and say so in bench/README.md.
+  it("measures the queries every run since issue 25 measured", () => {
+    expect(Object.fromEntries(kinds.map((k) => [k.id, digest(k.paths)]))).toEqual({
+      word: "7a5c25764711acdd",
+      or: "862092b3b732589d",
+      block: "5bd4734b595856ae",
+      price: "e50132287a4fc613",
+    });
+  });
+});
