@@ -2,7 +2,6 @@ import type { Database } from "better-sqlite3";
 import type { Spec } from "../../src/spec/spec.ts";
 import { IndexChanges } from "../db/doc-index.ts";
 import { readInfo, writeInfo } from "../db/meta.ts";
-import { markDocsRenumbered } from "../db/price-column.ts";
 import { clearData, renumberIfLate, settleAfterBulkWrite, writeRows } from "../db/write.ts";
 import { DEFAULT_MAX_RECORD_BYTES, readRecords } from "./import-read.ts";
 import type { ActivityRow, AlertRow, Dataset, ZdmRow } from "./records.ts";
@@ -152,9 +151,7 @@ export async function importFile(
     flush();
     index.flush();
     // A file out of time order leaves most doc numbers out of it: search would walk past them.
-    const renumbered = renumberIfLate(db);
-    // Doc numbers started again from 0: a server's price column must be read again.
-    if (generated || renumbered) markDocsRenumbered(db);
+    renumberIfLate(db);
     writeInfo(db, { source: "imported" });
     db.exec("COMMIT");
   } catch (err) {

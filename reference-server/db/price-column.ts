@@ -1,24 +1,10 @@
 import type { Database, Statement } from "better-sqlite3";
-
-/**
- * The meta key counting how often doc numbers started again from 0 (an import that cleared the
- * generated data or renumbered late alerts: write.ts clearData, renumberIfLate). Doc numbers are
- * otherwise never reused, so a doc's price, once read, stays its price.
- */
-const DOC_EPOCH_KEY = "doc_epoch";
+import { DOC_EPOCH_KEY } from "./write.ts";
 
 /** Connections that have the SQL function the whole read calls per row (see PriceColumn). */
 const withPut = new WeakSet<Database>();
 /** The column being read whole: the function writes into it (the read is synchronous). */
 let filling: PriceColumn | undefined;
-
-/** Records, inside the writer's transaction, that doc numbers now name other alerts. */
-export function markDocsRenumbered(db: Database): void {
-  db.prepare(
-    `INSERT INTO meta (key, value) VALUES ('${DOC_EPOCH_KEY}', '1')
-     ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`,
-  ).run();
-}
 
 /**
  * Every alert's price by doc number, in memory (NaN: no price, or no such doc), so that a search

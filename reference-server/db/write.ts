@@ -262,6 +262,7 @@ export function renumberIfLate(db: Database): boolean {
     DELETE FROM term_docs; DELETE FROM price_counts; DELETE FROM price_buckets;
     DELETE FROM meta WHERE key = 'next_doc'; UPDATE alerts SET doc = NULL;
   `);
+  docsRestarted(db);
   const index = new IndexChanges(db, true);
   const chunk = db.prepare<[number], Indexed>(
     `SELECT ${INDEXED} FROM alerts WHERE seq > ? ORDER BY seq LIMIT ${RENUMBER_CHUNK}`,
@@ -336,4 +337,20 @@ export function clearData(db: Database): void {
     DELETE FROM term_docs; DELETE FROM price_counts; DELETE FROM price_buckets; DELETE FROM meta WHERE key = 'next_doc';
     DELETE FROM zdm_items; DELETE FROM activities; DELETE FROM activity_categories;
   `);
+  docsRestarted(db);
+}
+
+/**
+ * The meta key counting how often doc numbers started again from 0 (clearData, renumberIfLate):
+ * otherwise a doc is never reused, so what a reader keeps by doc (the price column) stays true
+ * until this count moves.
+ */
+export const DOC_EPOCH_KEY = "doc_epoch";
+
+/** Records, inside the writer's transaction, that doc numbers now name other alerts. */
+function docsRestarted(db: Database): void {
+  db.prepare(
+    `INSERT INTO meta (key, value) VALUES ('${DOC_EPOCH_KEY}', '1')
+     ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`,
+  ).run();
 }
