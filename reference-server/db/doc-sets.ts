@@ -77,15 +77,3 @@ export function asBitset(set: DocSet): TypedFastBitSet {
   for (const d of set) out.add(d);
   return out;
 }
-
-/** A new bitset: the union of the sets. */
-export function unionOf(sets: DocSet[]): TypedFastBitSet {
-  const first = sets.find((s): s is TypedFastBitSet => !(s instanceof Uint32Array));
-  const out = first ? first.clone() : new TypedFastBitSet();
-  for (const s of sets) {
-    if (s === first) continue;
-    if (s instanceof Uint32Array) for (const d of s) out.add(d);
-    else out.union(s);
-  }
-  return out;
-}
