@@ -25,6 +25,8 @@ export interface BuiltApp {
   spec: Spec;
   /** The server's SQLite connection (benchmarks, tests). */
   db: Database;
+  /** The server's reads of it; a write the server makes itself is announced to it (announceWrite). */
+  store: Store;
   /** The demo account, when its key was created (or set) by this start: the only time the key is known. */
   demo?: { uid: number; key: string };
   /** How the data was prepared: generated, regenerated, shifted forward in time, or kept. */
@@ -78,9 +80,10 @@ export async function buildApp(options: ServerOptions = {}): Promise<BuiltApp> {
     // the file's pages in the OS page cache instead of waiting on the disk (db/prewarm.ts).
     if (dbPath !== ":memory:") await prewarmFile(dbPath);
     compileParameterChecks(spec);
+    const store = new Store(db, now);
     const app = createApp({
       spec,
-      context: { spec, store: new Store(db), nowSeconds },
+      context: { spec, store, nowSeconds },
       verify: accountVerifier(db),
       now,
       limiter,
@@ -90,7 +93,7 @@ export async function buildApp(options: ServerOptions = {}): Promise<BuiltApp> {
     opened.app = app;
     opened.refresh = setInterval(() => {
       try {
-        shiftIfStale(db, nowSeconds(), zoneOffset, REFRESH_MIN_AGE_SECONDS);
+        if (shiftIfStale(db, nowSeconds(), zoneOffset, REFRESH_MIN_AGE_SECONDS) !== 0) store.announceWrite();
       } catch (err) {
         app.log.warn({ err }, "could not move generated data forward");
       }
@@ -99,13 +102,14 @@ export async function buildApp(options: ServerOptions = {}): Promise<BuiltApp> {
     if (options.liveEveryMs)
       opened.stopLive = live(
         db,
+        store,
         spec,
         options.liveEveryMs,
         options.seed ?? DEFAULTS.seed,
         nowSeconds,
         zoneOffset,
       );
-    return { app, spec, db, demo, data, close };
+    return { app, spec, db, store, demo, data, close };
   } catch (err) {
     await close();
     throw err;
@@ -115,6 +119,7 @@ export async function buildApp(options: ServerOptions = {}): Promise<BuiltApp> {
 /** Starts live data on generated data (imported data is real: nothing is invented into it). */
 function live(
   db: Database,
+  store: Store,
   spec: Spec,
   everyMs: number,
   seed: number,
@@ -123,9 +128,18 @@ function live(
 ) {
   if (readInfo(db).source !== "generated")
     throw new Error("--live needs generated data (this database holds imported data)");
-  shiftIfStale(db, nowSeconds(), zoneOffset, 1);
-  return startLive(db, { everyMs, seed, nowSeconds, categories: spec.categories.items, zoneOffset }, (err) =>
-    console.error(`dealkit: live data: ${(err as Error).message}`),
+  if (shiftIfStale(db, nowSeconds(), zoneOffset, 1) !== 0) store.announceWrite();
+  return startLive(
+    db,
+    {
+      everyMs,
+      seed,
+      nowSeconds,
+      categories: spec.categories.items,
+      zoneOffset,
+      written: () => store.announceWrite(),
+    },
+    (err) => console.error(`dealkit: live data: ${(err as Error).message}`),
   );
 }
 

@@ -1,10 +1,11 @@
+import type { AddressInfo } from "node:net";
 import type { Database } from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadSpec } from "../../src/spec/load.ts";
 import type { Category } from "../../src/spec/types.ts";
 import { decodeDocs } from "../db/doc-sets.ts";
 import { alertTokens } from "../db/grams.ts";
-import { injectTransport, NOW_MS, testApp } from "../test/helpers.ts";
+import { injectTransport, NOW_MS, socketTransport, testApp } from "../test/helpers.ts";
 import { SPAN_SECONDS } from "./generate.ts";
 import { liveTick } from "./live.ts";
 import { Prng } from "./prng.ts";
@@ -94,5 +95,36 @@ describe("live data", () => {
     };
     expect(left.n).toBe(0);
     expect(termIds(built.db)).toEqual(rebuilt(built.db));
+  });
+});
+
+/**
+ * A live server's ticks are announced to its store (Store.announceWrite): on a clock that stands
+ * still, the check interval never passes, so only the announcement lets a socket's request see them.
+ */
+describe("live data over a socket", () => {
+  it("answers the request after each tick from the tick's data", async () => {
+    const built = await testApp({ size: 200, liveEveryMs: 50 });
+    try {
+      await built.app.listen({ port: 0, host: "127.0.0.1" });
+      const { port } = built.app.server.address() as AddressInfo;
+      const get = socketTransport(`http://127.0.0.1:${port}`);
+      const newestId = () =>
+        (built.db.prepare("SELECT max(id) AS id FROM alerts").get() as { id: number }).id;
+      const served = async () => (JSON.parse((await get("/api/v1/feed?limit=1")).text) as Feed).data[0]?.id;
+      let seen = newestId();
+      expect(await served()).toBeGreaterThanOrEqual(seen);
+      for (let ticks = 0; ticks < 3; ticks++) {
+        // Wait for the next tick (its timer also announces it before anything else runs).
+        const deadline = Date.now() + 10_000;
+        while (newestId() === seen && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+        expect(newestId()).toBeGreaterThan(seen);
+        seen = newestId();
+        // At least that tick's alert (a later tick may have come in between).
+        expect(await served()).toBeGreaterThanOrEqual(seen);
+      }
+    } finally {
+      await built.close();
+    }
   });
 });

@@ -19,6 +19,8 @@ export interface LiveOptions {
   nowSeconds: () => number;
   categories: Category[];
   zoneOffset: number;
+  /** Called after each tick's transaction (Store.announceWrite: answers see the tick at once). */
+  written?: () => void;
 }
 
 const ZDM_EVERY = 3;
@@ -64,6 +66,8 @@ export function startLive(db: Database, o: LiveOptions, onError: (err: unknown) 
     } catch (err) {
       onError(err);
     }
+    // After a failed tick too: its transaction rolled back, but reading the state again is harmless.
+    o.written?.();
   }, o.everyMs);
   timer.unref();
   return () => clearInterval(timer);

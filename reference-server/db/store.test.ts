@@ -190,4 +190,42 @@ describe("memo and other processes", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("serving stamp: an announced write at once, any other write once the check interval has passed", () => {
+    const dir = mkdtempSync(join(tmpdir(), "dealkit-store-"));
+    const path = join(dir, "data.db");
+    const db = connect(path);
+    const other = new BetterSqlite3(path);
+    try {
+      let clockMs = 1000;
+      const store = new Store(db, () => clockMs);
+      const first = store.servingStamp();
+      const write = (value: string) =>
+        db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('touched', ?)").run(value);
+      // Written without announcing: the exact stamp moves, the serving one waits for the interval.
+      write("a");
+      expect(store.changeStamp()).not.toBe(first);
+      clockMs += OTHER_COMMITS_CHECK_MS - 1;
+      expect(store.servingStamp()).toBe(first);
+      clockMs += 1;
+      const second = store.servingStamp();
+      expect(second).toBe(store.changeStamp());
+      expect(second).not.toBe(first);
+      // Announced: the next read sees it, with the clock standing still.
+      write("b");
+      store.announceWrite();
+      const third = store.servingStamp();
+      expect(third).not.toBe(second);
+      expect(store.servingStamp()).toBe(third);
+      // Another process's commit: within the interval as well.
+      other.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('touched', 'c')").run();
+      expect(store.servingStamp()).toBe(third);
+      clockMs += OTHER_COMMITS_CHECK_MS;
+      expect(store.servingStamp()).not.toBe(third);
+    } finally {
+      other.close();
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

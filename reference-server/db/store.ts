@@ -38,6 +38,8 @@ interface Shape {
 }
 /** How often, at most, other connections' commits are looked for (Store.changeStamp). */
 export const OTHER_COMMITS_CHECK_MS = 10;
+/** Whether the state last read at `atMs` is read again at `nowMs` (also when the clock went back). */
+const checkDue = (atMs: number, nowMs: number) => nowMs - atMs >= OTHER_COMMITS_CHECK_MS || nowMs < atMs;
 /** Serialized answers kept per data state (rank windows, feeds, repeated searches). */
 const BODY_CACHE_SIZE = 256;
 
@@ -56,6 +58,11 @@ export class Store {
   private otherCommitsAtMs = Number.NEGATIVE_INFINITY;
   /** The stamp last returned, and the two counts it names: the same string while nothing changed. */
   private stamp = "";
+  /** servingStamp(): the stamp it last read, when (clockMs), and the writes announced by then. */
+  private serving = "";
+  private servingAtMs = Number.NEGATIVE_INFINITY;
+  private announcedWrites = 0;
+  private servingWrites = -1;
   private stampOwn: unknown;
   private stampOther: unknown;
   private readonly bodies = new Map<string, Buffer>();
@@ -71,7 +78,10 @@ export class Store {
   private readonly words: WordSearch;
   private readonly prices: PriceColumn;
 
-  /** `clockMs`: a monotonic clock in ms, injectable for tests (when other commits are checked). */
+  /**
+   * `clockMs`: a clock in ms, for when the state is read again (the server passes its own,
+   * injectable one); a clock set back counts as the interval having passed.
+   */
   constructor(
     readonly db: Database,
     private readonly clockMs: () => number = () => performance.now(),
@@ -150,7 +160,7 @@ export class Store {
    */
   changeStamp(): string {
     const nowMs = this.clockMs();
-    if (nowMs - this.otherCommitsAtMs >= OTHER_COMMITS_CHECK_MS) {
+    if (checkDue(this.otherCommitsAtMs, nowMs)) {
       this.otherCommits = this.dataVersion.get();
       this.otherCommitsAtMs = nowMs;
     }
@@ -161,6 +171,30 @@ export class Store {
       this.stamp = `${own}:${this.otherCommits}`;
     }
     return this.stamp;
+  }
+
+  /**
+   * The data state for answers to sockets, where a stamp per request was the largest cost of a
+   * cached answer beyond bare node:http (≈ 2 µs: total_changes() with cold caches, bench/README.md):
+   * changeStamp() read again when a write of this process was announced (announceWrite: live
+   * arrivals and the freshness shift, made in timers, are seen by the next request), and otherwise
+   * at most every OTHER_COMMITS_CHECK_MS. Any other write on this connection is seen as another
+   * process's commit is: within that interval. Requests that do not come from a socket (app.inject
+   * in tests, which may write between two requests without announcing) use changeStamp().
+   */
+  servingStamp(): string {
+    const nowMs = this.clockMs();
+    if (this.servingWrites !== this.announcedWrites || checkDue(this.servingAtMs, nowMs)) {
+      this.serving = this.changeStamp();
+      this.servingAtMs = nowMs;
+      this.servingWrites = this.announcedWrites;
+    }
+    return this.serving;
+  }
+
+  /** A write of this process to the data, done: servingStamp() reads the state again. */
+  announceWrite(): void {
+    this.announcedWrites++;
   }
 
   latest(cateid: string | undefined, limit: number): AlertRow[] {

@@ -18,7 +18,7 @@ const ANSWER_CACHE_ENTRIES = 512;
 
 export interface ResponderParts {
   spec: Spec;
-  context: RouteContext & { store: Pick<Store, "changeStamp"> };
+  context: RouteContext & { store: Pick<Store, "changeStamp" | "servingStamp"> };
   verify: Verifier;
   now: () => number;
   limiter?: RateLimiter;
@@ -29,10 +29,10 @@ export interface ResponderParts {
 }
 
 /**
- * Answers one request. `sameTurn`: the request was read from its socket in this event-loop turn
- * (the fast lane), so the data state may be read once for the turn (turnStamps).
+ * Answers one request. `fromSocket`: the request was read from its socket (the fast lane), so the
+ * data state is the one for serving (Store.servingStamp), not read again for every request.
  */
-export type ApiResponder = (req: IncomingMessage, res: ServerResponse, sameTurn?: boolean) => Promise<void>;
+export type ApiResponder = (req: IncomingMessage, res: ServerResponse, fromSocket?: boolean) => Promise<void>;
 
 /** Response headers as writeHead takes them flat: name, value, name, value... */
 type HeaderLines = (string | number)[];
@@ -82,7 +82,7 @@ export function fastLaneFits(req: IncomingMessage): boolean {
  * µs (bench/README.md, finding 10): headers go to writeHead as one flat array (name, value, ...)
  * starting from a block built once, the answer cache is reached without building a key string,
  * the header lines after the rate-limit ones are built once per kept answer, and the fast lane
- * reads the data state once per event-loop turn (`sameTurn`).
+ * reads the data state only when it may have changed (`fromSocket`, Store.servingStamp).
  */
 export function apiResponder(parts: ResponderParts): ApiResponder {
   const { spec, limiter, trusted } = parts;
@@ -94,7 +94,6 @@ export function apiResponder(parts: ResponderParts): ApiResponder {
   const CACHING = leading.length - 1;
   // The limit is the policy's on every decision: its text is built once.
   const limitText = limiter ? String(limiter.policy.limit) : "";
-  const stamps = turnStamps(() => store.changeStamp());
 
   const send = (
     req: IncomingMessage,
@@ -160,9 +159,9 @@ export function apiResponder(parts: ResponderParts): ApiResponder {
     return lastBase;
   };
 
-  const answerOf = (req: IncomingMessage, url: string, sameTurn: boolean): Prepared => {
+  const answerOf = (req: IncomingMessage, url: string, fromSocket: boolean): Prepared => {
     const baseUrl = baseUrlOf(req);
-    const stamp = sameTurn ? stamps.current() : store.changeStamp();
+    const stamp = fromSocket ? store.servingStamp() : store.changeStamp();
     const kept = answers.lookup(baseUrl, url, parts.context.nowSeconds(), stamp);
     if (kept) return kept as Prepared;
     const answer = prepare(dispatch(parts.context, parts.verify, url, req.headers, baseUrl));
@@ -175,7 +174,7 @@ export function apiResponder(parts: ResponderParts): ApiResponder {
     req: IncomingMessage,
     res: ServerResponse,
     decision: Decision | undefined,
-    sameTurn: boolean,
+    fromSocket: boolean,
   ): void | Promise<void> => {
     const url = req.url ?? "/";
     const headers = leading.slice();
@@ -200,7 +199,7 @@ export function apiResponder(parts: ResponderParts): ApiResponder {
       const detail = "HTTP/1.1 requires a Host header.";
       return sendProblem(req, res, headers, problem(spec, "malformed-request", { detail }));
     }
-    const answer = answerOf(req, url, sameTurn);
+    const answer = answerOf(req, url, fromSocket);
     if (answer.operation?.secured) headers[CACHING] = cacheControl(spec, answer.operation, answer.status);
     const accept = req.headers["accept-encoding"];
     if (!accept) {
@@ -225,10 +224,10 @@ export function apiResponder(parts: ResponderParts): ApiResponder {
     req: IncomingMessage,
     res: ServerResponse,
     decision: Decision | undefined,
-    sameTurn: boolean,
+    fromSocket: boolean,
   ) => {
     try {
-      const pending = respond(req, res, decision, sameTurn);
+      const pending = respond(req, res, decision, fromSocket);
       return pending ? pending.catch((err) => failed(req, res, err)) : DONE;
     } catch (err) {
       failed(req, res, err);
@@ -236,47 +235,21 @@ export function apiResponder(parts: ResponderParts): ApiResponder {
     }
   };
 
-  return (req, res, sameTurn = false) => {
-    if (!limiter) return answered(req, res, undefined, sameTurn);
+  return (req, res, fromSocket = false) => {
+    if (!limiter) return answered(req, res, undefined, fromSocket);
     try {
       const ip = clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], trusted);
       const nowMs = parts.now();
       // In-process stores count at once; a shared one (Redis) is awaited.
       const decision = limiter.hitNow(ip, nowMs);
-      if (decision) return answered(req, res, decision, sameTurn);
+      if (decision) return answered(req, res, decision, fromSocket);
       return limiter.hit(ip, nowMs).then(
-        (d) => answered(req, res, d, false),
+        (d) => answered(req, res, d, fromSocket),
         (err) => failed(req, res, err),
       );
     } catch (err) {
       failed(req, res, err);
       return DONE;
     }
-  };
-}
-
-/**
- * The data state read at most once per event-loop turn. Requests read from sockets in one turn
- * arrived together, and the server writes its own data only in timers (live arrivals, the
- * freshness shift), never between two of them; the first request after a write reads the new
- * state. Other processes' commits (an import) are seen as Store.changeStamp sees them (within
- * OTHER_COMMITS_CHECK_MS). Per turn rather than per request: the stamp is one SQLite call
- * (≈ 1 µs) and a loaded server reads several requests in a turn. Requests that do not come from
- * a socket in this turn (app.inject in tests, which may write between requests without
- * yielding) read the state every time.
- */
-function turnStamps(read: () => string) {
-  let stamp: string | undefined;
-  const forget = () => {
-    stamp = undefined;
-  };
-  return {
-    current(): string {
-      if (stamp === undefined) {
-        stamp = read();
-        setImmediate(forget);
-      }
-      return stamp;
-    },
   };
 }
