@@ -174,8 +174,10 @@ async function run(
     while ((await canConnect(port)) && Date.now() < deadline) await delay(20);
   };
 
-  // Up when the port accepts connections AND nginx wrote its pid file (after binding): a port
-  // taken by another process in between would otherwise pass for nginx.
+  // Up when nginx wrote its pid file (after binding: a port taken by another process in between
+  // would otherwise pass for nginx) AND a worker answers HTTP. The master listens and writes its
+  // pid file before it forks the worker, and the kernel accepts connections for the listening
+  // socket meanwhile: a test that stopped the master at that moment (SIGSTOP) had no worker.
   const startTimeoutMs = options.startTimeoutMs ?? 5000;
   const deadline = Date.now() + startTimeoutMs;
   for (;;) {
@@ -184,7 +186,7 @@ async function run(
       if (/Address already in use/.test(log)) throw new BindError(log);
       throw new Error(`nginx exited (${exit}) before it listened on ${HOST}:${port}:\n${log}`);
     }
-    if (readOr(join(prefix, "nginx.pid")).trim() === String(pid) && (await canConnect(port))) break;
+    if (readOr(join(prefix, "nginx.pid")).trim() === String(pid) && (await answersHttp(port))) break;
     if (Date.now() > deadline) {
       await stop();
       throw new Error(`nginx did not listen on ${HOST}:${port} within ${startTimeoutMs} ms:\n${logs()}`);
@@ -299,6 +301,26 @@ function within(promise: Promise<void>, ms: number): Promise<boolean> {
       clearTimeout(timer);
       resolve(true);
     });
+  });
+}
+
+/**
+ * Whether something on the port answers HTTP within a second. The request line is malformed on
+ * purpose: nginx answers it 400 itself, so the upstream never sees (nor counts) the probe.
+ */
+function answersHttp(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: HOST, port });
+    const done = (answered: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(answered);
+    };
+    const timer = setTimeout(() => done(false), 1000);
+    socket.once("connect", () => socket.write("READY?\r\n\r\n"));
+    socket.once("data", (chunk: Buffer) => done(chunk.subarray(0, 5).toString("latin1") === "HTTP/"));
+    socket.once("error", () => done(false));
+    socket.once("close", () => done(false));
   });
 }
 
