@@ -45,7 +45,13 @@ export function encodeSortedDocs(docs: Uint32Array): Buffer | undefined {
 /** A set as read for counting: a bitset when stored dense, else its sorted doc numbers. */
 export type DocSet = TypedFastBitSet | Uint32Array;
 
-/** Reads a stored set with one copy (blobs from SQLite need not be 4-byte aligned). */
+/**
+ * Reads a stored set. A bitset or list whose bytes are 4-byte aligned in the blob (better-sqlite3
+ * hands each blob over in its own new buffer, offset 0) is a view of the blob, not a copy: the
+ * server reads every set when it starts (FastCounts.warm, 88 MB at a million alerts), and a copy
+ * of each made as much again of short-lived external memory, which brought V8's full collections
+ * on just as the first requests came. An unaligned blob is copied once.
+ */
 export function readDocs(blob: Uint8Array): DocSet {
   if (isGaps(blob)) {
     const docs = decodeGaps(blob);
@@ -58,8 +64,13 @@ export function readDocs(blob: Uint8Array): DocSet {
   }
   const dense =
     blob.byteLength >= 4 && blob[0] === 0xff && blob[1] === 0xff && blob[2] === 0xff && blob[3] === 0xff;
-  const words = new Uint32Array(blob.byteLength / 4 - (dense ? 1 : 0));
-  new Uint8Array(words.buffer).set(dense ? blob.subarray(4) : blob);
+  const body = dense ? blob.subarray(4) : blob;
+  let words: Uint32Array;
+  if (body.byteOffset % 4 === 0) words = new Uint32Array(body.buffer, body.byteOffset, body.byteLength / 4);
+  else {
+    words = new Uint32Array(body.byteLength / 4);
+    new Uint8Array(words.buffer).set(body);
+  }
   return dense ? TypedFastBitSet.fromWords(words) : words;
 }
 
