@@ -15,6 +15,7 @@ import { Store } from "./db/store.ts";
 import { DEFAULTS, type ServerOptions } from "./options.ts";
 import { createRateLimiter } from "./ratelimit/create.ts";
 import type { RateLimiter } from "./ratelimit/limiter.ts";
+import { settleHeap } from "./settle-heap.ts";
 
 export type { ServerOptions } from "./options.ts";
 export { DEFAULTS } from "./options.ts";
@@ -163,6 +164,8 @@ async function createLimiter(spec: Spec, options: ServerOptions): Promise<RateLi
 /** Starts the reference server on a port; `port: 0` picks a free one. */
 export async function startServer(options: ServerOptions = {}): Promise<StartedServer> {
   const built = await buildApp(options);
+  // The start-up's garbage collected now, not in the first requests (settle-heap.ts).
+  settleHeap();
   const host = options.host ?? DEFAULTS.host;
   try {
     await built.app.listen({ port: options.port ?? DEFAULTS.port, host });

@@ -1,5 +1,5 @@
 import { TypedFastBitSet } from "typedfastbitset";
-import type { DocSet } from "./doc-sets.ts";
+import { addSorted, type DocSet } from "./doc-sets.ts";
 
 /**
  * Counts |(⋃ any ∩ within) ∖ ⋃ none| over token sets (doc-sets.ts) in one bitset kept from
@@ -16,16 +16,20 @@ export class SetCounter {
     if (only !== undefined) return only instanceof Uint32Array ? only.length : only.size();
     const s = this.scratch;
     s.words.fill(0);
-    for (const set of any) {
-      if (set instanceof Uint32Array) for (const d of set) s.add(d);
+    // Indexed loops throughout: see addSorted (no iterator object per set or per doc).
+    for (let k = 0; k < any.length; k++) {
+      const set = any[k] as DocSet;
+      if (set instanceof Uint32Array) addSorted(s, set);
       else s.union(set);
     }
     if (within !== undefined && !(within instanceof Uint32Array)) s.intersection(within);
-    for (const set of none) {
+    for (let k = 0; k < none.length; k++) {
+      const set = none[k] as DocSet;
       if (!(set instanceof Uint32Array)) s.difference(set);
       else {
         const words = s.words;
-        for (const d of set) {
+        for (let j = 0; j < set.length; j++) {
+          const d = set[j] as number;
           const i = d >>> 5;
           if (i < words.length) words[i] = (words[i] as number) & ~(1 << d);
         }
@@ -34,7 +38,7 @@ export class SetCounter {
     // A sparse `within` (a small category) is few docs: look each up instead of intersecting.
     if (within instanceof Uint32Array) {
       let n = 0;
-      for (const d of within) if (s.has(d)) n++;
+      for (let j = 0; j < within.length; j++) if (s.has(within[j] as number)) n++;
       return n;
     }
     return s.size();

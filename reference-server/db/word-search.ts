@@ -2,7 +2,7 @@ import type { Database, Statement } from "better-sqlite3";
 import { TypedFastBitSet } from "typedfastbitset";
 import { containsWord } from "../../src/rules/words.ts";
 import type { AlertRow } from "../data/records.ts";
-import { asBitset, type DocSet } from "./doc-sets.ts";
+import { addSorted, asBitset, type DocSet } from "./doc-sets.ts";
 import { walkDescending } from "./doc-walk.ts";
 import { categoryToken, charPrefix, LATE_TOKEN, singleToken, tagToken, wordGrams } from "./grams.ts";
 import type { AlertFilter } from "./store.ts";
@@ -283,8 +283,9 @@ export class WordSearch {
     }
     this.taken++;
     out.words.fill(0);
-    for (const set of sets) {
-      if (set instanceof Uint32Array) for (const d of set) out.add(d);
+    for (let k = 0; k < sets.length; k++) {
+      const set = sets[k] as DocSet;
+      if (set instanceof Uint32Array) addSorted(out, set);
       else out.union(set);
     }
     return out;
