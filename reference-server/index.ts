@@ -12,10 +12,10 @@ import { readInfo } from "./db/meta.ts";
 import { openDatabase } from "./db/open.ts";
 import { prewarmFile } from "./db/prewarm.ts";
 import { Store } from "./db/store.ts";
+import { startMarkingLate } from "./marking-triggers.ts";
 import { DEFAULTS, type ServerOptions } from "./options.ts";
 import { createRateLimiter } from "./ratelimit/create.ts";
 import type { RateLimiter } from "./ratelimit/limiter.ts";
-import { settleHeap } from "./settle-heap.ts";
 
 export type { ServerOptions } from "./options.ts";
 export { DEFAULTS } from "./options.ts";
@@ -164,8 +164,8 @@ async function createLimiter(spec: Spec, options: ServerOptions): Promise<RateLi
 /** Starts the reference server on a port; `port: 0` picks a free one. */
 export async function startServer(options: ServerOptions = {}): Promise<StartedServer> {
   const built = await buildApp(options);
-  // The start-up's garbage collected now, not in the first requests (settle-heap.ts).
-  settleHeap();
+  // Full collections later and rarer while serving (marking-triggers.ts).
+  startMarkingLate();
   const host = options.host ?? DEFAULTS.host;
   try {
     await built.app.listen({ port: options.port ?? DEFAULTS.port, host });
