@@ -159,15 +159,33 @@ describe("store queries", () => {
   });
 });
 
+/** A store on a file, on an injected clock, with a second connection to the file (another process's). */
+function withTwoConnections(
+  test: (t: {
+    db: BetterSqlite3.Database;
+    other: BetterSqlite3.Database;
+    store: Store;
+    tick: (ms: number) => void;
+  }) => void,
+): void {
+  const dir = mkdtempSync(join(tmpdir(), "dealkit-store-"));
+  const path = join(dir, "data.db");
+  const db = connect(path);
+  const other = new BetterSqlite3(path);
+  try {
+    let clockMs = 1000;
+    const store = new Store(db, () => clockMs);
+    test({ db, other, store, tick: (ms) => void (clockMs += ms) });
+  } finally {
+    other.close();
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe("memo and other processes", () => {
   it("sees another connection's commit once the check interval has passed", () => {
-    const dir = mkdtempSync(join(tmpdir(), "dealkit-store-"));
-    const path = join(dir, "data.db");
-    const db = connect(path);
-    const other = new BetterSqlite3(path);
-    try {
-      let clockMs = 1000;
-      const store = new Store(db, () => clockMs);
+    withTwoConnections(({ db, other, store, tick }) => {
       let builds = 0;
       const build = () => `${++builds}`;
       expect(String(store.memo("k", build))).toBe("1");
@@ -175,39 +193,29 @@ describe("memo and other processes", () => {
       other.prepare("INSERT INTO meta (key, value) VALUES ('touched', 'yes')").run();
       // Within the interval the other process's commit is not looked for (the pragma costs more
       // than a cached answer): the data state stays the same string.
-      clockMs += OTHER_COMMITS_CHECK_MS - 1;
+      tick(OTHER_COMMITS_CHECK_MS - 1);
       expect(store.changeStamp()).toBe(stamp);
       expect(String(store.memo("k", build))).toBe("1");
-      clockMs += 1;
+      tick(1);
       expect(String(store.memo("k", build))).toBe("2");
       expect(String(store.memo("k", build))).toBe("2");
       // This connection's own writes are seen at once, whatever the clock.
       db.prepare("UPDATE meta SET value = 'again' WHERE key = 'touched'").run();
       expect(String(store.memo("k", build))).toBe("3");
-    } finally {
-      other.close();
-      db.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it("serving stamp: an announced write at once, any other write once the check interval has passed", () => {
-    const dir = mkdtempSync(join(tmpdir(), "dealkit-store-"));
-    const path = join(dir, "data.db");
-    const db = connect(path);
-    const other = new BetterSqlite3(path);
-    try {
-      let clockMs = 1000;
-      const store = new Store(db, () => clockMs);
+    withTwoConnections(({ db, other, store, tick }) => {
       const first = store.servingStamp();
       const write = (value: string) =>
         db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('touched', ?)").run(value);
       // Written without announcing: the exact stamp moves, the serving one waits for the interval.
       write("a");
       expect(store.changeStamp()).not.toBe(first);
-      clockMs += OTHER_COMMITS_CHECK_MS - 1;
+      tick(OTHER_COMMITS_CHECK_MS - 1);
       expect(store.servingStamp()).toBe(first);
-      clockMs += 1;
+      tick(1);
       const second = store.servingStamp();
       expect(second).toBe(store.changeStamp());
       expect(second).not.toBe(first);
@@ -217,15 +225,11 @@ describe("memo and other processes", () => {
       const third = store.servingStamp();
       expect(third).not.toBe(second);
       expect(store.servingStamp()).toBe(third);
-      // Another process's commit: within the interval as well.
+      // Another process's commit: within the interval as well; a clock set back reads it at once.
       other.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('touched', 'c')").run();
       expect(store.servingStamp()).toBe(third);
-      clockMs += OTHER_COMMITS_CHECK_MS;
+      tick(-1);
       expect(store.servingStamp()).not.toBe(third);
-    } finally {
-      other.close();
-      db.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
