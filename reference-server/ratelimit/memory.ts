@@ -9,9 +9,9 @@ interface Entry {
 
 /**
  * Timestamps that left the window are dropped from the front of a client's list only once they
- * are at least this many and half of it: dropping them one at a time (splice) moved the whole
- * list each time, O(limit) per request, which a raised limit (the bench's 10⁹ per second: 20,000
- * timestamps) made the limiter's largest cost.
+ * are at least this many and half of it, so each request's work is O(1) amortised whatever the
+ * limit (a splice per request is O(limit) by its contract; V8 happens to trim the front of an
+ * array in place, and both measured 0.13-0.19 µs a hit at the bench's 20,000 timestamps).
  */
 const COMPACT_FROM = 64;
 
