@@ -175,7 +175,10 @@ function withTwoConnections(
   try {
     let clockMs = 1000;
     const store = new Store(db, () => clockMs);
-    test({ db, other, store, tick: (ms) => void (clockMs += ms) });
+    const tick = (ms: number) => {
+      clockMs += ms;
+    };
+    test({ db, other, store, tick });
   } finally {
     other.close();
     db.close();
