@@ -1,5 +1,5 @@
 import { TypedFastBitSet } from "typedfastbitset";
-import { addSorted, type DocSet } from "./doc-sets.ts";
+import { type DocSet, unionInPlace } from "./doc-sets.ts";
 
 /**
  * Counts |(⋃ any ∩ within) ∖ ⋃ none| over token sets (doc-sets.ts) in one bitset kept from
@@ -15,13 +15,8 @@ export class SetCounter {
     const only = any.length === 1 && within === undefined && none.length === 0 ? any[0] : undefined;
     if (only !== undefined) return only instanceof Uint32Array ? only.length : only.size();
     const s = this.scratch;
-    s.words.fill(0);
     // Indexed loops throughout: see addSorted (no iterator object per set or per doc).
-    for (let k = 0; k < any.length; k++) {
-      const set = any[k] as DocSet;
-      if (set instanceof Uint32Array) addSorted(s, set);
-      else s.union(set);
-    }
+    unionInPlace(s, any);
     if (within !== undefined && !(within instanceof Uint32Array)) s.intersection(within);
     for (let k = 0; k < none.length; k++) {
       const set = none[k] as DocSet;

@@ -2,7 +2,7 @@ import type { Database, Statement } from "better-sqlite3";
 import { TypedFastBitSet } from "typedfastbitset";
 import { containsWord } from "../../src/rules/words.ts";
 import type { AlertRow } from "../data/records.ts";
-import { addSorted, asBitset, type DocSet } from "./doc-sets.ts";
+import { asBitset, type DocSet, unionInPlace } from "./doc-sets.ts";
 import { walkDescending } from "./doc-walk.ts";
 import { categoryToken, charPrefix, LATE_TOKEN, singleToken, tagToken, wordGrams } from "./grams.ts";
 import type { AlertFilter } from "./store.ts";
@@ -282,12 +282,7 @@ export class WordSearch {
       this.scratch.push(out);
     }
     this.taken++;
-    out.words.fill(0);
-    for (let k = 0; k < sets.length; k++) {
-      const set = sets[k] as DocSet;
-      if (set instanceof Uint32Array) addSorted(out, set);
-      else out.union(set);
-    }
+    unionInPlace(out, sets);
     return out;
   }
 
