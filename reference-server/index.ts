@@ -102,7 +102,6 @@ export async function buildApp(options: ServerOptions = {}): Promise<BuiltApp> {
     opened.refresh.unref();
     if (options.liveEveryMs)
       opened.stopLive = live(
-        db,
         store,
         spec,
         options.liveEveryMs,
@@ -119,7 +118,6 @@ export async function buildApp(options: ServerOptions = {}): Promise<BuiltApp> {
 
 /** Starts live data on generated data (imported data is real: nothing is invented into it). */
 function live(
-  db: Database,
   store: Store,
   spec: Spec,
   everyMs: number,
@@ -127,6 +125,7 @@ function live(
   nowSeconds: () => number,
   zoneOffset: number,
 ) {
+  const { db } = store;
   if (readInfo(db).source !== "generated")
     throw new Error("--live needs generated data (this database holds imported data)");
   if (shiftIfStale(db, nowSeconds(), zoneOffset, 1) !== 0) store.announceWrite();
