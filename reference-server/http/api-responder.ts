@@ -9,12 +9,20 @@ import type { Answer, RouteContext } from "../routes/context.ts";
 import { AnswerCache } from "./answer-cache.ts";
 import { clientIp } from "./client-ip.ts";
 import { dispatch, type Verifier } from "./dispatch.ts";
+import { oneByte } from "./one-byte.ts";
 
 export const HEALTH_PATH = "/healthz";
 export const DOCS_PATH = "/docs";
 const HOST = /^[A-Za-z0-9.-]+(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$/;
 /** Distinct public requests kept per second and data state (AnswerCache). */
 const ANSWER_CACHE_ENTRIES = 512;
+// Header names written on every answer, one-byte (one-byte.ts: the literals alone are not).
+const RATELIMIT_LIMIT = oneByte("RateLimit-Limit");
+const RATELIMIT_REMAINING = oneByte("RateLimit-Remaining");
+const RATELIMIT_RESET = oneByte("RateLimit-Reset");
+const CONTENT_TYPE = oneByte("Content-Type");
+const CONTENT_LENGTH = oneByte("Content-Length");
+const VARY = oneByte("Vary");
 
 export interface ResponderParts {
   spec: Spec;
@@ -43,7 +51,7 @@ type HeaderLines = (string | number)[];
  * than per request: Content-Type, Vary where the body could have been compressed, Content-Length
  * (as text: Node would turn a number into text on every request, twice).
  */
-type Prepared = Answer & { body: Buffer; plainTail: string[] };
+type Prepared = Answer & { body: Buffer; contentType: string; plainTail: string[] };
 
 const DONE = Promise.resolve();
 
@@ -90,7 +98,7 @@ export function apiResponder(parts: ResponderParts): ApiResponder {
   const answers = new AnswerCache(ANSWER_CACHE_ENTRIES);
   const store = parts.context.store;
   // CORS, then Cache-Control (its value at CACHING): the lines every answer starts with.
-  const leading: HeaderLines = [...Object.entries(parts.cors).flat(), "Cache-Control", publicCaching];
+  const leading: HeaderLines = [...Object.entries(parts.cors).flat(), "Cache-Control", publicCaching].map(oneByte);
   const CACHING = leading.length - 1;
   // The limit is the policy's on every decision: its text is built once.
   const limitText = limiter ? String(limiter.policy.limit) : "";
@@ -102,7 +110,7 @@ export function apiResponder(parts: ResponderParts): ApiResponder {
     headers: HeaderLines,
     body: Buffer,
   ) => {
-    headers.push("Content-Length", body.length);
+    headers.push(CONTENT_LENGTH, body.length);
     sendAsIs(req, res, status, headers, body);
   };
   // Headers complete (Content-Length included).
@@ -117,18 +125,22 @@ export function apiResponder(parts: ResponderParts): ApiResponder {
     // HEAD: Node sends the headers (Content-Length included) and drops the body.
     res.end(req.method === "HEAD" ? undefined : body);
   };
-  const typeOf = (answer: Answer) => answer.type ?? "application/json; charset=utf-8";
+  const jsonType = oneByte("application/json; charset=utf-8");
+  // The compression policy's names go out as header values (Content-Encoding, Vary).
+  const compression = { codings: spec.compression.codings.map(oneByte), vary: oneByte(spec.compression.vary) };
+  const typeOf = (answer: Answer) => (answer.type === undefined ? jsonType : oneByte(answer.type));
   const prepare = (answer: Answer): Prepared => {
     const { body } = answer;
     const bytes = Buffer.isBuffer(body)
       ? body
       : Buffer.from(typeof body === "string" ? body : JSON.stringify(body));
-    const plainTail = ["Content-Type", typeOf(answer)];
+    const contentType = typeOf(answer);
+    const plainTail = [CONTENT_TYPE, contentType];
     // Without Accept-Encoding nothing is compressed: the body goes as it is, with Vary when its
     // size could have been (a cache must keep the two forms apart).
-    if (bytes.length >= COMPRESS_FROM_BYTES) plainTail.push("Vary", spec.compression.vary);
-    plainTail.push("Content-Length", String(bytes.length));
-    return Object.assign(answer, { body: bytes, plainTail });
+    if (bytes.length >= COMPRESS_FROM_BYTES) plainTail.push(VARY, compression.vary);
+    plainTail.push(CONTENT_LENGTH, String(bytes.length));
+    return Object.assign(answer, { body: bytes, contentType, plainTail });
   };
   const sendProblem = (req: IncomingMessage, res: ServerResponse, headers: HeaderLines, body: Problem) => {
     headers.push("Content-Type", PROBLEM_JSON);
@@ -180,11 +192,11 @@ export function apiResponder(parts: ResponderParts): ApiResponder {
     const headers = leading.slice();
     if (decision) {
       headers.push(
-        "RateLimit-Limit",
+        RATELIMIT_LIMIT,
         limitText,
-        "RateLimit-Remaining",
+        RATELIMIT_REMAINING,
         String(decision.remaining),
-        "RateLimit-Reset",
+        RATELIMIT_RESET,
         String(decision.resetSeconds),
       );
       if (!decision.allowed) {
@@ -207,8 +219,8 @@ export function apiResponder(parts: ResponderParts): ApiResponder {
       for (let i = 0; i < tail.length; i++) headers.push(tail[i] as string);
       return sendAsIs(req, res, answer.status, headers, answer.body);
     }
-    headers.push("Content-Type", typeOf(answer));
-    return encodeBody(answer.body, accept, spec.compression).then((encoded) => {
+    headers.push(CONTENT_TYPE, answer.contentType);
+    return encodeBody(answer.body, accept, compression).then((encoded) => {
       for (const [name, value] of Object.entries(encoded.headers)) headers.push(name, value);
       send(req, res, answer.status, headers, encoded.body);
     });
