@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 let ticksPerSecond: number | undefined;
 
@@ -17,5 +17,38 @@ export function cpuSeconds(pid: number | undefined): number {
     return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
   } catch {
     return Number.NaN;
+  }
+}
+
+/** [on-CPU ns, run-queue wait ns] of one thread; undefined where /proc has no schedstat. */
+export function schedstat(path: string): [number, number] | undefined {
+  try {
+    const [run, wait] = readFileSync(path, "utf8").split(" ").map(Number);
+    return run === undefined || wait === undefined ? undefined : [run, wait];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * On-CPU time of a process's main thread and of its other threads together (V8's workers: the
+ * parallel scavenge, concurrent marking, background compilation; libuv's pool), seconds, exact
+ * (schedstat, ns); NaN without /proc. Tells whether a server's extra CPU per request is its own
+ * JavaScript and I/O or the collector beside it.
+ */
+export function threadCpuSeconds(pid: number | undefined): { main: number; others: number } {
+  const none = { main: Number.NaN, others: Number.NaN };
+  if (pid === undefined) return none;
+  try {
+    let main = Number.NaN;
+    let others = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const onCpuNs = schedstat(`/proc/${pid}/task/${tid}/schedstat`)?.[0] ?? 0;
+      if (tid === String(pid)) main = onCpuNs / 1e9;
+      else others += onCpuNs / 1e9;
+    }
+    return { main, others };
+  } catch {
+    return none;
   }
 }

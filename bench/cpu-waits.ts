@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { PerformanceObserver } from "node:perf_hooks";
+import { schedstat } from "./cpu-time.ts";
 
 /**
  * Where a one-at-a-time request's wall time went besides the work itself, on Linux: the time
@@ -51,16 +52,6 @@ export interface Waits {
   machineIdleMs?: number;
   /** /proc/pressure/cpu "some": wall time in which at least one runnable task of the machine had no CPU, ms (µs resolution). */
   cpuPressureMs?: number;
-}
-
-/** [on-CPU ns, run-queue wait ns] of one thread; undefined where /proc has no schedstat. */
-function schedstat(path: string): [number, number] | undefined {
-  try {
-    const [run, wait] = readFileSync(path, "utf8").split(" ").map(Number);
-    return run === undefined || wait === undefined ? undefined : [run, wait];
-  } catch {
-    return undefined;
-  }
 }
 
 interface OtherThreads {

@@ -3,7 +3,7 @@ import { get } from "node:http";
 import { join } from "node:path";
 import type { CapturedBody } from "../baseline-server.ts";
 import type { BenchContext } from "../context.ts";
-import { cpuSeconds } from "../cpu-time.ts";
+import { cpuSeconds, threadCpuSeconds } from "../cpu-time.ts";
 import { benchDatabase } from "../data.ts";
 import { type LoadRun, type LoadSummary, load, summarize } from "../load.ts";
 import { type Child, REPO, startChild, urlOf } from "../procs.ts";
@@ -104,13 +104,24 @@ export async function throughput(ctx: BenchContext): Promise<Section> {
   const runs: Record<string, Record<string, LoadRun[]>> = {};
   // CPU µs per answered request of each target's process, per run (NaN without /proc).
   const cpuUs: Record<string, Record<string, number[]>> = {};
-  const record = (endpoint: string, target: string, run: LoadRun, cpuUsPerRequest: number) => {
+  // The same split by thread, µs per request per run: [main thread, the other threads].
+  const threadUs: Record<string, Record<string, [number, number][]>> = {};
+  const record = (
+    endpoint: string,
+    target: string,
+    run: LoadRun,
+    cpuUsPerRequest: number,
+    threadUsPerRequest: [number, number],
+  ) => {
     const byTarget = runs[endpoint] ?? {};
     runs[endpoint] = byTarget;
     byTarget[target] = [...(byTarget[target] ?? []), run];
     const cpu = cpuUs[endpoint] ?? {};
     cpuUs[endpoint] = cpu;
     cpu[target] = [...(cpu[target] ?? []), cpuUsPerRequest];
+    const threads = threadUs[endpoint] ?? {};
+    threadUs[endpoint] = threads;
+    threads[target] = [...(threads[target] ?? []), threadUsPerRequest];
   };
   try {
     children.set("server", await reference());
@@ -149,12 +160,18 @@ export async function throughput(ctx: BenchContext): Promise<Section> {
     const measure = async (endpoint: (typeof ENDPOINTS)[number], target: string, seconds: number) => {
       const pid = children.get(target)?.process.pid;
       const cpuBefore = cpuSeconds(pid);
+      const threadsBefore = threadCpuSeconds(pid);
       const run = await load({
         url: urlOfTarget(target) + endpoint.path,
         connections: ctx.connections,
         durationSeconds: seconds,
       });
-      record(endpoint.id, target, run, ((cpuSeconds(pid) - cpuBefore) * 1e6) / (run.rps * seconds));
+      const threadsAfter = threadCpuSeconds(pid);
+      const perRequestUs = (s: number) => (s * 1e6) / (run.rps * seconds);
+      record(endpoint.id, target, run, perRequestUs(cpuSeconds(pid) - cpuBefore), [
+        perRequestUs(threadsAfter.main - threadsBefore.main),
+        perRequestUs(threadsAfter.others - threadsBefore.others),
+      ]);
     };
     const rounds = pairRounds(ctx);
     // The other targets' ctx.runs runs go after the pair in every step-th round.
@@ -180,7 +197,7 @@ export async function throughput(ctx: BenchContext): Promise<Section> {
         `  ${e.id}: ${here.map((t) => `${t.name} ${formatNumber(summarize(s[t.name] ?? []).rps)}`).join(", ")} req/s`,
       );
     }
-    return report(ctx, runs, cpuUs, bodyBytes, targets);
+    return report(ctx, runs, cpuUs, threadUs, bodyBytes, targets);
   } finally {
     await Promise.all([...children.values()].map((c) => c.stop()));
   }
@@ -247,6 +264,7 @@ function report(
   ctx: BenchContext,
   runs: Record<string, Record<string, LoadRun[]>>,
   cpuUs: Record<string, Record<string, number[]>>,
+  threadUs: Record<string, Record<string, [number, number][]>>,
   bodyBytes: Record<string, Record<string, number>>,
   targets: Target[],
 ): Section {
@@ -313,6 +331,12 @@ function report(
     values.length
       ? `${median(values).toFixed(0)} (${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)})`
       : "n/a";
+  // "main / others": medians of each thread group's µs per request over the runs.
+  const threadText = (e: string, t: string) => {
+    const split = threadUs[e]?.[t] ?? [];
+    const part = (i: 0 | 1) => median(split.map((s) => s[i]));
+    return split.length ? `${part(0).toFixed(0)} / ${part(1).toFixed(1)}` : "n/a";
+  };
   const cpuRows = ENDPOINTS.filter((e) => CEILING_TARGET.includes(e.id)).map((e) => {
     const server = median(cpuOf(e.id, "server"));
     return [
@@ -322,6 +346,8 @@ function report(
       cpuText(cpuOf(e.id, "baseline-body")),
       formatRatio(ratio(median(cpuOf(e.id, "baseline")), server)),
       formatRatio(ratio(median(cpuOf(e.id, "baseline-body")), server)),
+      threadText(e.id, "server"),
+      threadText(e.id, "baseline"),
     ];
   });
 
@@ -420,7 +446,9 @@ function report(
       {
         caption:
           "CPU time per answered request of each server process (user + system, /proc), during the same runs: " +
-          "what the server itself costs, much less moved by the other jobs on the machine than req/s",
+          "what the server itself costs, much less moved by the other jobs on the machine than req/s. The last two " +
+          "columns split it by thread (on-CPU time, /proc/<pid>/task/*/schedstat): the main thread runs the " +
+          "JavaScript and the I/O, the others are mostly V8's collector and compiler",
         columns: [
           "endpoint",
           "server µs",
@@ -428,6 +456,8 @@ function report(
           "node:http (body only) µs",
           "node:http / server (same bytes)",
           "node:http / server (body only)",
+          "server: main thread / other threads µs",
+          "node:http (same bytes): main thread / other threads µs",
         ],
         rows: cpuRows,
       },
@@ -445,6 +475,7 @@ function report(
       targets: targets.map((t) => ({ name: t.name, label: t.label })),
       runs,
       cpuUs,
+      threadUs,
       pairedRatios: Object.fromEntries(
         ENDPOINTS.map((e) => [
           e.id,
