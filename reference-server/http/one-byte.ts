@@ -8,7 +8,7 @@
  * very two-byte string. Given a two-byte header name or value, Node lower-cases the name through
  * ICU, runs its header checks over two-byte text and builds the whole header block in two bytes
  * per character, to write it out as Latin-1 again: on every answer, a cost that bare node:http,
- * whose header strings are one-byte, does not pay (bench/README.md, finding 13). A copy decoded
+ * whose header strings are one-byte, does not pay (bench/README.md, finding 11). A copy decoded
  * from bytes is a new one-byte string, not internalized, so it stays one-byte.
  */
 export function oneByte(text: string): string {
