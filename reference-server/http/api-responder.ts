@@ -143,7 +143,7 @@ export function apiResponder(parts: ResponderParts): ApiResponder {
     return Object.assign(answer, { body: bytes, contentType, plainTail });
   };
   const sendProblem = (req: IncomingMessage, res: ServerResponse, headers: HeaderLines, body: Problem) => {
-    headers.push("Content-Type", PROBLEM_JSON);
+    headers.push(CONTENT_TYPE, PROBLEM_JSON);
     send(req, res, body.status, headers, Buffer.from(JSON.stringify(body)));
   };
   const operationOf = (url: string) => {

@@ -1,14 +1,14 @@
 /**
  * Header strings reach Node one-byte (one-byte.ts): the helper itself, and every name and value
- * the responder hands to writeHead for the answers a loaded server writes most (cached, plain,
- * compressed, refused), over a socket as in the fast lane.
+ * the responder hands to writeHead, over a socket as in the fast lane: plain, kept, compressed,
+ * of another type (RSS), of an account (no-store) and refused.
  */
 import { ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serialize } from "node:v8";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { BuiltApp } from "../index.ts";
-import { socketTransport, type Transport, testApp } from "../test/helpers.ts";
+import { DEMO_KEY, socketTransport, type Transport, testApp } from "../test/helpers.ts";
 import { oneByte } from "./one-byte.ts";
 
 /**
@@ -45,7 +45,7 @@ describe("API responder: header strings", () => {
   const written: unknown[][] = [];
 
   beforeAll(async () => {
-    built = await testApp({ rateLimit: { limit: 2, windowSeconds: 60 } });
+    built = await testApp({ rateLimit: { limit: 5, windowSeconds: 60 } });
     await built.app.listen({ port: 0, host: "127.0.0.1" });
     const { port } = built.app.server.address() as AddressInfo;
     overSocket = socketTransport(`http://127.0.0.1:${port}`);
@@ -64,13 +64,19 @@ describe("API responder: header strings", () => {
     await built?.close();
   });
 
-  it("hands Node only one-byte names and values: plain, kept, compressed and refused answers", async () => {
+  it("hands Node only one-byte names and values", async () => {
     const meta = "/api/v1/meta";
+    expect((await overSocket(meta)).status).toBe(200);
     expect((await overSocket(meta)).status).toBe(200);
     const compressed = await overSocket(meta, { headers: { "accept-encoding": "gzip" } });
     expect(compressed.headers["content-encoding"]).toBe("gzip");
+    expect((await overSocket("/rss.php")).status).toBe(200);
+    const own = await overSocket(`/api/v1/my/follow?uid=${built.demo?.uid}`, {
+      headers: { "x-api-key": DEMO_KEY },
+    });
+    expect(own.status).toBe(200);
     expect((await overSocket(meta)).status).toBe(429);
-    expect(written).toHaveLength(3);
+    expect(written).toHaveLength(6);
     const strings = written.flat().filter((v): v is string => typeof v === "string");
     expect(strings).toEqual(expect.arrayContaining(["RateLimit-Limit", "Vary", "Retry-After"]));
     expect(strings.filter((s) => !heldOneByte(s))).toEqual([]);
