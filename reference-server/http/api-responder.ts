@@ -98,7 +98,9 @@ export function apiResponder(parts: ResponderParts): ApiResponder {
   const answers = new AnswerCache(ANSWER_CACHE_ENTRIES);
   const store = parts.context.store;
   // CORS, then Cache-Control (its value at CACHING): the lines every answer starts with.
-  const leading: HeaderLines = [...Object.entries(parts.cors).flat(), "Cache-Control", publicCaching].map(oneByte);
+  const leading: HeaderLines = [...Object.entries(parts.cors).flat(), "Cache-Control", publicCaching].map(
+    oneByte,
+  );
   const CACHING = leading.length - 1;
   // The limit is the policy's on every decision: its text is built once.
   const limitText = limiter ? String(limiter.policy.limit) : "";
@@ -127,7 +129,10 @@ export function apiResponder(parts: ResponderParts): ApiResponder {
   };
   const jsonType = oneByte("application/json; charset=utf-8");
   // The compression policy's names go out as header values (Content-Encoding, Vary).
-  const compression = { codings: spec.compression.codings.map(oneByte), vary: oneByte(spec.compression.vary) };
+  const compression = {
+    codings: spec.compression.codings.map(oneByte),
+    vary: oneByte(spec.compression.vary),
+  };
   const typeOf = (answer: Answer) => (answer.type === undefined ? jsonType : oneByte(answer.type));
   const prepare = (answer: Answer): Prepared => {
     const { body } = answer;
