@@ -116,7 +116,12 @@ export async function conformanceCommand(cli: CliRun): Promise<{ code: number; r
     // A run that could not judge the target (not this API, unreachable) teaches the ledger nothing.
     const report =
       ledger && !result.report.error
-        ? (await ledger.finish(result.report, cli.baseUrl ?? target.baseUrl)).report
+        ? (
+            await ledger.finish(result.report, cli.baseUrl ?? target.baseUrl, {
+              entries: cli.known ?? [],
+              today: cli.today ?? new Date().toISOString().slice(0, 10),
+            })
+          ).report
         : result.report;
     if (cli.planOnly && result.plan) {
       out(formatPlan(result.plan, target.baseUrl, result.discovered));

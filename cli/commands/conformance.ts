@@ -43,7 +43,7 @@ judge (unreachable, not this API). CHECK is a check name, "rules"
   --require-evidence  a check without evidence ("not exercised") fails the run
   --known FILE        findings accepted for now (YAML or JSON list: check, and optionally operation
                       and code, with reason and expires YYYY-MM-DD): shown, not failing; an entry
-                      past its date fails the run
+                      past its date fails the run; the ledger's checks (ledger:*) may be named too
   --plan              discover, print the plan (every request and what it is for), send nothing more
   --uid/--api-key     an account for the key-protected streams (the bundled server's demo account
                       is used otherwise); the key may come from the DEALKIT_API_KEY environment

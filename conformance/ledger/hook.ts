@@ -9,15 +9,22 @@ import type { RunReport } from "../runner/report.ts";
 import type { Exchange } from "../types.ts";
 import { LedgerError } from "./file.ts";
 import type { LedgerJudgement } from "./judge.ts";
-import { withLedger } from "./report.ts";
+import { type KnownLedgerFindings, withLedger } from "./report.ts";
 import { type LedgerOptions, LedgerSession } from "./session.ts";
 
 export interface RunLedger {
   observe(exchange: Exchange): void;
   /** Traffic seen passing (proxy, judge): the API's answers, and any version's meta. */
   observeTraffic(traffic: Traffic, basePath?: string): void;
-  /** Probes (when a base URL is given), writes the file, and returns the report with the judgements. */
-  finish(report: RunReport, baseUrl?: string): Promise<{ report: RunReport; judgements: LedgerJudgement[] }>;
+  /**
+   * Probes (when a base URL is given), writes the file, and returns the report with the judgements
+   * (those `known` accepts marked so).
+   */
+  finish(
+    report: RunReport,
+    baseUrl?: string,
+    known?: KnownLedgerFindings,
+  ): Promise<{ report: RunReport; judgements: LedgerJudgement[] }>;
 }
 
 /** The body of traffic as JSON, when it is. */
@@ -62,11 +69,11 @@ export async function openRunLedger(
         ...(traffic.failure ? { failure: traffic.failure } : {}),
       });
     },
-    finish: async (report, baseUrl) => {
+    finish: async (report, baseUrl, known) => {
       if (baseUrl) await session.probe(baseUrl);
       try {
         const { ledger, judgements } = await session.close();
-        return { report: withLedger(report, judgements, ledger, path), judgements };
+        return { report: withLedger(report, judgements, ledger, path, known), judgements };
       } catch (err) {
         // The run's own verdict stands; the ledger missed this run, and the report says so.
         if (!(err instanceof LedgerError)) throw err;

@@ -23,6 +23,10 @@ export const LEDGER_CHECKS = {
 } as const;
 export type LedgerCheck = keyof typeof LEDGER_CHECKS;
 
+/** Whether a check name is one of the ledger's (a --known entry may name them too). */
+export const isLedgerCheck = (name: string | undefined): name is LedgerCheck =>
+  name !== undefined && Object.hasOwn(LEDGER_CHECKS, name);
+
 export interface LedgerJudgement {
   check: LedgerCheck;
   level: Level;

@@ -3,9 +3,11 @@
  * of its check (with the ledger's evidence as what was received), warnings and information are
  * notes, and a check the ledger could judge and found nothing against passes.
  */
+import { type AcceptEntry, applyAcceptList, describeEntry } from "../../src/accept/list.ts";
+import { knownMatches } from "../runner/known.ts";
 import type { CheckResult, RunReport } from "../runner/report.ts";
 import type { Severity, Violation } from "../types.ts";
-import { LEDGER_CHECKS, type LedgerCheck, type LedgerJudgement } from "./judge.ts";
+import { isLedgerCheck, LEDGER_CHECKS, type LedgerCheck, type LedgerJudgement } from "./judge.ts";
 import type { Ledger } from "./types.ts";
 
 const SEVERITY: Record<LedgerCheck, Severity> = {
@@ -35,39 +37,74 @@ function violation(j: LedgerJudgement, path: string): Violation {
 /** One line for a warning or an information judgement. */
 export const judgementLine = (j: LedgerJudgement): string => `ledger ${j.level}: ${j.title}`;
 
-/** The report with the ledger's checks added, its notes, and the verdict they change. */
+/** --known entries (the run's own were matched before) and the day their dates are judged by, YYYY-MM-DD. */
+export interface KnownLedgerFindings {
+  entries: AcceptEntry[];
+  today: string;
+}
+
+/**
+ * The report with the ledger's checks added, its notes, and the verdict they change. A failing
+ * judgement a --known entry accepts is shown, marked known, and does not fail its check; an entry
+ * past its date already failed the run (run.ts), whatever it names.
+ */
 export function withLedger(
   report: RunReport,
   judgements: LedgerJudgement[],
   ledger: Ledger,
   path: string,
+  known: KnownLedgerFindings = { entries: [], today: "" },
 ): RunReport {
   const fields = Object.values(ledger.kinds).reduce((n, k) => n + Object.keys(k.fields).length, 0);
   const history = `${ledger.runs} runs, ${Object.keys(ledger.kinds).length} kinds of answer, ${fields} field paths`;
+  const failures = judgements.filter((j) => j.level === "failure").map((j) => violation(j, path));
+  const accepted = applyAcceptList(
+    failures,
+    known.entries.filter((e) => isLedgerCheck(e.match.check) && e.expires >= known.today),
+    knownMatches,
+    known.today,
+  );
+  for (const { finding, entry } of accepted.accepted)
+    finding.known = { reason: entry.reason, expires: entry.expires };
   const checks: CheckResult[] = (Object.keys(LEDGER_CHECKS) as LedgerCheck[])
     .filter((name) => name !== "ledger:field-added")
     .map((name) => {
-      const failing = judgements.filter((j) => j.check === name && j.level === "failure");
+      const failing = failures.filter((v) => v.check === name);
+      const open = failing.filter((v) => !v.known);
       const judgedSomething =
         name === "ledger:v1-retired-early" ? Object.keys(ledger.versions).length > 0 : fields > 0;
+      const knownNote =
+        failing.length > open.length
+          ? `; ${failing.length - open.length} known finding(s), accepted (--known)`
+          : "";
       return {
         name,
         title: LEDGER_CHECKS[name],
         verifies: LEDGER_CHECKS[name],
         source: SOURCE,
         severity: SEVERITY[name],
-        status: failing.length > 0 ? "fail" : ledger.runs > 1 && judgedSomething ? "pass" : "not-exercised",
+        status:
+          open.length > 0
+            ? "fail"
+            : failing.length > 0 || (ledger.runs > 1 && judgedSomething)
+              ? "pass"
+              : "not-exercised",
         cases: ledger.runs,
         informative: ledger.runs > 1 ? ledger.runs : 0,
         planned: 0,
         sent: 0,
-        violations: failing.map((j) => violation(j, path)),
+        violations: failing,
         ...(ledger.runs > 1
-          ? { note: `ledger ${path}: ${history}` }
+          ? { note: `ledger ${path}: ${history}${knownNote}` }
           : { reason: `the ledger ${path} holds one run: nothing earlier to compare with` }),
       };
     });
-  const notes = judgements.filter((j) => j.level !== "failure").map(judgementLine);
+  const notes = [
+    ...judgements.filter((j) => j.level !== "failure").map(judgementLine),
+    ...accepted.unused.map(
+      (e) => `known finding not seen in this run (the entry can go): ${describeEntry(e)}`,
+    ),
+  ];
   const failed = checks.some((c) => c.status === "fail");
   return {
     ...report,

@@ -11,8 +11,9 @@ import { type Account, buildCase } from "../arbitraries/requests.ts";
 import { isLoopback, sourceAddresses } from "../http/addresses.ts";
 import { type AnswerLimits, closeAgents, DEFAULT_LIMITS } from "../http/client.ts";
 import { Pacer } from "../http/pacer.ts";
+import { isLedgerCheck } from "../ledger/judge.ts";
 import { defaultRegistry, selectChecks, UnknownCheckError } from "../registry.ts";
-import type { CheckContext, Exchange, Violation } from "../types.ts";
+import type { CheckContext, Exchange } from "../types.ts";
 import { META } from "./burst.ts";
 import { findCauses } from "./causes.ts";
 import { RateDiagnosis } from "./diagnosis.ts";
@@ -20,6 +21,7 @@ import { discover } from "./discover.ts";
 import { releaseBody } from "./exchange.ts";
 import { execute } from "./execute.ts";
 import { Judge } from "./judge.ts";
+import { knownMatches } from "./known.ts";
 import { buildPlan, candidatesByOperation, type Plan, requestsOf, validCasesOf } from "./plan.ts";
 import { Progress, type ProgressState } from "./progress.ts";
 import { defaultPurpose, notePurposes, requestLine } from "./purposes.ts";
@@ -380,7 +382,11 @@ function chooseChecks(spec: Spec, options: Pick<RunOptions, "only" | "skip" | "k
   const registry = defaultRegistry(spec);
   const checks = selectChecks(registry, options.only, options.skip);
   for (const entry of options.known ?? [])
-    if (entry.match.check !== undefined && !registry.get(entry.match.check))
+    if (
+      entry.match.check !== undefined &&
+      !registry.get(entry.match.check) &&
+      !isLedgerCheck(entry.match.check)
+    )
       throw new UnknownCheckError(entry.match.check);
   return { registry, checks };
 }
@@ -394,7 +400,8 @@ export async function validateSelection(
 
 /**
  * Marks the violations a --known entry accepts (they are shown, not failing); returns the entries
- * past their date (they fail the run) and notes on those nothing matched any more.
+ * past their date (they fail the run) and notes on those nothing matched any more. Entries naming
+ * a ledger check are matched once the ledger has judged (ledger/report.ts), not here.
  */
 function applyKnown(
   judge: Judge,
@@ -409,18 +416,12 @@ function applyKnown(
     expired: sorted.expired.map(describeEntry),
     notes: [
       ...sorted.expired.map((e) => `known finding expired, so the run fails: ${describeEntry(e)}`),
-      ...sorted.unused.map(
-        (e) => `known finding not seen in this run (the entry can go): ${describeEntry(e)}`,
-      ),
+      ...sorted.unused
+        .filter((e) => !isLedgerCheck(e.match.check))
+        .map((e) => `known finding not seen in this run (the entry can go): ${describeEntry(e)}`),
     ],
   };
 }
-
-/** A --known entry names a check, and optionally the operation and the violation code. */
-const knownMatches = (e: AcceptEntry, v: Violation) =>
-  e.match.check === v.check &&
-  (e.match.operation === undefined || e.match.operation === v.operation) &&
-  (e.match.code === undefined || e.match.code === v.code);
 
 /** Fields a --known entry matches on. */
 export const KNOWN_KEYS = ["check", "operation", "code"] as const;
