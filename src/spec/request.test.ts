@@ -100,7 +100,11 @@ describe("query decoding (x-query-string.decoding)", () => {
   it("reads an ASCII part (a request line's) as the byte-by-byte reference does", () => {
     const byteEscape = fc.integer({ min: 0, max: 255 }).map((b) => `%${b.toString(16).padStart(2, "0")}`);
     const utf8 = fc.string({ unit: "binary", maxLength: 4 }).map(encodeURIComponent);
-    const piece = fc.oneof(byteEscape, utf8, fc.constantFrom("%EF%BB%BF", "+", "%", "%2", "a", "=", "%ED%A0%80"));
+    const piece = fc.oneof(
+      byteEscape,
+      utf8,
+      fc.constantFrom("%EF%BB%BF", "+", "%", "%2", "a", "=", "%ED%A0%80"),
+    );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 8 }), (pieces) => {
         const part = pieces.join("");
