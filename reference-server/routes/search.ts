@@ -1,4 +1,5 @@
 import { priceBound } from "../../src/rules/decimal.ts";
+import type { Spec } from "../../src/spec/spec.ts";
 import type { AlertFilter } from "../db/store.ts";
 import { AlertBytes, alertBytes } from "../http/alert-bytes.ts";
 import { alertRecord } from "../http/records.ts";
@@ -9,6 +10,17 @@ const DATA_OPEN = Buffer.from('{"data":[');
 const COMMA = Buffer.from(",");
 const META = Buffer.from('],"meta":');
 const CLOSE = Buffer.from("}");
+
+/** meta.price_scope serialized, once per spec: every answer carries the same. */
+const scopes = new WeakMap<Spec, string>();
+function priceScopeJson(spec: Spec): string {
+  let json = scopes.get(spec);
+  if (json === undefined) {
+    json = JSON.stringify(priceScope(spec));
+    scopes.set(spec, json);
+  }
+  return json;
+}
 
 /**
  * GET /api/v1/search: OR words, block words, price range and category, newest first, paged,
@@ -60,12 +72,13 @@ export const searchAlerts: Handler = (ctx, { operation, parsed }) => {
       limit,
       count: rows.length,
       total,
-      price_scope: priceScope(ctx.spec),
     };
-    // JSON.stringify({ data, meta }) byte for byte, without serializing the rows again.
+    // JSON.stringify({ data, meta }) byte for byte (price_scope is meta's last key), without
+    // serializing the rows or the spec's price scope again.
+    const metaJson = `${JSON.stringify(meta).slice(0, -1)},"price_scope":${priceScopeJson(ctx.spec)}}`;
     const parts: Buffer[] = [DATA_OPEN];
     for (const [i, row] of rows.entries()) parts.push(...(i === 0 ? [row] : [COMMA, row]));
-    parts.push(META, Buffer.from(JSON.stringify(meta)), CLOSE);
+    parts.push(META, Buffer.from(metaJson), CLOSE);
     return Buffer.concat(parts);
   });
   return { status: 200, body };
