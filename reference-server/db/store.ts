@@ -2,7 +2,7 @@ import type { Database, Statement } from "better-sqlite3";
 import type { ActivityRow, AlertRow, ZdmRow } from "../data/records.ts";
 import { FastCounts } from "./fast-count.ts";
 import { PriceColumn } from "./price-column.ts";
-import { WordSearch } from "./word-search.ts";
+import { type DocRow, WordSearch } from "./word-search.ts";
 
 /** What an alert query may filter on; every field is optional and they combine with AND. */
 export interface AlertFilter {
@@ -130,7 +130,7 @@ export class Store {
    * including clock-derived bounds such as a rank window's from/to. Bounded: the map is
    * emptied when full (one rebuild per key afterwards).
    */
-  memo(key: string, build: () => string): Buffer {
+  memo(key: string, build: () => string | Buffer): Buffer {
     const stamp = this.changeStamp();
     if (stamp !== this.bodiesStamp) {
       this.bodies.clear();
@@ -138,7 +138,8 @@ export class Store {
     }
     let body = this.bodies.get(key);
     if (body === undefined) {
-      body = Buffer.from(build());
+      const built = build();
+      body = typeof built === "string" ? Buffer.from(built) : built;
       if (this.bodies.size >= BODY_CACHE_SIZE) this.bodies.clear();
       this.bodies.set(key, body);
     }
@@ -217,16 +218,40 @@ export class Store {
    * rows), or taking every match from the price index and sorting it (about `total` rows).
    */
   alerts(filter: AlertFilter, limit: number, offset = 0, total?: number): AlertRow[] {
-    if (WordSearch.handles(filter)) return this.words.page(filter, limit, offset);
+    const way = this.pageWay(filter, limit, offset, total);
+    if (way === "words") return this.words.page(filter, limit, offset);
     const { statements, params } = this.shape(filter);
-    if (statements.byPrice) {
-      const alerts = this.countAlerts({});
-      const walk = ((offset + limit) * alerts) / Math.max(total ?? alerts, 1);
-      if (total === undefined || total * PRICE_INDEX_ROW_COST >= walk)
-        return this.words.page(filter, limit, offset);
-      return statements.byPrice.all({ ...params, limit, offset }) as AlertRow[];
-    }
-    return statements.page.all({ ...params, limit, offset }) as AlertRow[];
+    const statement = way === "price index" ? (statements.byPrice as Statement) : statements.page;
+    return statement.all({ ...params, limit, offset }) as AlertRow[];
+  }
+
+  /**
+   * The doc numbers of the page `alerts` would read (same arguments), newest first, when it is
+   * read by doc number without late docs (WordSearch.pageDocs); undefined when it is read
+   * another way. The rows are then read by rowsByDoc: a caller keeping what it made of a row
+   * (per data state: changeStamp) reads only the rows it lacks.
+   */
+  alertDocs(filter: AlertFilter, limit: number, offset = 0, total?: number): number[] | undefined {
+    if (this.pageWay(filter, limit, offset, total) !== "words") return undefined;
+    return this.words.pageDocs(filter, limit, offset);
+  }
+
+  /** Rows of `docs` (alertDocs) with their doc numbers, in no promised order; none for a doc without a row. */
+  rowsByDoc(docs: number[]): DocRow[] {
+    return this.words.rowsByDoc(docs);
+  }
+
+  /**
+   * How `alerts` reads a page (see there): by the token sets and the price column
+   * (word-search.ts), through the price index and a sort, or the table newest first.
+   */
+  private pageWay(filter: AlertFilter, limit: number, offset: number, total: number | undefined) {
+    if (WordSearch.handles(filter)) return "words";
+    const { statements } = this.shape(filter);
+    if (!statements.byPrice) return "table";
+    const alerts = this.countAlerts({});
+    const walk = ((offset + limit) * alerts) / Math.max(total ?? alerts, 1);
+    return total === undefined || total * PRICE_INDEX_ROW_COST >= walk ? "words" : "price index";
   }
 
   /**

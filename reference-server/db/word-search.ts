@@ -20,6 +20,9 @@ export type Prices = () => Float64Array;
 const ANSWER_COLUMNS =
   "id, title, content, datetime, shorttime, shijianchuo, cateid, catename, comments, louzhu, louzhuregtime, url, yuanurl, price, tags";
 
+/** An answer's row with its doc number (rowsByDoc). */
+export type DocRow = AlertRow & { doc: number };
+
 /** What a candidate's check reads of its row. */
 type Checked = Pick<AlertRow, "title" | "content" | "cateid"> & { seq: number };
 
@@ -66,6 +69,7 @@ export class WordSearch {
   private readonly rowOf: Statement<[number], AlertRow>;
   /** A page's rows from their doc numbers (a JSON array), newest first. */
   private readonly rowsOf: Statement<[string], AlertRow>;
+  private readonly docRowsOf: Statement<[string], DocRow>;
   private readonly termsFrom: Statement<[string, string], string>;
   /** Bitsets reused from search to search (unionInto); `taken` of them are in use. */
   private readonly scratch: TypedFastBitSet[] = [];
@@ -83,6 +87,9 @@ export class WordSearch {
     this.rowOf = db.prepare<[number], AlertRow>(`SELECT ${ANSWER_COLUMNS} FROM alerts WHERE seq = ?`);
     this.rowsOf = db.prepare<[string], AlertRow>(
       `SELECT ${ANSWER_COLUMNS} FROM alerts WHERE doc IN (SELECT value FROM json_each(?)) ORDER BY seq DESC`,
+    );
+    this.docRowsOf = db.prepare<[string], DocRow>(
+      `SELECT doc, ${ANSWER_COLUMNS} FROM alerts WHERE doc IN (SELECT value FROM json_each(?))`,
     );
     this.termsFrom = db
       .prepare<[string, string], string>("SELECT term FROM term_docs WHERE term >= ? AND term < ?")
@@ -118,27 +125,48 @@ export class WordSearch {
    * alert (the "all" set), which costs what the walk passes before the page is full.
    */
   page(f: AlertFilter, limit: number, offset: number): AlertRow[] {
-    const plan = this.plan(f);
-    const late = this.termSet(LATE_TOKEN);
-    if ((late instanceof Uint32Array ? late.length : late.size()) === 0) {
-      const all = this.termSet("all");
-      const rows =
-        !WordSearch.handles(f) && f.cateids === undefined && !(all instanceof Uint32Array)
-          ? this.priceRangePage(f, all, limit, offset)
-          : this.pageInDocOrder(plan, limit, offset);
-      if (rows) return rows;
-    }
-    return this.pageBySeq(plan, limit, offset, asBitset(late));
+    const docs = this.pageDocs(f, limit, offset);
+    const rows = docs && this.rowsOfDocs(docs);
+    if (rows) return rows;
+    return this.pageBySeq(this.plan(f), limit, offset, asBitset(this.termSet(LATE_TOKEN)));
   }
 
   /**
-   * Without late docs, doc order is newest first: the page is the walk's first hits, read in one
-   * statement without looking up any key first. Undefined when a hit has no row (the sets were
-   * read at another data state than the rows): the walk by key skips such docs.
+   * The page's doc numbers, newest first, when doc order is newest first (no late docs), so that
+   * the page is the walk's first hits and no key is looked up. Undefined otherwise, and when a
+   * hit has no row (the sets were read at another data state than the rows): the walk by key
+   * (page) skips such docs. A caller that keeps what it made of a doc's row (search's
+   * serialized rows) reads only the rows it lacks (rowsOfDocs).
    */
-  private pageInDocOrder(plan: Plan, limit: number, offset: number): AlertRow[] | undefined {
+  pageDocs(f: AlertFilter, limit: number, offset: number): number[] | undefined {
+    const late = this.termSet(LATE_TOKEN);
+    if ((late instanceof Uint32Array ? late.length : late.size()) !== 0) return undefined;
+    const all = this.termSet("all");
+    const docs =
+      !WordSearch.handles(f) && f.cateids === undefined && !(all instanceof Uint32Array)
+        ? this.priceRangeDocs(f, all, offset + limit)
+        : this.docsInDocOrder(this.plan(f), offset + limit);
+    return docs?.slice(offset);
+  }
+
+  /**
+   * Rows of `docs` (as pageDocs gives them) in one statement, newest first: the order of `docs`;
+   * undefined when one has no row (the sets were read at another data state than the rows).
+   */
+  rowsOfDocs(docs: number[]): AlertRow[] | undefined {
+    if (docs.length === 0) return [];
+    const rows = this.rowsOf.all(JSON.stringify(docs));
+    return rows.length === docs.length ? rows : undefined;
+  }
+
+  /** Rows of `docs` with their doc numbers, in no promised order; none for a doc without a row. */
+  rowsByDoc(docs: number[]): DocRow[] {
+    return docs.length === 0 ? [] : this.docRowsOf.all(JSON.stringify(docs));
+  }
+
+  /** The walk's first `wanted` hits in doc order; undefined when a hit has no row. */
+  private docsInDocOrder(plan: Plan, wanted: number): number[] | undefined {
     const { keeps, needsRow, accepts } = plan;
-    const wanted = offset + limit;
     const docs: number[] = [];
     let rowless = false;
     walkDescending(plan.union, plan.required, plan.excluded, (doc) => {
@@ -151,7 +179,7 @@ export class WordSearch {
       }
       return !rowless && docs.length < wanted;
     });
-    return rowless ? undefined : this.rowsOfDocs(docs, offset, wanted);
+    return rowless ? undefined : docs;
   }
 
   /**
@@ -159,17 +187,11 @@ export class WordSearch {
    * highest doc down, each doc in range checked against the alerts that exist (the "all" set).
    * A few nanoseconds a doc, where the general walk calls a check per alert it passes.
    */
-  private priceRangePage(
-    f: AlertFilter,
-    all: TypedFastBitSet,
-    limit: number,
-    offset: number,
-  ): AlertRow[] | undefined {
+  private priceRangeDocs(f: AlertFilter, all: TypedFastBitSet, wanted: number): number[] {
     const prices = this.prices();
     const low = f.minPrice ?? Number.NEGATIVE_INFINITY;
     const high = f.maxPrice ?? Number.POSITIVE_INFINITY;
     const exists = all.words;
-    const wanted = offset + limit;
     const docs: number[] = [];
     for (let doc = Math.min(prices.length, exists.length * 32) - 1; doc >= 0; doc--) {
       const price = prices[doc] as number;
@@ -178,18 +200,7 @@ export class WordSearch {
         if (docs.length >= wanted) break;
       }
     }
-    return this.rowsOfDocs(docs, offset, wanted);
-  }
-
-  /**
-   * Rows of the hits `docs[offset, wanted)` (newest first), read in one statement; undefined
-   * when one has no row (the sets were read at another data state than the rows).
-   */
-  private rowsOfDocs(docs: number[], offset: number, wanted: number): AlertRow[] | undefined {
-    if (offset >= docs.length) return [];
-    const page = docs.slice(offset, wanted);
-    const rows = this.rowsOf.all(JSON.stringify(page));
-    return rows.length === page.length ? rows : undefined;
+    return docs;
   }
 
   /** The walk with late docs: hits by key, until no doc below can be newer than the page. */

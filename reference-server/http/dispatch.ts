@@ -46,12 +46,13 @@ export function dispatch(
   const { operation } = match;
   const handler = handlers[operation.operationId];
   if (!handler) throw new Error(`no handler for ${operation.operationId}`);
-  const query = new URLSearchParams(queryString);
   const parsed = readRequest(spec, operation, queryString, match.pathParams);
 
   let account: Account | undefined;
   if (operation.secured) {
     const key = headers["x-api-key"];
+    // Parsed here only: most operations (search among them) carry no credentials.
+    const query = new URLSearchParams(queryString);
     account = verify(credentialUid(query), typeof key === "string" ? key : undefined);
     // One body for a missing key, a wrong key and an unknown uid: nothing tells them apart.
     if (!account) return routed(refuse(401, problem(spec, "unauthorized")));

@@ -1,8 +1,26 @@
 import { priceBound } from "../../src/rules/decimal.ts";
+import type { Spec } from "../../src/spec/spec.ts";
 import type { AlertFilter } from "../db/store.ts";
+import { AlertBytes, alertBytes } from "../http/alert-bytes.ts";
 import { alertRecord } from "../http/records.ts";
 import type { Handler } from "./context.ts";
 import { categoryId, priceScope, wordsOf } from "./spec-values.ts";
+
+const DATA_OPEN = Buffer.from('{"data":[');
+const COMMA = Buffer.from(",");
+const META = Buffer.from('],"meta":');
+const CLOSE = Buffer.from("}");
+
+/** meta.price_scope serialized, once per spec: every answer carries the same. */
+const scopes = new WeakMap<Spec, string>();
+function priceScopeJson(spec: Spec): string {
+  let json = scopes.get(spec);
+  if (json === undefined) {
+    json = JSON.stringify(priceScope(spec));
+    scopes.set(spec, json);
+  }
+  return json;
+}
 
 /**
  * GET /api/v1/search: OR words, block words, price range and category, newest first, paged,
@@ -35,23 +53,33 @@ export const searchAlerts: Handler = (ctx, { operation, parsed }) => {
     const impossible = priceFilter && unpriced;
     const total = impossible ? 0 : ctx.store.countAlerts(filter);
     const offset = (page - 1) * limit;
-    const rows = impossible || offset >= total ? [] : ctx.store.alerts(filter, limit, offset, total);
-    const data = rows.map((row) => alertRecord(row, true));
-    return JSON.stringify({
-      data,
-      meta: {
-        q: parsed.raw.q ?? null,
-        kp: parsed.raw.kp ?? null,
-        mip: mip ?? null,
-        mxp: mxp ?? null,
-        cate,
-        page,
-        limit,
-        count: data.length,
-        total,
-        price_scope: priceScope(ctx.spec),
-      },
-    });
+    // The page's rows as bytes, kept between searches when the page is read by doc number
+    // (alert-bytes.ts); otherwise read and serialized here. The same bytes either way.
+    let rows: Buffer[] = [];
+    if (!impossible && offset < total) {
+      const docs = ctx.store.alertDocs(filter, limit, offset, total);
+      rows =
+        (docs && AlertBytes.of(ctx.store).rowsOf(docs)) ??
+        ctx.store.alerts(filter, limit, offset, total).map((row) => alertBytes(alertRecord(row, true)));
+    }
+    const meta = {
+      q: parsed.raw.q ?? null,
+      kp: parsed.raw.kp ?? null,
+      mip: mip ?? null,
+      mxp: mxp ?? null,
+      cate,
+      page,
+      limit,
+      count: rows.length,
+      total,
+    };
+    // JSON.stringify({ data, meta }) byte for byte (price_scope is meta's last key), without
+    // serializing the rows or the spec's price scope again.
+    const metaJson = `${JSON.stringify(meta).slice(0, -1)},"price_scope":${priceScopeJson(ctx.spec)}}`;
+    const parts: Buffer[] = [DATA_OPEN];
+    for (const [i, row] of rows.entries()) parts.push(...(i === 0 ? [row] : [COMMA, row]));
+    parts.push(META, Buffer.from(metaJson), CLOSE);
+    return Buffer.concat(parts);
   });
   return { status: 200, body };
 };

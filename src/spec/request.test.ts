@@ -1,8 +1,15 @@
+import fc from "fast-check";
 // parseRequest is the one reading of query strings shared by the server and the mock:
 // these rows pin the conventions of the spec's info description.
 import { describe, expect, it, vi } from "vitest";
 import { loadSpec } from "./load.ts";
-import { compileParameterChecks, decodeQueryPart, parseRequest, queryDecodingErrors } from "./request.ts";
+import {
+  compileParameterChecks,
+  decodeQueryBytes,
+  decodeQueryPart,
+  parseRequest,
+  queryDecodingErrors,
+} from "./request.ts";
 
 const spec = await loadSpec();
 const parse = (opId: string, query: string, pathParams?: Record<string, string>) =>
@@ -88,6 +95,25 @@ describe("query decoding (x-query-string.decoding)", () => {
     ["an escaped surrogate", "%ED%A0%80", undefined],
   ])("%s", (_name, part, want) => {
     expect(decodeQueryPart(part)).toBe(want);
+  });
+
+  it("reads an ASCII part (a request line's) as the byte-by-byte reference does", () => {
+    const byteEscape = fc.integer({ min: 0, max: 255 }).map((b) => `%${b.toString(16).padStart(2, "0")}`);
+    const utf8 = fc.string({ unit: "binary", maxLength: 4 }).map(encodeURIComponent);
+    const piece = fc.oneof(
+      byteEscape,
+      utf8,
+      fc.constantFrom("%EF%BB%BF", "+", "%", "%2", "a", "=", "%ED%A0%80"),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), (pieces) => {
+        const part = pieces.join("");
+        const spaced = part.replaceAll("+", " ");
+        const want = /%(?![0-9A-Fa-f]{2})/.test(spaced) ? undefined : decodeQueryBytes(spaced);
+        expect(decodeQueryPart(part)).toBe(want);
+      }),
+      { seed: 25, numRuns: 3000 },
+    );
   });
 
   it("names each parameter that does not decode once, and `query` for a name that does not", () => {

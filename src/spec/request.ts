@@ -32,10 +32,29 @@ export function queryLengthError(spec: Spec, queryString: string): ParamError | 
 const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
 const ESCAPES = /%(?![0-9A-Fa-f]{2})/;
 
+/** Nothing above U+007F (a request line as Node reads it, percent-escapes included). */
+const NON_ASCII = /[\u0080-\uffff]/;
+
 /** One name or value of a query string decoded as x-query-string.decoding says, or undefined when it does not decode. */
 export function decodeQueryPart(part: string): string | undefined {
   const spaced = part.replaceAll("+", " ");
   if (ESCAPES.test(spaced)) return undefined;
+  // What a socket's request line holds: decodeURIComponent reads the same bytes as the same
+  // UTF-8 (it refuses what a strict decoder refuses), but keeps a leading BOM, which the decoder
+  // drops. A Buffer per escape and a decoder call cost ~20 µs of an OR search's parameters.
+  if (!NON_ASCII.test(spaced)) {
+    try {
+      const text = decodeURIComponent(spaced);
+      return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    } catch {
+      return undefined;
+    }
+  }
+  return decodeQueryBytes(spaced);
+}
+
+/** decodeQueryPart for any text (raw non-ASCII is read as its UTF-8 bytes): byte by byte. Exported as the reference its tests compare with. */
+export function decodeQueryBytes(spaced: string): string | undefined {
   const bytes = (spaced.match(/%[0-9A-Fa-f]{2}|[^%]+/g) ?? []).map((token) =>
     token.startsWith("%") ? Buffer.from([Number.parseInt(token.slice(1), 16)]) : Buffer.from(token, "utf8"),
   );
