@@ -36,6 +36,16 @@ const f0 = (n: number | undefined) => (n === undefined ? "?" : n.toFixed(0));
  * client's main threads, the server's CPU, its V8 workers' CPU and wait, the machine's busy CPU
  * (both CPUs, ticks) with the part no thread of the server or the client used, steal, CPU pressure.
  */
+/** The query of a search path as a reader reads it (`q=天猫&kp=...`); the path itself when it does not decode. */
+function queryOf(path: string): string {
+  const query = path.slice(path.indexOf("?") + 1);
+  try {
+    return decodeURIComponent(query);
+  } catch {
+    return query;
+  }
+}
+
 function sampleText(x: SlowSample): string {
   const others =
     x.machineBusyMs === undefined
@@ -46,7 +56,8 @@ function sampleText(x: SlowSample): string {
     `server cpu ${f1(x.serverCpuMs)}, V8 workers cpu ${f1(x.serverV8WorkersCpuMs)} / wait ${f1(x.serverV8WorkersWaitMs)}; ` +
     `machine busy ${f0(x.machineBusyMs)} (others ${f0(others)}), steal ${f0(x.machineStealMs)}, pressure ${f1(x.cpuPressureMs)}` +
     (x.serverGcMs >= GC_OVERLAP_MS ? `; server GC ${x.serverGcMs.toFixed(1)} (${x.serverGcKind})` : "") +
-    (x.clientGc ? "; client GC" : "")
+    (x.clientGc ? "; client GC" : "") +
+    `; ${queryOf(x.path)}`
   );
 }
 
@@ -232,7 +243,7 @@ export function report(
       },
       {
         caption:
-          "First seen, the 3 slowest samples: where their time went (run-queue waits of the two main threads; the server's CPU; its V8 workers' CPU and wait; the machine's busy CPU over both CPUs, of it others' (in 10 ms ticks); steal; CPU pressure; all ms)",
+          "First seen, the 3 slowest samples: where their time went (run-queue waits of the two main threads; the server's CPU; its V8 workers' CPU and wait; the machine's busy CPU over both CPUs, of it others' (in 10 ms ticks); steal; CPU pressure; all ms; then the query)",
         columns: ["query kind", ...results.map((r) => `${formatNumber(r.db.size)} alerts`)],
         rows: kinds.map((k) => [
           k.label,

@@ -51,7 +51,14 @@ export interface FirstSeenWaits {
   slowest: SlowSample[];
 }
 
-export type SlowSample = Waits & { ms: number; clientGc: boolean; serverGcMs: number; serverGcKind: string };
+/** A slow sample: its ms, the request (so it can be sent again), and where its time went. */
+export type SlowSample = Waits & {
+  ms: number;
+  path: string;
+  clientGc: boolean;
+  serverGcMs: number;
+  serverGcKind: string;
+};
 
 /** A GC pause of the server: start (epoch ms), duration, V8's kind (minor, major, incremental, weakcb). */
 export interface ServerGc {

@@ -89,6 +89,7 @@ async function firstSeen(
           slowest: samples
             .map((ms, i) => ({
               ms,
+              path: paths[i] as string,
               ...(waits[i] as Waits),
               clientGc: once.clientGc[i] ?? false,
               serverGcMs: gcMs[i] ?? 0,
