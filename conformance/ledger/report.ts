@@ -3,8 +3,8 @@
  * of its check (with the ledger's evidence as what was received), warnings and information are
  * notes, and a check the ledger could judge and found nothing against passes.
  */
-import { type AcceptEntry, applyAcceptList, describeEntry } from "../../src/accept/list.ts";
-import { knownMatches } from "../runner/known.ts";
+import { type AcceptEntry, applyAcceptList } from "../../src/accept/list.ts";
+import { acceptedNote, knownMatches, unusedNote } from "../runner/known.ts";
 import type { CheckResult, RunReport } from "../runner/report.ts";
 import type { Severity, Violation } from "../types.ts";
 import { isLedgerCheck, LEDGER_CHECKS, type LedgerCheck, type LedgerJudgement } from "./judge.ts";
@@ -58,9 +58,10 @@ export function withLedger(
   const fields = Object.values(ledger.kinds).reduce((n, k) => n + Object.keys(k.fields).length, 0);
   const history = `${ledger.runs} runs, ${Object.keys(ledger.kinds).length} kinds of answer, ${fields} field paths`;
   const failures = judgements.filter((j) => j.level === "failure").map((j) => violation(j, path));
+  // Entries past their date accept nothing (applyAcceptList); run.ts already failed the run for them.
   const accepted = applyAcceptList(
     failures,
-    known.entries.filter((e) => isLedgerCheck(e.match.check) && e.expires >= known.today),
+    known.entries.filter((e) => isLedgerCheck(e.match.check)),
     knownMatches,
     known.today,
   );
@@ -73,10 +74,7 @@ export function withLedger(
       const open = failing.filter((v) => !v.known);
       const judgedSomething =
         name === "ledger:v1-retired-early" ? Object.keys(ledger.versions).length > 0 : fields > 0;
-      const knownNote =
-        failing.length > open.length
-          ? `; ${failing.length - open.length} known finding(s), accepted (--known)`
-          : "";
+      const knownNote = failing.length > open.length ? `; ${acceptedNote(failing.length - open.length)}` : "";
       return {
         name,
         title: LEDGER_CHECKS[name],
@@ -101,9 +99,7 @@ export function withLedger(
     });
   const notes = [
     ...judgements.filter((j) => j.level !== "failure").map(judgementLine),
-    ...accepted.unused.map(
-      (e) => `known finding not seen in this run (the entry can go): ${describeEntry(e)}`,
-    ),
+    ...accepted.unused.map(unusedNote),
   ];
   const failed = checks.some((c) => c.status === "fail");
   return {

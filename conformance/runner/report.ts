@@ -12,6 +12,7 @@ import type { Check, Phase, Severity, Violation } from "../types.ts";
 import { goalCheck } from "./candidates.ts";
 import type { Cause } from "./causes.ts";
 import type { Evidence, Judge } from "./judge.ts";
+import { acceptedNote } from "./known.ts";
 import { type Plan, requestsOf } from "./plan.ts";
 import type { Sender } from "./sender.ts";
 import { MAX_TIME_REACHED } from "./stop.ts";
@@ -248,9 +249,7 @@ export function checkResults(all: Check[], facts: Facts): CheckResult[] {
           : "not-exercised";
     const notes = [
       status === "pass" ? cut : undefined,
-      violations.length > open.length
-        ? `${violations.length - open.length} known finding(s), accepted (--known)`
-        : undefined,
+      violations.length > open.length ? acceptedNote(violations.length - open.length) : undefined,
       evidence.partial,
       ...Object.entries(check.evidenceKinds ?? {})
         .filter(([kind]) => evidence.informative > 0 && !evidence.kinds[kind])

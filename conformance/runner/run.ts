@@ -21,7 +21,7 @@ import { discover } from "./discover.ts";
 import { releaseBody } from "./exchange.ts";
 import { execute } from "./execute.ts";
 import { Judge } from "./judge.ts";
-import { knownMatches } from "./known.ts";
+import { knownMatches, unusedNote } from "./known.ts";
 import { buildPlan, candidatesByOperation, type Plan, requestsOf, validCasesOf } from "./plan.ts";
 import { Progress, type ProgressState } from "./progress.ts";
 import { defaultPurpose, notePurposes, requestLine } from "./purposes.ts";
@@ -416,9 +416,7 @@ function applyKnown(
     expired: sorted.expired.map(describeEntry),
     notes: [
       ...sorted.expired.map((e) => `known finding expired, so the run fails: ${describeEntry(e)}`),
-      ...sorted.unused
-        .filter((e) => !isLedgerCheck(e.match.check))
-        .map((e) => `known finding not seen in this run (the entry can go): ${describeEntry(e)}`),
+      ...sorted.unused.filter((e) => !isLedgerCheck(e.match.check)).map(unusedNote),
     ],
   };
 }
