@@ -1,3 +1,4 @@
+import type { Database } from "better-sqlite3";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { containsWord } from "../../src/rules/words.ts";
@@ -5,10 +6,10 @@ import { loadSpec } from "../../src/spec/load.ts";
 import { makeAlert } from "../data/generate.ts";
 import { Prng } from "../data/prng.ts";
 import type { AlertRow } from "../data/records.ts";
+import { generatedDb } from "../test/helpers.ts";
 import { decodeDocs } from "./doc-sets.ts";
 import { FastCounts } from "./fast-count.ts";
 import { alertTokens, LATE_TOKEN } from "./grams.ts";
-import { openDatabase } from "./open.ts";
 import type { AlertFilter } from "./store.ts";
 import { addAlerts, removeAlertsBefore, writeDataset } from "./write.ts";
 
@@ -35,7 +36,7 @@ function bruteForce(rows: AlertRow[], f: AlertFilter): number {
  * retention. Also each token's stored set equals the set recomputed from the rows.
  */
 describe("exact totals from the count index", () => {
-  let db: ReturnType<typeof openDatabase>["db"];
+  let db: Database;
   let counts: FastCounts;
   let rows: () => Stored[];
   let words: string[];
@@ -44,14 +45,7 @@ describe("exact totals from the count index", () => {
 
   beforeAll(async () => {
     spec = await loadSpec();
-    db = openDatabase({
-      dbPath: ":memory:",
-      size: 800,
-      seed: 5,
-      nowSeconds: NOW,
-      categories: spec.categories.items,
-      zoneOffset: 8 * 3600,
-    }).db;
+    db = await generatedDb(800, 5);
     counts = new FastCounts(db);
     rows = () => db.prepare<[], Stored>("SELECT * FROM alerts").all();
     // Every 2-character substring of some titles: words that occur, a few in most alerts.

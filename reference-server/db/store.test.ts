@@ -5,9 +5,9 @@ import BetterSqlite3 from "better-sqlite3";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { containsWord } from "../../src/rules/words.ts";
-import { loadSpec } from "../../src/spec/load.ts";
 import type { AlertRow } from "../data/records.ts";
-import { connect, openDatabase } from "./open.ts";
+import { generatedDb } from "../test/helpers.ts";
+import { connect } from "./open.ts";
 import { type AlertFilter, OTHER_COMMITS_CHECK_MS, Store } from "./store.ts";
 import { writeDataset } from "./write.ts";
 
@@ -33,15 +33,7 @@ describe("store queries", () => {
   let close: () => void;
 
   beforeAll(async () => {
-    const spec = await loadSpec();
-    const { db } = openDatabase({
-      dbPath: ":memory:",
-      size: 600,
-      seed: 11,
-      nowSeconds: NOW,
-      categories: spec.categories.items,
-      zoneOffset: 8 * 3600,
-    });
+    const db = await generatedDb(600, 11);
     store = new Store(db);
     all = db.prepare<[], AlertRow>("SELECT * FROM alerts ORDER BY seq DESC").all();
     close = () => db.close();

@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadSpec } from "../../src/spec/load.ts";
 import type { AlertRow } from "../data/records.ts";
-import { openDatabase } from "../db/open.ts";
 import { type AlertFilter, Store } from "../db/store.ts";
+import { generatedDb } from "../test/helpers.ts";
 import { AlertBytes } from "./alert-bytes.ts";
 import { alertRecord } from "./records.ts";
-
-const NOW = Date.UTC(2026, 10, 25, 2, 30) / 1000;
 
 /** Kept rows are the bytes the rows serialize to, in page order, and never outlive a write. */
 describe("AlertBytes", () => {
@@ -16,15 +13,7 @@ describe("AlertBytes", () => {
   const text = (bytes: Buffer[] | undefined) => bytes?.map((b) => b.toString("utf8"));
 
   beforeAll(async () => {
-    const spec = await loadSpec();
-    const { db } = openDatabase({
-      dbPath: ":memory:",
-      size: 600,
-      seed: 11,
-      nowSeconds: NOW,
-      categories: spec.categories.items,
-      zoneOffset: 8 * 3600,
-    });
+    const db = await generatedDb(600, 11);
     store = new Store(db);
     close = () => db.close();
   });

@@ -1,8 +1,11 @@
 import { request as httpRequest } from "node:http";
+import type { Database } from "better-sqlite3";
 import type { RuleExchange } from "../../src/rules/evaluate.ts";
+import { loadSpec } from "../../src/spec/load.ts";
 import { parseRequest } from "../../src/spec/request.ts";
 import type { Spec } from "../../src/spec/spec.ts";
 import type { Operation } from "../../src/spec/types.ts";
+import { openDatabase } from "../db/open.ts";
 import { type BuiltApp, buildApp, type ServerOptions } from "../index.ts";
 
 /** 2026-11-25 10:30 in Asia/Shanghai: the fixed instant of every test. */
@@ -10,6 +13,19 @@ export const NOW_MS = Date.UTC(2026, 10, 25, 2, 30, 0);
 export const DEMO_KEY = "0123456789abcdef0123456789abcdef";
 /** Small and fast, yet every rank window has entries (see generate.test.ts). */
 export const TEST_SIZE = 3000;
+
+/** Generated alerts in memory at NOW_MS (Asia/Shanghai, +8 h), without a server: what the store's tests read. */
+export async function generatedDb(size: number, seed: number): Promise<Database> {
+  const spec = await loadSpec();
+  return openDatabase({
+    dbPath: ":memory:",
+    size,
+    seed,
+    nowSeconds: NOW_MS / 1000,
+    categories: spec.categories.items,
+    zoneOffset: 8 * 3600,
+  }).db;
+}
 
 export function testApp(options: ServerOptions = {}): Promise<BuiltApp> {
   return buildApp({
