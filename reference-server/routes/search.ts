@@ -77,7 +77,10 @@ export const searchAlerts: Handler = (ctx, { operation, parsed }) => {
     // serializing the rows or the spec's price scope again.
     const metaJson = `${JSON.stringify(meta).slice(0, -1)},"price_scope":${priceScopeJson(ctx.spec)}}`;
     const parts: Buffer[] = [DATA_OPEN];
-    for (const [i, row] of rows.entries()) parts.push(...(i === 0 ? [row] : [COMMA, row]));
+    for (let i = 0; i < rows.length; i++) {
+      if (i > 0) parts.push(COMMA);
+      parts.push(rows[i] as Buffer);
+    }
     parts.push(META, Buffer.from(metaJson), CLOSE);
     return Buffer.concat(parts);
   });
