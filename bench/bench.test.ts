@@ -108,6 +108,7 @@ describe("report", () => {
       quick: false,
       only: [],
       wallSeconds: 412.4,
+      loadBefore: [1.25, 0.5, 0.25],
     },
     sections: [
       {
@@ -130,6 +131,11 @@ describe("report", () => {
     const md = renderMarkdown(run);
     expect(md).toContain("- commit: abc1234\n");
     expect(md).toContain("- machine: 2 cores (Test CPU), linux x64, node v20.20.2");
+    expect(md).toContain(
+      "- machine load average before the run (1 / 5 / 15 min, 2 cores): 1.25 / 0.50 / 0.25 — busy in the minutes before",
+    );
+    const quiet = renderMarkdown({ ...run, header: { ...run.header, loadBefore: [0.2, 0.4, 0.9] } });
+    expect(quiet).toContain("(1 / 5 / 15 min, 2 cores): 0.20 / 0.40 / 0.90\n");
     expect(md).toContain("| server ≥ 50% of bare node:http, meta | met | 0.62× |");
     expect(md).toContain("| never ran | not measured | n/a |");
     expect(md).toContain("| too slow | **missed** | 0.1× |");

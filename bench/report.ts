@@ -59,6 +59,17 @@ export function targetsTable(run: BenchRun): string {
   return renderTable({ columns: ["target", "verdict", "measured"], rows });
 }
 
+/** The machine's load before the run, as a header line: a busy machine reads low (finding 12). */
+function loadLine([one, five, fifteen]: [number, number, number], cpus: number): string {
+  const busy = Math.max(one, five) >= cpus / 2;
+  return (
+    `- machine load average before the run (1 / 5 / 15 min, ${cpus} cores): ${one.toFixed(2)} / ${five.toFixed(2)} / ${fifteen.toFixed(2)}` +
+    (busy
+      ? " — busy in the minutes before: throughput ratios read low after heavy use (bench/README.md, finding 12)"
+      : "")
+  );
+}
+
 /** The whole results.md: header, the targets at a glance, then one section per scenario. */
 export function renderMarkdown(run: BenchRun, previous?: BenchRun): string {
   const h = run.header;
@@ -70,6 +81,7 @@ export function renderMarkdown(run: BenchRun, previous?: BenchRun): string {
     `- machine: ${h.cpus} cores (${h.cpuModel}), ${h.platform}, node ${h.node}`,
     `- mode: ${h.quick ? "--quick (smoke: single short runs, not for comparison)" : "full"}${h.only.length ? `, only ${h.only.join(", ")}` : ""}`,
     `- bench wall time: ${h.wallSeconds.toFixed(0)} s`,
+    ...(h.loadBefore ? [loadLine(h.loadBefore, h.cpus)] : []),
     "",
     "The load generator (autocannon) and the servers it measures share this machine's cores, and the machine " +
       "is shared with other work: absolute figures are noisy and low; the ratios, measured side by side in the " +

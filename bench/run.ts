@@ -5,7 +5,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BenchArgs, parseArgs, type ScenarioName, selectedScenarios, USAGE } from "./args.ts";
 import { type BenchContext, loadShape } from "./context.ts";
@@ -52,6 +52,7 @@ function git(...args: string[]): string {
 
 async function main(args: BenchArgs): Promise<void> {
   const started = performance.now();
+  const loadBefore = loadavg() as [number, number, number];
   const tmp = mkdtempSync(join(tmpdir(), "dealkit-bench-"));
   const ctx: BenchContext = {
     args,
@@ -100,6 +101,7 @@ async function main(args: BenchArgs): Promise<void> {
       quick: args.quick,
       only: args.only,
       wallSeconds: (performance.now() - started) / 1000,
+      loadBefore,
     },
     sections,
   };

@@ -45,6 +45,12 @@ export interface RunHeader {
   quick: boolean;
   only: string[];
   wallSeconds: number;
+  /**
+   * The machine's load averages (1, 5 and 15 min) when the run started: how busy it was in the
+   * minutes before, which moves the throughput ratios (bench/README.md, finding 12). Missing in
+   * runs written before it was recorded.
+   */
+  loadBefore?: [number, number, number];
 }
 
 export interface BenchRun {
