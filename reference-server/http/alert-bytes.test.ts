@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { AlertRow } from "../data/records.ts";
 import { type AlertFilter, Store } from "../db/store.ts";
 import { generatedDb } from "../test/helpers.ts";
@@ -45,5 +45,50 @@ describe("AlertBytes", () => {
     expect(after.comments).toBe(before.comments + 7);
     store.db.prepare("DELETE FROM alerts WHERE doc = ?").run(docs[1]);
     expect(AlertBytes.of(store).rowsOf(docs)).toBeUndefined();
+  });
+});
+
+/** A small bound: the rows kept longest make room, pages stay whole and right (no write here). */
+describe("AlertBytes within its bound", () => {
+  let store: Store;
+  let close: () => void;
+  const serialized = (rows: AlertRow[]) => rows.map((row) => JSON.stringify(alertRecord(row, true)));
+  const text = (bytes: Buffer[] | undefined) => bytes?.map((b) => b.toString("utf8"));
+
+  beforeAll(async () => {
+    const db = await generatedDb(600, 12);
+    store = new Store(db);
+    close = () => db.close();
+  });
+  afterAll(() => close());
+
+  it("stays within its bound, letting go of the rows kept longest, and still gives every page whole", () => {
+    const bytes = new AlertBytes(store, 25);
+    const filters: AlertFilter[] = [
+      { anyWords: ["京东"] },
+      { anyWords: ["红包"] },
+      { minPrice: 5, maxPrice: 200 },
+    ];
+    for (let round = 0; round < 2; round++)
+      for (const filter of filters)
+        for (const offset of [0, 10, 20]) {
+          const docs = store.alertDocs(filter, 10, offset) as number[];
+          expect(text(bytes.rowsOf(docs))).toEqual(serialized(store.alerts(filter, 10, offset)));
+          expect(bytes.size).toBeLessThanOrEqual(25);
+        }
+    // Three pages of 10 in a fresh one of 25: the third lets go of 5 rows of the first only, so
+    // the second is still served without a read (emptying it all would have read it again).
+    const fresh = new AlertBytes(store, 25);
+    const pages = [0, 10, 20].map(
+      (offset) => store.alertDocs({ anyWords: ["京东"] }, 10, offset) as number[],
+    );
+    for (const docs of pages) fresh.rowsOf(docs);
+    expect(fresh.size).toBe(25);
+    const reads = vi.spyOn(store, "rowsByDoc");
+    expect(text(fresh.rowsOf(pages[1] as number[]))).toEqual(
+      serialized(store.alerts({ anyWords: ["京东"] }, 10, 10)),
+    );
+    expect(reads).not.toHaveBeenCalled();
+    reads.mockRestore();
   });
 });
