@@ -11,7 +11,7 @@ const linux = existsSync(`/proc/${process.pid}/task/${process.pid}/schedstat`);
 const BODY = Buffer.from(
   JSON.stringify({ data: [{ title: "天猫 限时 特价 ¥19.9", id: 7 }], meta: { total: 1234 } }),
 );
-const CPU_MICROS = 5000;
+const CPU_MICROS = 10_000;
 const REQUESTS = 8;
 
 let dir: string;
