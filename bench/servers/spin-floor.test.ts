@@ -44,14 +44,17 @@ describe("spin-floor (the search scenario's machine floor)", () => {
     }
   });
 
-  it.runIf(linux)("burns at least its CPU time per request (a lower bound: the machine is shared)", async () => {
-    const cpu = () => {
-      const t = threadCpuSeconds(floor.process.pid);
-      return t.main + t.others;
-    };
-    const before = cpu();
-    for (let i = 0; i < REQUESTS; i++) await (await fetch(`${urlOf(floor)}/q?${i}`)).arrayBuffer();
-    const usedMicros = (cpu() - before) * 1e6;
-    expect(usedMicros).toBeGreaterThanOrEqual(REQUESTS * CPU_MICROS);
-  });
+  it.runIf(linux)(
+    "burns at least its CPU time per request (a lower bound: the machine is shared)",
+    async () => {
+      const cpu = () => {
+        const t = threadCpuSeconds(floor.process.pid);
+        return t.main + t.others;
+      };
+      const before = cpu();
+      for (let i = 0; i < REQUESTS; i++) await (await fetch(`${urlOf(floor)}/q?${i}`)).arrayBuffer();
+      const usedMicros = (cpu() - before) * 1e6;
+      expect(usedMicros).toBeGreaterThanOrEqual(REQUESTS * CPU_MICROS);
+    },
+  );
 });
