@@ -159,7 +159,11 @@ function floorTable(results: SizeResult[]): Table[] {
           "CPU burnt per answer, µs (the server main thread's median per first-seen sample, every kind)",
           (f) => String(f.cpuMicros),
         ),
-        row("of it measured from outside (the floor's main thread, median), µs", (f) =>
+        row(
+          "of it a bare answer's own (node:http, no spin: the floor's median) / the spin, µs",
+          (f) => `${f.ownMicros} / ${f.spinMicros}`,
+        ),
+        row("the floor's CPU per answer as measured (its main thread, median), µs", (f) =>
           (f.cpuP50 * 1000).toFixed(0),
         ),
         row("answer body, bytes", (f) => formatNumber(f.bodyBytes)),

@@ -129,13 +129,17 @@ export interface SizeResult {
 export interface MachineFloor {
   /** CPU burnt per answer: the median of the server main thread's CPU per first-seen sample, every kind of the size, µs. */
   cpuMicros: number;
+  /** Of it, what a bare answer costs the floor itself (its main thread's median with no spin, one kind's count of samples), µs. */
+  ownMicros: number;
+  /** The rest, burnt by the spin per answer, µs. */
+  spinMicros: number;
   /** The answer's body, bytes (the server's answer to the first kind's first first-seen query). */
   bodyBytes: number;
   /** One sample per first-seen query of every kind, in the kinds' order. */
   samples: number;
   p50: number;
   p99: number;
-  /** The floor's main thread's CPU per sample, median, ms: the spin as measured from outside. */
+  /** The floor's main thread's CPU per sample, median, ms: what it did as measured from outside (≈ cpuMicros). */
   cpuP50: number;
   /** The p99 of each kind-sized chunk of the samples, in order (as many chunks as kinds). */
   chunkP99s: number[];
