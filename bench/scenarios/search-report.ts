@@ -156,7 +156,7 @@ function floorTable(results: SizeResult[]): Table[] {
       columns: ["", ...sized.map((r) => `${formatNumber(r.db.size)} alerts`)],
       rows: [
         row(
-          "CPU burnt per answer, µs (the server main thread's median per first-seen sample, every kind)",
+          "CPU per answer, µs (the reference server main thread's median per first-seen sample, every kind)",
           (f) => String(f.cpuMicros),
         ),
         row(
