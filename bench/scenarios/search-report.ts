@@ -1,7 +1,7 @@
 /** The search scenario's section of the report: its tables, targets and method text. */
 import type { BenchContext } from "../context.ts";
 import { formatNumber, median } from "../stats.ts";
-import type { Section, TargetResult } from "../types.ts";
+import type { Section, Table, TargetResult } from "../types.ts";
 import {
   FIRST_SEEN_PER_KIND,
   QUERY_SEED,
@@ -15,6 +15,7 @@ import {
   GC_OVERLAP_MS,
   type KindResult,
   type Latency,
+  type MachineFloor,
   MILLION,
   type SizeResult,
   type SlowSample,
@@ -131,8 +132,55 @@ function latencyTarget(results: SizeResult[], size: number, limit: number): Targ
     measured:
       `worst ${worst.firstSeen.p99.toFixed(2)} ms (${worst.id}${over > 0 ? `, ${over.toFixed(2)} ms over` : ""}); ` +
       `p99 ${r.kinds.map((k) => `${k.id} ${k.firstSeen.p99.toFixed(2)}`).join(", ")} ms; ` +
-      `p50 ${r.kinds.map((k) => `${k.id} ${k.firstSeen.p50.toFixed(2)}`).join(", ")} ms`,
+      `p50 ${r.kinds.map((k) => `${k.id} ${k.firstSeen.p50.toFixed(2)}`).join(", ")} ms` +
+      (r.floor
+        ? `; this run's machine floor: p99 ${r.floor.p99.toFixed(2)} ms (${r.floor.cpuMicros} µs of CPU per answer; ` +
+          `${r.floor.chunksOverTarget} of ${r.floor.chunkP99s.length} kind-sized chunks over the target)`
+        : ""),
   };
+}
+
+/** The machine floor beside the sizes it was measured at (search-floor.ts); none where it was not. */
+function floorTable(results: SizeResult[]): Table[] {
+  const sized = results.filter((r): r is SizeResult & { floor: MachineFloor } => r.floor !== undefined);
+  if (sized.length === 0) return [];
+  const row = (label: string, cell: (f: MachineFloor) => string) => [
+    label,
+    ...sized.map((r) => cell(r.floor)),
+  ];
+  return [
+    {
+      caption:
+        "Machine floor (a bare node:http server burning the reference server's median first-seen CPU per answer, " +
+        "answering the same bytes, one request at a time through the same client; bench/servers/spin-floor.ts)",
+      columns: ["", ...sized.map((r) => `${formatNumber(r.db.size)} alerts`)],
+      rows: [
+        row(
+          "CPU per answer, µs (the reference server main thread's median per first-seen sample, every kind)",
+          (f) => String(f.cpuMicros),
+        ),
+        row(
+          "of it a bare answer's own (node:http, no spin: the floor's median) / the spin, µs",
+          (f) => `${f.ownMicros} / ${f.spinMicros}`,
+        ),
+        row("the floor's CPU per answer as measured (its main thread, median), µs", (f) =>
+          (f.cpuP50 * 1000).toFixed(0),
+        ),
+        row("answer body, bytes", (f) => formatNumber(f.bodyBytes)),
+        row("samples (as many as every kind's first-seen ones)", (f) => String(f.samples)),
+        row("p50 / p99 ms", (f) => `${f.p50.toFixed(2)} / ${f.p99.toFixed(2)}`),
+        row("p99 of each kind-sized chunk, in order, ms", (f) =>
+          f.chunkP99s.map((ms) => ms.toFixed(2)).join(", "),
+        ),
+        row(
+          "chunks over the size's target",
+          (f) => `${f.chunksOverTarget} of ${f.chunkP99s.length} (target ${f.targetMs} ms)`,
+        ),
+        row("samples over the target", (f) => String(f.samplesOverTarget)),
+        row("samples that waited ≥ 1 ms for a CPU", (f) => String(f.waited1ms)),
+      ],
+    },
+  ];
 }
 
 export function report(
@@ -265,6 +313,7 @@ export function report(
           }),
         ]),
       },
+      ...floorTable(results),
       table("Repeated (answers cached by the server)", (k) => k.repeated),
       {
         caption: "Mean total hits per query (first-seen set) and the databases",
@@ -321,7 +370,7 @@ export function report(
         "Words of 3 or more characters are the AND of their bigrams' sets, each candidate's text then checked on its row; " +
         "a price range with words or a category is checked on the in-memory price column by doc (price-column.ts), not on the rows.",
       "p99 over one-at-a-time requests on a shared 2-core machine includes scheduling stalls of a few ms; compare p50 for the cost of the query itself. " +
-        "The targets are judged on the plain p99. The 'where the time went' tables tell a sample slowed by the machine from one slowed by the server: around every " +
+        "The targets are judged on the plain p99; the machine floor table shows, in the same run, what the machine's stalls alone make of the server's median work per answer. The 'where the time went' tables tell a sample slowed by the machine from one slowed by the server: around every " +
         "first-seen request (outside its timed part) the client process reads the run-queue wait of the server's and its own main thread (/proc/PID/task/TID/schedstat: time runnable but " +
         "without a CPU, because another thread had it; the two summed, as the threads take turns, and the figure kept at or above the server's CPU time), the CPU time and wait of the server's " +
         "main thread and of its other threads (V8's workers, named V8Worker, run the parallel scavenge and the concurrent marking: a main thread in a parallel pause waits for them, asleep, " +

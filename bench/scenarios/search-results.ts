@@ -117,6 +117,38 @@ export interface SizeResult {
   serverStartMs?: number;
   /** The machine's 1-minute load average when this size's searches ended (2 cores: above 2, processes wait for a CPU). */
   loadAverage?: number;
+  /** The machine floor measured beside this size's kinds (200k and up, where /proc is readable): search-floor.ts. */
+  floor?: MachineFloor;
+}
+
+/**
+ * A bare node:http server (bench/servers/spin-floor.ts) burning the reference server's median
+ * first-seen CPU per answer and answering one of its bodies, timed like the kinds: what the
+ * machine's own stalls make of that work. Latencies in ms.
+ */
+export interface MachineFloor {
+  /** CPU burnt per answer: the median of the server main thread's CPU per first-seen sample, every kind of the size, µs. */
+  cpuMicros: number;
+  /** Of it, what a bare answer costs the floor itself (its main thread's median with no spin, one kind's count of samples), µs. */
+  ownMicros: number;
+  /** The rest, burnt by the spin per answer, µs. */
+  spinMicros: number;
+  /** The answer's body, bytes (the server's answer to the first kind's first first-seen query). */
+  bodyBytes: number;
+  /** One sample per first-seen query of every kind, in the kinds' order. */
+  samples: number;
+  p50: number;
+  p99: number;
+  /** The floor's main thread's CPU per sample, median, ms: what it did as measured from outside (≈ cpuMicros). */
+  cpuP50: number;
+  /** The p99 of each kind-sized chunk of the samples, in order (as many chunks as kinds). */
+  chunkP99s: number[];
+  /** The size's p99 target, ms, and the chunks and samples over it. */
+  targetMs: number;
+  chunksOverTarget: number;
+  samplesOverTarget: number;
+  /** Samples in which the floor's and the client's threads waited 1 ms or more for a CPU. */
+  waited1ms: number;
 }
 
 /** How many samples, p50 and p99 of a set of samples, ms. */

@@ -9,6 +9,7 @@ import { SearchClient } from "../search-client-process.ts";
 import { checkTotals, type TotalsCheck } from "../search-totals.ts";
 import { median, quantile } from "../stats.ts";
 import type { Section } from "../types.ts";
+import { floorText, measureFloor } from "./search-floor.ts";
 import { type QueryKind, queryKinds, REPEATED_PER_KIND } from "./search-queries.ts";
 import { elseText, report, slowestText, waitsText } from "./search-report.ts";
 import {
@@ -21,6 +22,7 @@ import {
   type SampleSpread,
   type ServerGc,
   type SizeResult,
+  TARGET_P99_MS,
   TARGET_SIZE,
   V8_WORKERS_RAN_MS,
 } from "./search-results.ts";
@@ -99,7 +101,9 @@ async function firstSeen(
             .slice(0, 3),
         }
       : undefined;
-  return { samples, totals: once.totals, non2xx, waits: measured };
+  // Each sample's server CPU: the machine floor burns their median (search-floor.ts).
+  const serverCpuMs = measured ? waits.map((w) => w.serverCpuMs) : [];
+  return { samples, totals: once.totals, non2xx, waits: measured, serverCpuMs };
 }
 
 const spread = (ms: number[]): SampleSpread => ({
@@ -162,6 +166,8 @@ async function measureSize(
     const url = urlOf(server);
     const out: KindResult[] = [];
     const served: { path: string; total: number }[] = [];
+    const firstSeenPaths: string[][] = [];
+    const serverCpuMs: number[] = [];
     // Every kind's warm-up queries, once each, before any kind is measured (WARMUP_PER_KIND).
     for (const kind of kinds) await client.once({ url, paths: kind.warmup });
     for (const kind of kinds) {
@@ -171,6 +177,7 @@ async function measureSize(
       const runs = [];
       for (let i = 0; i < ctx.runs; i++)
         runs.push(await client.repeat({ url, paths: repeatedPaths, durationMs: (ctx.seconds * 1000) / 2 }));
+      firstSeenPaths.push(kind.paths.slice(REPEATED_PER_KIND));
       const once = await firstSeen(
         client,
         url,
@@ -178,6 +185,7 @@ async function measureSize(
         server.process.pid,
         serverGcs,
       );
+      serverCpuMs.push(...once.serverCpuMs);
       for (const [i, path] of kind.paths
         .slice(REPEATED_PER_KIND, REPEATED_PER_KIND + CHECKED_PER_KIND)
         .entries())
@@ -212,6 +220,21 @@ async function measureSize(
     const serverRssMB = statusMB(server.process.pid, "VmRSS");
     const serverRssFileMB = statusMB(server.process.pid, "RssFile");
     const loadAverage = loadavg()[0];
+    let floor: SizeResult["floor"];
+    if (size >= TARGET_SIZE) {
+      // Beside the verdict, in the same run: what this machine alone makes of the server's work.
+      // Before the totals' brute-force count, whose garbage keeps the bench's GC threads busy after it.
+      floor = await measureFloor(client, {
+        url,
+        bodyPath: firstSeenPaths[0]?.[0] as string,
+        paths: firstSeenPaths,
+        serverCpuMs,
+        targetMs: TARGET_P99_MS[size] as number,
+        warmupMs: ctx.warmupSeconds * 1000,
+        tmp: ctx.tmp,
+      });
+      if (floor) ctx.log(`  machine floor: ${floorText(floor)}`);
+    }
     let totals: TotalsCheck | undefined;
     if (size >= TARGET_SIZE) {
       totals = checkTotals(db.path, served);
@@ -221,7 +244,16 @@ async function measureSize(
     }
     const { path: _path, ...dbInfo } = db;
     const serverStartMs = typeof server.ready.startMs === "number" ? server.ready.startMs : undefined;
-    return { db: dbInfo, kinds: out, totals, serverRssMB, serverRssFileMB, serverStartMs, loadAverage };
+    return {
+      db: dbInfo,
+      kinds: out,
+      totals,
+      serverRssMB,
+      serverRssFileMB,
+      serverStartMs,
+      loadAverage,
+      floor,
+    };
   } finally {
     await server.stop(60_000);
   }
