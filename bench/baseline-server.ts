@@ -9,7 +9,7 @@
  */
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { serveBare } from "./servers/serve-bare.ts";
 
 export interface CapturedBody {
   contentType: string;
@@ -49,11 +49,4 @@ const server = createServer((req, res) => {
 });
 const first = Object.values(captured)[0];
 server.keepAliveTimeout = mode === "captured" && first ? first.keepAliveMs : 60_000;
-server.listen(0, "127.0.0.1", () => {
-  const { port } = server.address() as AddressInfo;
-  console.log(`READY ${JSON.stringify({ url: `http://127.0.0.1:${port}` })}`);
-});
-process.once("SIGTERM", () => {
-  server.closeAllConnections();
-  server.close(() => process.exit(0));
-});
+serveBare(server);

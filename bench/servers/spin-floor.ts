@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { serveBare } from "./serve-bare.ts";
 
 const { bodyFile, contentType, cpuMicros } = JSON.parse(process.argv[2] ?? "{}") as {
   bodyFile: string;
@@ -34,11 +34,4 @@ const server = createServer((_req, res) => {
   res.writeHead(200, headers).end(body);
 });
 server.keepAliveTimeout = 60_000;
-server.listen(0, "127.0.0.1", () => {
-  const { port } = server.address() as AddressInfo;
-  console.log(`READY ${JSON.stringify({ url: `http://127.0.0.1:${port}` })}`);
-});
-process.once("SIGTERM", () => {
-  server.closeAllConnections();
-  server.close(() => process.exit(0));
-});
+serveBare(server);

@@ -5,12 +5,13 @@ import { generatedDb } from "../test/helpers.ts";
 import { AlertBytes } from "./alert-bytes.ts";
 import { alertRecord } from "./records.ts";
 
+const serialized = (rows: AlertRow[]) => rows.map((row) => JSON.stringify(alertRecord(row, true)));
+const text = (bytes: Buffer[] | undefined) => bytes?.map((b) => b.toString("utf8"));
+
 /** Kept rows are the bytes the rows serialize to, in page order, and never outlive a write. */
 describe("AlertBytes", () => {
   let store: Store;
   let close: () => void;
-  const serialized = (rows: AlertRow[]) => rows.map((row) => JSON.stringify(alertRecord(row, true)));
-  const text = (bytes: Buffer[] | undefined) => bytes?.map((b) => b.toString("utf8"));
 
   beforeAll(async () => {
     const db = await generatedDb(600, 11);
@@ -52,8 +53,6 @@ describe("AlertBytes", () => {
 describe("AlertBytes within its bound", () => {
   let store: Store;
   let close: () => void;
-  const serialized = (rows: AlertRow[]) => rows.map((row) => JSON.stringify(alertRecord(row, true)));
-  const text = (bytes: Buffer[] | undefined) => bytes?.map((b) => b.toString("utf8"));
 
   beforeAll(async () => {
     const db = await generatedDb(600, 12);
