@@ -8,7 +8,7 @@ import { containsWord } from "../../src/rules/words.ts";
 import type { AlertRow } from "../data/records.ts";
 import { generatedDb } from "../test/helpers.ts";
 import { connect } from "./open.ts";
-import { type AlertFilter, OTHER_COMMITS_CHECK_MS, Store } from "./store.ts";
+import { type AlertFilter, BODY_CACHE_SIZE, OTHER_COMMITS_CHECK_MS, Store } from "./store.ts";
 import { writeDataset } from "./write.ts";
 
 const NOW = Date.UTC(2026, 10, 25, 2, 30) / 1000;
@@ -148,6 +148,18 @@ describe("store queries", () => {
     store.db.prepare("UPDATE alerts SET comments = comments").run();
     expect(String(store.memo("k", build))).toBe("3");
     expect(String(store.memo("k", build))).toBe("3");
+  });
+
+  it("keeps at most BODY_CACHE_SIZE answers, the one kept longest making room for a new one", () => {
+    let builds = 0;
+    const build = () => `${++builds}`;
+    for (let i = 0; i <= BODY_CACHE_SIZE; i++) store.memo(`bounded ${i}`, build);
+    expect(builds).toBe(BODY_CACHE_SIZE + 1);
+    // The second and the last are still kept; only the first was let go (and is built again).
+    expect(String(store.memo("bounded 1", build))).toBe("2");
+    expect(String(store.memo(`bounded ${BODY_CACHE_SIZE}`, build))).toBe(String(BODY_CACHE_SIZE + 1));
+    expect(builds).toBe(BODY_CACHE_SIZE + 1);
+    expect(String(store.memo("bounded 0", build))).toBe(String(BODY_CACHE_SIZE + 2));
   });
 });
 

@@ -41,7 +41,7 @@ export const OTHER_COMMITS_CHECK_MS = 10;
 /** Whether the state last read at `atMs` is read again at `nowMs` (also when the clock went back). */
 const checkDue = (atMs: number, nowMs: number) => nowMs - atMs >= OTHER_COMMITS_CHECK_MS || nowMs < atMs;
 /** Serialized answers kept per data state (rank windows, feeds, repeated searches). */
-const BODY_CACHE_SIZE = 256;
+export const BODY_CACHE_SIZE = 256;
 
 /**
  * Every read the routes need, as prepared, parameterised statements. Statements whose WHERE
@@ -127,8 +127,8 @@ export class Store {
    * A serialized answer built from the data, cached as UTF-8 bytes (a cached answer is sent
    * without encoding it again: rank-300 is 150 KB of mostly Chinese text) until any write to
    * the database (changeStamp). The key must name everything else the answer depends on,
-   * including clock-derived bounds such as a rank window's from/to. Bounded: the map is
-   * emptied when full (one rebuild per key afterwards).
+   * including clock-derived bounds such as a rank window's from/to. Bounded: when full, the
+   * answer kept longest makes room (emptying the map made every answer after it a rebuild).
    */
   memo(key: string, build: () => string | Buffer): Buffer {
     const stamp = this.changeStamp();
@@ -140,7 +140,7 @@ export class Store {
     if (body === undefined) {
       const built = build();
       body = typeof built === "string" ? Buffer.from(built) : built;
-      if (this.bodies.size >= BODY_CACHE_SIZE) this.bodies.clear();
+      if (this.bodies.size >= BODY_CACHE_SIZE) this.bodies.delete(this.bodies.keys().next().value as string);
       this.bodies.set(key, body);
     }
     return body;
