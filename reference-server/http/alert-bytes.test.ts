@@ -8,19 +8,22 @@ import { alertRecord } from "./records.ts";
 const serialized = (rows: AlertRow[]) => rows.map((row) => JSON.stringify(alertRecord(row, true)));
 const text = (bytes: Buffer[] | undefined) => bytes?.map((b) => b.toString("utf8"));
 
+/** A store on 600 generated alerts for the enclosing describe, closed after it. */
+function storeFor(seed: number): () => Store {
+  let store: Store | undefined;
+  beforeAll(async () => {
+    store = new Store(await generatedDb(600, seed));
+  });
+  afterAll(() => store?.db.close());
+  return () => store as Store;
+}
+
 /** Kept rows are the bytes the rows serialize to, in page order, and never outlive a write. */
 describe("AlertBytes", () => {
-  let store: Store;
-  let close: () => void;
-
-  beforeAll(async () => {
-    const db = await generatedDb(600, 11);
-    store = new Store(db);
-    close = () => db.close();
-  });
-  afterAll(() => close());
+  const storeOf = storeFor(11);
 
   it("gives each filter's page as the rows it reads, serialized, newest first", () => {
+    const store = storeOf();
     const filters: AlertFilter[] = [
       { anyWords: ["京东"] },
       { anyWords: ["红包", "话费", "银行"] },
@@ -39,6 +42,7 @@ describe("AlertBytes", () => {
   });
 
   it("reads a row again after a write, and has none for a row removed", () => {
+    const store = storeOf();
     const docs = store.alertDocs({ anyWords: ["京东"] }, 3, 0) as number[];
     const before = JSON.parse(text(AlertBytes.of(store).rowsOf(docs))?.[0] as string) as { comments: number };
     store.db.prepare("UPDATE alerts SET comments = comments + 7 WHERE doc = ?").run(docs[0]);
@@ -51,17 +55,10 @@ describe("AlertBytes", () => {
 
 /** A small bound: the rows kept longest make room, pages stay whole and right (no write here). */
 describe("AlertBytes within its bound", () => {
-  let store: Store;
-  let close: () => void;
-
-  beforeAll(async () => {
-    const db = await generatedDb(600, 12);
-    store = new Store(db);
-    close = () => db.close();
-  });
-  afterAll(() => close());
+  const storeOf = storeFor(12);
 
   it("stays within its bound, letting go of the rows kept longest, and still gives every page whole", () => {
+    const store = storeOf();
     const bytes = new AlertBytes(store, 25);
     const filters: AlertFilter[] = [
       { anyWords: ["京东"] },
