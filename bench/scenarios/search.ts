@@ -221,6 +221,7 @@ async function measureSize(
     const serverRssFileMB = statusMB(server.process.pid, "RssFile");
     const loadAverage = loadavg()[0];
     let floor: SizeResult["floor"];
+    let totals: TotalsCheck | undefined;
     if (size >= TARGET_SIZE) {
       // Beside the verdict, in the same run: what this machine alone makes of the server's work.
       // Before the totals' brute-force count, whose garbage keeps the bench's GC threads busy after it.
@@ -234,9 +235,6 @@ async function measureSize(
         tmp: ctx.tmp,
       });
       if (floor) ctx.log(`  machine floor: ${floorText(floor)}`);
-    }
-    let totals: TotalsCheck | undefined;
-    if (size >= TARGET_SIZE) {
       totals = checkTotals(db.path, served);
       ctx.log(
         `  totals: ${totals.checked - totals.wrong.length}/${totals.checked} equal a brute-force count (${totals.seconds.toFixed(1)} s)`,
