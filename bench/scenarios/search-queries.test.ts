@@ -5,7 +5,9 @@ import {
   FIRST_SEEN_SERIES,
   queryKinds,
   REPEATED_PER_KIND,
+  TIERING_WARMUP_PER_KIND,
   WARMUP_PER_KIND,
+  warmupInTurn,
 } from "./search-queries.ts";
 
 const digest = (paths: string[]) => createHash("sha256").update(paths.join("\n")).digest("hex").slice(0, 16);
@@ -18,15 +20,30 @@ describe("the search scenario's query mix", () => {
   });
 
   it("has distinct measured paths per kind and warm-up paths none of which is measured", () => {
+    // A search's filter (its total is counted once per filter): the path without its page.
+    const filter = (path: string) => path.replace(/&page=\d+$/, "");
     for (const kind of kinds) {
       expect(new Set(kind.paths).size, kind.id).toBe(REPEATED_PER_KIND + FIRST_SEEN_PER_KIND);
-      expect(new Set(kind.warmup).size, kind.id).toBe(WARMUP_PER_KIND);
-      const measured = new Set(kind.paths);
+      expect(new Set(kind.warmup).size, kind.id).toBe(WARMUP_PER_KIND + TIERING_WARMUP_PER_KIND);
+      const measured = new Set(kind.paths.map(filter));
       expect(
-        kind.warmup.filter((p) => measured.has(p)),
+        kind.warmup.filter((p) => measured.has(filter(p))),
         kind.id,
       ).toEqual([]);
     }
+    // One 2-character word runs out of words: its later warm-ups are further pages of warm-up words.
+    const word = kinds.find((k) => k.id === "word");
+    expect(word?.warmup.filter((p) => p.includes("&page=")).length).toBeGreaterThan(0);
+  });
+
+  it("warms the kinds in turn: one query of each, then the next of each", () => {
+    const inTurn = warmupInTurn(kinds);
+    expect(inTurn.length).toBe(kinds.reduce((n, k) => n + k.warmup.length, 0));
+    expect(inTurn.slice(0, 2 * kinds.length)).toEqual([
+      ...kinds.map((k) => k.warmup[0]),
+      ...kinds.map((k) => k.warmup[1]),
+    ]);
+    expect(new Set(inTurn)).toEqual(new Set(kinds.flatMap((k) => k.warmup)));
   });
 
   // Runs are compared with the previous full run: the measured queries must not move when the mix

@@ -10,7 +10,7 @@ import { checkTotals, type TotalsCheck } from "../search-totals.ts";
 import { median, quantile } from "../stats.ts";
 import type { Section } from "../types.ts";
 import { floorText, measureFloor } from "./search-floor.ts";
-import { type QueryKind, queryKinds, REPEATED_PER_KIND } from "./search-queries.ts";
+import { type QueryKind, queryKinds, REPEATED_PER_KIND, warmupInTurn } from "./search-queries.ts";
 import { elseText, report, slowestText, waitsText } from "./search-report.ts";
 import {
   CHECKED_PER_KIND,
@@ -168,8 +168,8 @@ async function measureSize(
     const served: { path: string; total: number }[] = [];
     const firstSeenPaths: string[][] = [];
     const serverCpuMs: number[] = [];
-    // Every kind's warm-up queries, once each, before any kind is measured (WARMUP_PER_KIND).
-    for (const kind of kinds) await client.once({ url, paths: kind.warmup });
+    // Every kind's warm-up queries, once each and the kinds in turn, before any kind is measured.
+    await client.once({ url, paths: warmupInTurn(kinds) });
     for (const kind of kinds) {
       const repeatedPaths = kind.paths.slice(0, REPEATED_PER_KIND);
       // Warm-up: reads the pages from disk, prepares the statement shapes, fills the count cache.
