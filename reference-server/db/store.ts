@@ -42,7 +42,7 @@ export const OTHER_COMMITS_CHECK_MS = 10;
 const checkDue = (atMs: number, nowMs: number) => nowMs - atMs >= OTHER_COMMITS_CHECK_MS || nowMs < atMs;
 /** Serialized answers kept per data state (rank windows, feeds, repeated searches). */
 export const BODY_CACHE_SIZE = 256;
-/** Keys of answers built once remembered per data state (Store.memo): a few hundred KB of keys. */
+/** Keys of answers built once remembered per data state (Store.memo, "second build"): a few hundred KB. */
 const BUILT_ONCE_SIZE = 4 * BODY_CACHE_SIZE;
 
 /**
@@ -133,12 +133,16 @@ export class Store {
    * the database (changeStamp). The key must name everything else the answer depends on,
    * including clock-derived bounds such as a rank window's from/to. Bounded: when full, the
    * answer kept longest makes room (emptying the map made every answer after it a rebuild).
-   * Kept from its second build, not its first (a cache's "second hit" admission): most search
-   * answers are built once and never asked for again, and one kept for the next 256 answers was
-   * alive at the next young-generation collection, which moved it to the old generation, where
-   * its 10 KB outside V8's heap waited for a full collection (bench/README.md, finding 14).
+   * `keepFrom` "second build" (a cache's "second hit" admission), for answers most of which are
+   * built once and never asked for again (searches): one kept for the next 256 answers was alive
+   * at the next young-generation collection, which moved it to the old generation, where its
+   * 10 KB outside V8's heap waited for a full collection (bench/README.md, finding 14).
    */
-  memo(key: string, build: () => string | Buffer): Buffer {
+  memo(
+    key: string,
+    build: () => string | Buffer,
+    keepFrom: "first build" | "second build" = "first build",
+  ): Buffer {
     const stamp = this.changeStamp();
     if (stamp !== this.bodiesStamp) {
       this.bodies.clear();
@@ -149,7 +153,7 @@ export class Store {
     if (body === undefined) {
       const built = build();
       body = typeof built === "string" ? Buffer.from(built) : built;
-      if (!this.builtOnce.delete(key)) {
+      if (keepFrom === "second build" && !this.builtOnce.delete(key)) {
         if (this.builtOnce.size >= BUILT_ONCE_SIZE)
           this.builtOnce.delete(this.builtOnce.keys().next().value as string);
         this.builtOnce.add(key);
