@@ -7,6 +7,7 @@ import {
   QUERY_SEED,
   type QueryKind,
   REPEATED_PER_KIND,
+  TIERING_WARMUP_PER_KIND,
   WARMUP_PER_KIND,
 } from "./search-queries.ts";
 import {
@@ -256,8 +257,9 @@ export function report(
       `seed ${QUERY_SEED} from the 2-character Chinese substrings of the generator's vocabulary; limit 20, page 1, and every ` +
       "answer counts its total. The server caches answers per query until the data changes, so two figures: " +
       `**first seen** — ${FIRST_SEEN_PER_KIND} distinct queries per kind, each sent once (the total is computed), p50/p99 over them, ` +
-      `after ${WARMUP_PER_KIND} other first-seen queries of every kind sent once each and not measured (the code that counts a new query ` +
-      "compiled, as in a server that has been answering searches; none of them is a measured query); " +
+      `after ${WARMUP_PER_KIND + TIERING_WARMUP_PER_KIND} other first-seen queries of every kind sent once each, the kinds in turn, and not measured ` +
+      "(V8 done compiling the code that answers a new query, as in a server that has been answering searches: finding 14; " +
+      "one-word queries run out of words, so further pages of warm-up words make up theirs; none has a measured query's filter); " +
       `**repeated** — ${REPEATED_PER_KIND} queries per kind in turn, ${ctx.runs} × ${(ctx.seconds / 2).toFixed(1)} s after a warm-up ` +
       "(answers cached), median of the runs' p50/p99. Databases are generated once into .data/bench/ and reused while the " +
       "generator's sources are unchanged; a full run always searches 1M (generating it when missing). From 200k up, the " +
