@@ -40,6 +40,10 @@ interface Shape {
 export const OTHER_COMMITS_CHECK_MS = 10;
 /** Whether the state last read at `atMs` is read again at `nowMs` (also when the clock went back). */
 const checkDue = (atMs: number, nowMs: number) => nowMs - atMs >= OTHER_COMMITS_CHECK_MS || nowMs < atMs;
+/** Lets go of the key kept longest when `kept` holds `bound` keys (Maps and Sets iterate in insertion order). */
+function makeRoom(kept: Map<string, unknown> | Set<string>, bound: number): void {
+  if (kept.size >= bound) kept.delete(kept.keys().next().value as string);
+}
 /** Serialized answers kept per data state (rank windows, feeds, repeated searches). */
 export const BODY_CACHE_SIZE = 256;
 /** Keys of answers built once remembered per data state (Store.memo, "second build"): a few hundred KB. */
@@ -154,12 +158,11 @@ export class Store {
       const built = build();
       body = typeof built === "string" ? Buffer.from(built) : built;
       if (keepFrom === "second build" && !this.builtOnce.delete(key)) {
-        if (this.builtOnce.size >= BUILT_ONCE_SIZE)
-          this.builtOnce.delete(this.builtOnce.keys().next().value as string);
+        makeRoom(this.builtOnce, BUILT_ONCE_SIZE);
         this.builtOnce.add(key);
         return body;
       }
-      if (this.bodies.size >= BODY_CACHE_SIZE) this.bodies.delete(this.bodies.keys().next().value as string);
+      makeRoom(this.bodies, BODY_CACHE_SIZE);
       this.bodies.set(key, body);
     }
     return body;
@@ -293,7 +296,7 @@ export class Store {
     const n =
       this.fast.count(filter, stamp) ??
       (WordSearch.handles(filter) ? this.words.count(filter) : this.tableCount(filter));
-    if (this.counts.size >= COUNT_CACHE_SIZE) this.counts.delete(this.counts.keys().next().value as string);
+    makeRoom(this.counts, COUNT_CACHE_SIZE);
     this.counts.set(cacheKey, n);
     return n;
   }
