@@ -13,7 +13,7 @@ import { LiveLine, type Terminal } from "./reporters/live-line.ts";
 import { formatMarkdown } from "./reporters/markdown.ts";
 import { formatPlan } from "./runner/plan-format.ts";
 import { progressLine } from "./runner/progress.ts";
-import type { RunReport } from "./runner/report.ts";
+import { type RunReport, verdictCode } from "./runner/report.ts";
 import { type RunOptions, run, validateSelection } from "./runner/run.ts";
 import { startBundledServer, type Target } from "./runner/target.ts";
 import type { Exchange } from "./types.ts";
@@ -37,6 +37,8 @@ export interface CliRun extends Omit<RunOptions, "baseUrl" | "log" | "replayTarg
    * given); otherwise the run logs plain lines.
    */
   terminal?: Terminal;
+  /** `--allow-incomplete`: an incomplete run exits 0 (its verdict still says incomplete). */
+  allowIncomplete?: boolean;
 }
 
 /** The NDJSON of exchanges, written as they come; undefined when none was asked for. */
@@ -131,7 +133,7 @@ export async function conformanceCommand(cli: CliRun): Promise<{ code: number; r
     await writeReports(cli.reports, report, out);
     if (report.error) console.error(`dealkit conformance: ${report.error}`);
     if (report.stopped) return { code: stoppedCode(cli.signal), report };
-    return { code: report.error ? 2 : report.passed ? 0 : 1, report };
+    return { code: verdictCode(report.verdict, cli.allowIncomplete), report };
   } catch (err) {
     live?.clear();
     // A fault of the suite itself: still one line, still the report files, still exit 2.
@@ -152,6 +154,7 @@ export async function conformanceCommand(cli: CliRun): Promise<{ code: number; r
       notes: [],
       requireEvidence: cli.requireEvidence ?? false,
       error: message,
+      verdict: "not-judged",
       passed: false,
     };
     await writeReports(cli.reports, report, out);

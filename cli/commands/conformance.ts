@@ -9,17 +9,20 @@ import { intOption, parseOptions, UsageError } from "../args.ts";
 
 export const usage = `usage: dealkit conformance [--base-url URL] [--seed N] [--report FORMAT=PATH ...]
                           [--only CHECK,...] [--skip CHECK,...] [--budget N] [--max-time S] [--timeout S]
-                          [--rate N/MIN] [--skip-slow] [--require-evidence] [--known FILE] [--plan]
+                          [--rate N/MIN] [--skip-slow] [--require-evidence | --allow-incomplete]
+                          [--known FILE] [--plan]
                           [--record PATH] [--ledger FILE] [--watch D]
                           [--uid UID --api-key KEY]
 
 Without --base-url the bundled reference server is started in process on an ephemeral loopback
 port and checked. Several --base-url are checked one after another with the same options, and
 each --report is then one file for all: the checks × targets matrix (html, markdown), every
-target's report (json), one testsuite a target (junit); the exit code is the worst run's. Exit 0
-when every check passes, 1 when any fails, 2 for a usage error or a target the run could not
-judge (unreachable, not this API). CHECK is a check name, "rules"
-(every rule check) or a prefix ending in *.
+target's report (json), one testsuite a target (junit); the exit code is the worst run's.
+Exit 0 when every selected check passed with evidence; 1 when any failed; 2 for a usage error, input
+that is not what it claims, or a target the run could not judge (unreachable, not this API); 3 when
+the run is incomplete: nothing failed but something selected was not judged (a check not
+exercised, a run cut short), its reason first. CHECK is a check name, "rules" (every rule check)
+or a prefix ending in *.
   --report F=PATH     write a report: junit (CI test results), json (everything), markdown (a job
                       summary or pull-request comment), html (one self-contained page to open:
                       verdict, findings with copyable curl and replay lines, timeline, filterable
@@ -40,7 +43,8 @@ judge (unreachable, not this API). CHECK is a check name, "rules"
   --rate N/MIN        the target's limit, when it was configured with another than the spec's:
                       paced at and judged against it (its manifest and 429s included)
   --skip-slow         do not wait Retry-After after the 429 burst
-  --require-evidence  a check without evidence ("not exercised") fails the run
+  --require-evidence  an incomplete run fails (exit 1 instead of 3)
+  --allow-incomplete  an incomplete run exits 0 (its verdict still says incomplete, with why)
   --known FILE        findings accepted for now (YAML or JSON list: check, and optionally operation
                       and code, with reason and expires YYYY-MM-DD): shown, not failing; an entry
                       past its date fails the run; the ledger's checks (ledger:*) may be named too
@@ -87,6 +91,7 @@ export async function run(args: string[]): Promise<number> {
     rate: { type: "string" },
     "skip-slow": { type: "boolean" },
     "require-evidence": { type: "boolean" },
+    "allow-incomplete": { type: "boolean" },
     plan: { type: "boolean" },
     "max-time": { type: "string" },
     timeout: { type: "string" },
@@ -125,6 +130,8 @@ export async function run(args: string[]): Promise<number> {
     rate = { limit: Number(m[1]), windowSeconds: 60 };
   }
   const apiKey = values["api-key"] ?? (values.uid !== undefined ? process.env.DEALKIT_API_KEY : undefined);
+  if (values["require-evidence"] && values["allow-incomplete"])
+    throw new UsageError("--require-evidence and --allow-incomplete contradict each other: choose one");
   if (values.uid === undefined && apiKey !== undefined) throw new UsageError("--api-key needs --uid");
   if (values.uid !== undefined && !apiKey)
     throw new UsageError("--uid needs --api-key (or the DEALKIT_API_KEY environment variable)");
@@ -164,6 +171,7 @@ export async function run(args: string[]): Promise<number> {
       ...(rate ? { rate } : {}),
       skipSlow: values["skip-slow"] ?? false,
       requireEvidence: values["require-evidence"] ?? false,
+      allowIncomplete: values["allow-incomplete"] ?? false,
       planOnly: values.plan ?? false,
       ...(maxTime !== undefined ? { maxTimeSeconds: maxTime } : {}),
       ...(timeout !== undefined ? { limits: { deadlineMs: timeout * 1000 } } : {}),

@@ -81,12 +81,15 @@ export function withLedger(
         verifies: LEDGER_CHECKS[name],
         source: SOURCE,
         severity: SEVERITY[name],
+        // A ledger's first run has nothing before it: not a gap in this run (no incomplete verdict).
         status:
           open.length > 0
             ? "fail"
             : failing.length > 0 || (ledger.runs > 1 && judgedSomething)
               ? "pass"
-              : "not-exercised",
+              : ledger.runs > 1
+                ? "not-exercised"
+                : "skipped",
         cases: ledger.runs,
         informative: ledger.runs > 1 ? ledger.runs : 0,
         planned: 0,
@@ -101,11 +104,29 @@ export function withLedger(
     ...judgements.filter((j) => j.level !== "failure").map(judgementLine),
     ...accepted.unused.map(unusedNote),
   ];
-  const failed = checks.some((c) => c.status === "fail");
   return {
     ...report,
     checks: [...report.checks, ...checks],
     notes: [...report.notes, `ledger ${path} updated: ${history}`, ...notes],
-    passed: report.passed && !failed,
+    ...withLedgerVerdict(report, checks),
   };
+}
+
+/** The run's verdict with the ledger's checks added: one failing fails it, one not judged leaves it incomplete. */
+function withLedgerVerdict(
+  report: RunReport,
+  checks: CheckResult[],
+): Pick<RunReport, "verdict" | "passed" | "incomplete"> {
+  const kept = {
+    verdict: report.verdict,
+    passed: report.passed,
+    ...(report.incomplete ? { incomplete: report.incomplete } : {}),
+  };
+  if (report.verdict === "not-judged") return kept;
+  if (checks.some((c) => c.status === "fail")) return { ...kept, verdict: "failed", passed: false };
+  const unjudged = checks
+    .filter((c) => c.status === "not-exercised")
+    .map((c) => `${c.name}: ${c.reason ?? "nothing in the ledger to judge"}`);
+  if (unjudged.length === 0 || report.verdict === "failed") return kept;
+  return { verdict: "incomplete", passed: false, incomplete: [...(report.incomplete ?? []), ...unjudged] };
 }

@@ -3,7 +3,7 @@ import { curlLine } from "../http/curl.ts";
 import { defaultRegistry, selectChecks } from "../registry.ts";
 import { findCauses } from "../runner/causes.ts";
 import { Judge } from "../runner/judge.ts";
-import { checkResults, passed, type RunReport } from "../runner/report.ts";
+import { checkResults, passiveVerdict, type RunReport } from "../runner/report.ts";
 import { judgedSpecs } from "../runner/specs.ts";
 import {
   type Check,
@@ -192,7 +192,7 @@ export class TrafficJudge {
         ...notes,
       ],
       requireEvidence: false,
-      passed: passed(results, false),
+      ...passiveVerdict(results),
     };
   }
 }

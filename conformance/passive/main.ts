@@ -92,6 +92,7 @@ function failedReport(cli: PassiveCli, err: unknown): RunReport {
     notes: [],
     requireEvidence: false,
     error,
+    verdict: "not-judged",
     passed: false,
   };
 }

@@ -46,6 +46,7 @@ const report: RunReport = {
   requests: 10,
   unexpected429: 0,
   requireEvidence: false,
+  verdict: "failed",
   passed: false,
   notes: [],
   causes: [

@@ -127,6 +127,7 @@ export function failingRun(requests = 200): RunReport {
     ],
     notes: ["one source address: requests paced at the advertised rate"],
     requireEvidence: false,
+    verdict: "failed",
     passed: false,
   };
 }

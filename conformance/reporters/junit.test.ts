@@ -13,6 +13,7 @@ const report: RunReport = {
   causes: [],
   notes: [],
   requireEvidence: false,
+  verdict: "failed",
   passed: false,
   checks: [
     {

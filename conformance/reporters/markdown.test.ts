@@ -26,6 +26,7 @@ const report: RunReport = {
   requests: 177,
   unexpected429: 0,
   requireEvidence: false,
+  verdict: "failed",
   passed: false,
   causes: [],
   notes: ["one source address: per-IP counting not tested"],

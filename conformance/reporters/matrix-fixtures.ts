@@ -17,6 +17,7 @@ export const reference: RunReport = {
   baseUrl: "http://127.0.0.1:1001",
   checks: broken.checks.map(passing),
   causes: [],
+  verdict: "passed",
   passed: true,
 };
 export const mock: RunReport = {

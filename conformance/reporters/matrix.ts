@@ -4,7 +4,7 @@
  * reporters (matrix-html.ts, matrix-markdown.ts) show, computed once: each target's label and
  * anchor, and each cell's status, evidence and findings.
  */
-import type { CheckResult, RunReport } from "../runner/report.ts";
+import { type CheckResult, EXIT_INCOMPLETE, type RunReport } from "../runner/report.ts";
 
 export interface MatrixTarget {
   /** What the column is called: the base URL, numbered when two reports name the same. */
@@ -104,9 +104,11 @@ export function matrixOf(reports: RunReport[]): Matrix {
   return { targets, rows };
 }
 
-/** The exit code of several runs: 2 when any could not be judged, else 1 when any failed, else 0. */
+/**
+ * The exit code of several runs, the worst first: a stop by a signal (128 + its number), then 2 (a
+ * target not judged), 1 (failed), 3 (incomplete), 0 (passed).
+ */
 export function matrixCode(codes: number[]): number {
-  if (codes.some((c) => c > 2)) return Math.max(...codes);
-  if (codes.includes(2)) return 2;
-  return codes.includes(1) ? 1 : 0;
+  if (codes.some((c) => c >= 128)) return Math.max(...codes);
+  return [2, 1, EXIT_INCOMPLETE].find((c) => codes.includes(c)) ?? 0;
 }

@@ -102,6 +102,11 @@ export interface RunReport {
   stopped?: string;
   /** --known entries past their date: they fail the run whatever they match. */
   expiredKnown?: string[];
+  /** What a CI job acts on (verdictOf): passed, failed, incomplete, or not-judged (exit 2). */
+  verdict: Verdict;
+  /** Why the run is incomplete: the run's own reason first, then each selected check not judged. */
+  incomplete?: string[];
+  /** verdict === "passed", kept for readers of the JSON report written before verdicts had three values. */
   passed: boolean;
 }
 
@@ -275,15 +280,54 @@ export function checkResults(all: Check[], facts: Facts): CheckResult[] {
 }
 
 /**
- * A run passes when no check fails, no --known entry has expired, and (with --require-evidence)
- * every selected check was exercised.
+ * What a CI job acts on. not-judged: the run could not judge the target (not this API, unreachable,
+ * input refused; exit 2). failed: a check failed or a --known entry expired. incomplete: nothing
+ * failed but something selected was not judged (a check "not exercised", a run cut short). passed:
+ * every selected check judged with evidence, and none failed.
  */
-export function passed(
+export type Verdict = "passed" | "failed" | "incomplete" | "not-judged";
+
+/** The exit code of an incomplete run (documented in conformance/README.md#exit-codes). */
+export const EXIT_INCOMPLETE = 3;
+
+/**
+ * The exit code of a verdict: 0 passed, 1 failed, 2 not judged, 3 incomplete (0 with
+ * --allow-incomplete: the user's choice that a partial judgement is enough).
+ */
+export function verdictCode(verdict: Verdict, allowIncomplete = false): number {
+  if (verdict === "incomplete") return allowIncomplete ? 0 : EXIT_INCOMPLETE;
+  return { passed: 0, failed: 1, "not-judged": 2 }[verdict];
+}
+
+/** What decides a run's verdict besides its checks. */
+export interface VerdictFacts {
+  error?: string;
+  expiredKnown?: number;
+  /** Why the run as a whole judged less than its plan (a stop, --max-time, a used window), first. */
+  cut?: string[];
+  /** --require-evidence: incomplete is failed. */
+  requireEvidence?: boolean;
+}
+
+/** The verdict, and for an incomplete run its reasons: the run's own first, then each check not judged. */
+export function verdictOf(
   checks: CheckResult[],
-  requireEvidence: boolean,
-  error?: string,
-  expiredKnown = 0,
-): boolean {
-  if (error || expiredKnown > 0) return false;
-  return checks.every((c) => c.status !== "fail" && (!requireEvidence || c.status !== "not-exercised"));
+  facts: VerdictFacts,
+): { verdict: Verdict; incomplete?: string[]; passed: boolean } {
+  if (facts.error) return { verdict: "not-judged", passed: false };
+  const unjudged = checks
+    .filter((c) => c.status === "not-exercised")
+    .map((c) => `${c.name}: ${c.reason ?? "not exercised"}`);
+  const reasons = [...(facts.cut ?? []), ...unjudged];
+  const failed = (facts.expiredKnown ?? 0) > 0 || checks.some((c) => c.status === "fail");
+  if (failed || (facts.requireEvidence && reasons.length > 0))
+    return { verdict: "failed", ...(reasons.length > 0 ? { incomplete: reasons } : {}), passed: false };
+  if (reasons.length > 0) return { verdict: "incomplete", incomplete: reasons, passed: false };
+  return { verdict: "passed", passed: true };
+}
+
+/** A passive run's verdict: it judges the traffic it saw, so a check nothing exercised is no gap in it. */
+export function passiveVerdict(checks: CheckResult[]): { verdict: Verdict; passed: boolean } {
+  const failed = checks.some((c) => c.status === "fail");
+  return { verdict: failed ? "failed" : "passed", passed: !failed };
 }

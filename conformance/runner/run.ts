@@ -25,7 +25,7 @@ import { knownMatches, unusedNote } from "./known.ts";
 import { buildPlan, candidatesByOperation, type Plan, requestsOf, validCasesOf } from "./plan.ts";
 import { Progress, type ProgressState } from "./progress.ts";
 import { defaultPurpose, notePurposes, requestLine } from "./purposes.ts";
-import { checkResults, passed, type RunReport, type TimelinePoint } from "./report.ts";
+import { checkResults, type RunReport, type TimelinePoint, verdictOf } from "./report.ts";
 import { Sender } from "./sender.ts";
 import { judgedSpecs } from "./specs.ts";
 import { RunEnd } from "./stop.ts";
@@ -154,7 +154,7 @@ export async function run(options: RunOptions): Promise<RunResult> {
     options.replayTarget ?? `--base-url ${options.baseUrl} `,
   );
   const report = (
-    fields: Partial<RunReport> & { error?: string },
+    fields: Partial<RunReport> & { error?: string; cut?: string[] },
     facts?: Parameters<typeof checkResults>[1],
   ): RunReport => {
     const stopped = end.stopped ? end.reached() : undefined;
@@ -196,8 +196,12 @@ export async function run(options: RunOptions): Promise<RunResult> {
       ...(stopped ? { stopped } : {}),
       ...(fields.expiredKnown ? { expiredKnown: fields.expiredKnown } : {}),
       // A stopped run judged only part of the plan: it cannot pass, whatever that part showed.
-      passed:
-        !stopped && passed(results, options.requireEvidence ?? false, error, fields.expiredKnown?.length),
+      ...verdictOf(results, {
+        ...(error ? { error } : {}),
+        expiredKnown: fields.expiredKnown?.length ?? 0,
+        cut: [...(stopped ? [stopped] : []), ...(fields.cut ?? [])],
+        requireEvidence: options.requireEvidence ?? false,
+      }),
     };
   };
 
@@ -339,6 +343,7 @@ export async function run(options: RunOptions): Promise<RunResult> {
             ...known.notes,
           ],
           ...(known.expired.length > 0 ? { expiredKnown: known.expired } : {}),
+          ...(stopped && !end.stopped ? { cut: [`the run stopped early: ${stopped}`] } : {}),
         },
         {
           plan,
