@@ -146,7 +146,17 @@ export async function run(options: RunOptions): Promise<RunResult> {
     timeline.push(point);
     options.onExchange?.(e);
   };
+  const live = options.progress;
+  const progress: Progress = new Progress(
+    {
+      sent: () => transport?.requests ?? 0,
+      failures: () => [...judge.violations.values()].reduce((n, list) => n + list.length, 0),
+      deadline: end.deadline,
+    },
+    () => live?.(progress.state()),
+  );
   transport = new Transport(spec, options.baseUrl, pacer, diagnosis, {
+    progress,
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     bounds: { budget, end },
     onExchange,
@@ -213,17 +223,11 @@ export async function run(options: RunOptions): Promise<RunResult> {
     };
   };
 
-  const live = options.progress;
-  const progress = new Progress(
-    {
-      sent: () => transport.requests,
-      failures: () => [...judge.violations.values()].reduce((n, list) => n + list.length, 0),
-      deadline: end.deadline,
-    },
-    () => live?.(progress.state()),
-  );
-  const ticker = live ? setInterval(() => live(progress.state()), 1000) : undefined;
-  ticker?.unref();
+  // The live line every second on a terminal; else a plain line every 15 s (a countdown while waiting).
+  const ticker = live
+    ? setInterval(() => live(progress.state()), 1000)
+    : setInterval(() => log(plainProgressLine(progress.state())), 15_000);
+  ticker.unref();
   try {
     live?.(progress.state());
     const repeated = repeatedPathPrefix(
@@ -287,8 +291,6 @@ export async function run(options: RunOptions): Promise<RunResult> {
         (plan.burst ? plan.rate.limit : 0) +
         plan.exploration.reduce((n, x) => n + x.runs, 0),
     );
-    const plain = live ? undefined : setInterval(() => log(plainProgressLine(progress.state())), 15_000);
-    plain?.unref();
     const execution = await execute({
       spec,
       plan,
@@ -320,7 +322,7 @@ export async function run(options: RunOptions): Promise<RunResult> {
       skipSlow: options.skipSlow ?? false,
       log,
       progress,
-    }).finally(() => clearInterval(plain));
+    });
     const rateLimit = checks.find((c) => c.judgeBurst);
     if (execution.burst && rateLimit?.judgeBurst) {
       judge.verdict(
