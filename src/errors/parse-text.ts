@@ -6,16 +6,15 @@
 import { type ParseOptions, parse, YAMLParseError } from "yaml";
 import { InputError } from "./input-error.ts";
 
-/** A file whose text does not parse, located. */
+/** A file whose text does not parse, located when the parser says where. */
 export class ParseError extends InputError {
   constructor(
     readonly file: string,
-    readonly line: number,
-    readonly column: number,
+    readonly at: { line: number; column: number } | undefined,
     readonly reason: string,
     readonly snippet: string,
   ) {
-    super(`${file}:${line}:${column}: ${reason}${snippet ? `\n\n${snippet}` : ""}`);
+    super(`${file}${at ? `:${at.line}:${at.column}` : ""}: ${reason}${snippet ? `\n\n${snippet}` : ""}`);
   }
 }
 
@@ -30,14 +29,15 @@ export function parseYamlText(text: string, file: string, options: ParseOptions 
     if (!(err instanceof YAMLParseError)) throw err;
     const at = err.linePos?.[0];
     const [reason = err.message, snippet = ""] = err.message.split(/ at line \d+, column \d+:\n\n/);
-    throw new ParseError(file, at?.line ?? 1, at?.col ?? 1, reason.trim(), snippet.trimEnd());
+    throw new ParseError(file, at && { line: at.line, column: at.col }, reason.trim(), snippet.trimEnd());
   }
 }
 
 /**
  * JSON text as a value: JSON.parse (fast, and strict), and only when it fails the YAML parser,
  * for the line, column and snippet JSON.parse does not always give. Text YAML reads but JSON
- * does not (a trailing comma) is located by JSON.parse's own "position N", when it says one.
+ * does not (a trailing comma, a missing value) is located by JSON.parse's own "position N" when
+ * it says one; its copy of the text is never repeated.
  */
 export function parseJsonText(text: string, file: string): unknown {
   try {
@@ -45,11 +45,12 @@ export function parseJsonText(text: string, file: string): unknown {
   } catch (jsonError) {
     parseYamlText(text, file);
     const message = (jsonError as Error).message;
-    const position = Number(/at position (\d+)/.exec(message)?.[1] ?? 0);
-    const before = text.slice(0, position).split("\n");
-    const line = before.length;
-    const column = (before.at(-1)?.length ?? 0) + 1;
-    const shown = `${text.split("\n")[line - 1] ?? ""}\n${" ".repeat(column - 1)}^`;
-    throw new ParseError(file, line, column, message.replace(/ in JSON at position.*$/, ""), shown);
+    const reason = message.replace(/ in JSON at position.*$/s, "").replace(/, ".*" is not valid JSON$/s, "");
+    const position = /at position (\d+)/.exec(message)?.[1];
+    if (position === undefined) throw new ParseError(file, undefined, `not JSON: ${reason}`, "");
+    const before = text.slice(0, Number(position)).split("\n");
+    const at = { line: before.length, column: (before.at(-1)?.length ?? 0) + 1 };
+    const shown = `${text.split("\n")[at.line - 1] ?? ""}\n${" ".repeat(at.column - 1)}^`;
+    throw new ParseError(file, at, reason, shown);
   }
 }

@@ -108,9 +108,22 @@ describe("readSpecDocument and loadSpec: a refusal names the side, the file and 
 
 describe("ParseError", () => {
   it.each([
-    ["YAML", { given: () => parseYamlText("a: 1\na: 2\n", "dup.yaml"), want: { line: 2, column: 1 } }],
-    ["JSON", { given: () => parseJsonText('{\n  "a": 1,\n}', "x.json"), want: { line: 3, column: 1 } }],
-  ])("%s: keeps the line and column yaml's linePos gives", (_, { given, want }) => {
+    [
+      "YAML",
+      { given: () => parseYamlText("a: 1\na: 2\n", "dup.yaml"), want: { at: { line: 2, column: 1 } } },
+    ],
+    [
+      "JSON",
+      { given: () => parseJsonText('{\n  "a": 1,\n}', "x.json"), want: { at: { line: 3, column: 1 } } },
+    ],
+    [
+      "JSON without a position (never its copy of the text)",
+      {
+        given: () => parseJsonText('{\n  "a": ,\n}', "x.json"),
+        want: { message: "x.json: not JSON: Unexpected token ','" },
+      },
+    ],
+  ])("%s: keeps the line and column the parser gives", (_, { given, want }) => {
     expect(given).toThrow(ParseError);
     try {
       given();
