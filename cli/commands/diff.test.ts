@@ -233,13 +233,19 @@ describe("dealkit diff --accept", () => {
       "- { rule: path-removed, reason: r }",
       "entry 1 needs expires: YYYY-MM-DD (the last day it holds)",
     ],
+    [
+      "a YAML syntax error",
+      "- rule: path-removed\n  reason: [r\n  expires: 2026-12-31\n",
+      "3:3: Flow sequence in block collection must be sufficiently indented and end with a ]\n\n  reason: [r\n  expires: 2026-12-31\n  ^",
+    ],
   ])("%s is a usage error (exit 2) before anything is compared", async (name, text, message) => {
     const list = acceptFile(`bad-${name.replace(/\W+/g, "-")}.yaml`, text);
     // HEAD does not exist: reaching the comparison would say so instead.
     const { code, out, err } = await dealkit(SPEC_PATH, join(dir, "missing.yaml"), "--accept", list);
     expect(code).toBe(2);
     expect(out).toBe("");
-    expect(err.split("\n")[0]).toBe(`dealkit diff: ${list}: ${message}`);
+    const separator = /^\d+:\d+: /.test(message) ? ":" : ": ";
+    expect(err.split("\n\nusage:")[0]).toBe(`dealkit diff: ${list}${separator}${message}`);
     expect(err).toContain("usage: dealkit diff BASE HEAD");
   });
 

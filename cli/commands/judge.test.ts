@@ -140,6 +140,13 @@ describe("dealkit judge refuses input that is not what it claims: exit 2, the fi
       },
     ],
     [
+      "--ledger that does not parse",
+      {
+        given: { "x.ndjson": `${exchange()}\n`, "ledger.json": '{\n  "format": [,\n}\n' },
+        want: '--ledger DIR/ledger.json:2:14: Unexpected , in flow sequence\n\n  "format": [,\n             ^',
+      },
+    ],
+    [
       "--spec that is not a spec",
       {
         given: { "x.ndjson": `${exchange()}\n`, "spec.yaml": "hello: world\n" },
@@ -161,8 +168,9 @@ describe("dealkit judge refuses input that is not what it claims: exit 2, the fi
     vi.spyOn(console, "log").mockImplementation(() => {});
     vi.spyOn(console, "error").mockImplementation((...a: unknown[]) => void errors.push(a.join(" ")));
     try {
-      const spec = name.startsWith("--spec") ? ["--spec", join(at, "spec.yaml")] : [];
-      expect(await main(["judge", recording, ...spec])).toBe(2);
+      const option = /^--(spec|ledger)/.exec(name)?.[1];
+      const named = option ? [`--${option}`, join(at, option === "spec" ? "spec.yaml" : "ledger.json")] : [];
+      expect(await main(["judge", recording, ...named])).toBe(2);
     } finally {
       vi.restoreAllMocks();
       await rm(at, { recursive: true, force: true });
