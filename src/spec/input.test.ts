@@ -43,6 +43,15 @@ describe("specDocumentProblem: what a spec must be before it is read as one", ()
   it.each([
     ["the kit's own spec", { given: SPEC_PATH }],
     ["a minimal 3.1.1 document", { given: file("minimal.yaml", `openapi: 3.1.1\n${INFO}${OPERATION}`) }],
+    [
+      "a $ref to a $anchor (not a pointer: left to the resolver)",
+      {
+        given: file(
+          "anchor.yaml",
+          `openapi: 3.1.0\n${INFO}${OPERATION}components:\n  schemas:\n    A: { $anchor: a, type: string }\n    B: { $ref: "#a" }\n`,
+        ),
+      },
+    ],
   ])("%s is a spec", async (_, { given }) => {
     await expect(readSpecDocument(given, "--spec")).resolves.toHaveProperty("paths");
   });

@@ -46,8 +46,9 @@ function brokenRef(root: RawDocument): string | undefined {
   const visit = (node: unknown, at: string): string | undefined => {
     if (node === null || typeof node !== "object") return undefined;
     const ref = (node as { $ref?: unknown }).$ref;
-    if (typeof ref === "string" && ref.startsWith("#") && !has(root, safeDecode(ref.slice(1))))
-      return `$ref ${ref} at #${at} does not resolve`;
+    // A pointer fragment (#/...); a plain-name fragment (#Alert) names a $anchor, resolved elsewhere.
+    const pointer = typeof ref === "string" && /^#(\/|$)/.test(ref) ? safeDecode(ref.slice(1)) : undefined;
+    if (pointer !== undefined && !has(root, pointer)) return `$ref ${ref} at #${at} does not resolve`;
     for (const [k, v] of Object.entries(node)) {
       const found = visit(v, join(at, k));
       if (found) return found;
