@@ -2,17 +2,12 @@
  * Every command that reads a spec refuses one that is not what it claims, naming the option (or
  * the diff's side), the file and the reason: the check is src/spec/input.ts, shared by all of
  * them, so no command judges `hello: world` as an API with no operations or a v2.
- *
- * The exit code: diff, judge and proxy turn the refusal into exit 2 today. The others let the
- * InputError reach cli/main.ts, which does not yet turn it into exit 2 (it catches UsageError and
- * MissingPeerError only): there the test holds the typed error and its message, and says so in
- * `want`. When main.ts catches InputError, those rows become 2.
+ * Every one of them exits 2 (cli/main.ts turns an InputError that reaches it into exit 2).
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
-import { InputError } from "../src/errors/input-error.ts";
 import { SPEC_PATH } from "../src/spec/paths.ts";
 import { main } from "./main.ts";
 
@@ -53,7 +48,7 @@ writeFileSync(
 );
 
 /** Each command with its spec argument: where the path goes, what the message calls it, the exit. */
-const COMMANDS: [string, { args: (spec: string) => string[]; side: string; exit: 2 | "InputError" }][] = [
+const COMMANDS: [string, { args: (spec: string) => string[]; side: string; exit: 2 }][] = [
   ["diff (base)", { args: (s) => ["diff", s, SPEC_PATH], side: "base", exit: 2 }],
   ["diff (head)", { args: (s) => ["diff", SPEC_PATH, s], side: "head", exit: 2 }],
   ["judge --spec", { args: (s) => ["judge", recording, "--spec", s], side: "--spec", exit: 2 }],
@@ -61,7 +56,7 @@ const COMMANDS: [string, { args: (spec: string) => string[]; side: string; exit:
     "proxy --spec",
     { args: (s) => ["proxy", "--upstream", "http://127.0.0.1:9", "--spec", s], side: "--spec", exit: 2 },
   ],
-  ["conformance --spec", { args: (s) => ["conformance", "--spec", s], side: "--spec", exit: "InputError" }],
+  ["conformance --spec", { args: (s) => ["conformance", "--spec", s], side: "--spec", exit: 2 }],
   [
     "watch --spec",
     {
@@ -75,28 +70,23 @@ const COMMANDS: [string, { args: (spec: string) => string[]; side: string; exit:
         s,
       ],
       side: "--spec",
-      exit: "InputError",
+      exit: 2,
     },
   ],
-  ["mock --spec", { args: (s) => ["mock", "--spec", s], side: "--spec", exit: "InputError" }],
+  ["mock --spec", { args: (s) => ["mock", "--spec", s], side: "--spec", exit: 2 }],
   [
     "docs --spec",
-    { args: (s) => ["docs", "--spec", s, "--out", join(dir, "d.html")], side: "--spec", exit: "InputError" },
+    { args: (s) => ["docs", "--spec", s, "--out", join(dir, "d.html")], side: "--spec", exit: 2 },
   ],
-  ["release --spec", { args: (s) => ["release", "--spec", s], side: "--spec", exit: "InputError" }],
+  ["release --spec", { args: (s) => ["release", "--spec", s], side: "--spec", exit: 2 }],
 ];
 
-/** main() with its output caught: the exit code, or the InputError it let through. */
-async function dealkit(args: string[]): Promise<{ exit: number | "InputError"; message: string }> {
+/** main() with its output caught: the exit code and what it printed on stderr. */
+async function dealkit(args: string[]): Promise<{ exit: number; message: string }> {
   const lines: string[] = [];
   vi.spyOn(console, "log").mockImplementation(() => {});
   vi.spyOn(console, "error").mockImplementation((...a: unknown[]) => void lines.push(a.join(" ")));
-  try {
-    return { exit: await main(args), message: lines.join("\n") };
-  } catch (err) {
-    if (err instanceof InputError) return { exit: "InputError", message: err.message };
-    throw err;
-  }
+  return { exit: await main(args), message: lines.join("\n") };
 }
 
 describe.each(COMMANDS)("dealkit %s refuses what is not a spec", (_, { args, side, exit }) => {
