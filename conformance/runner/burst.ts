@@ -301,11 +301,7 @@ const waitItOut: Step = async (env, record) => {
   // Counted, the refused requests of the wait (refill probes, then knocks) would outnumber the
   // opening requests, the only ones gone when the wait ends.
   const refused = env.spec.rateLimit.counts_refused ? 0 : record.opening + KNOCKS_BEYOND_OPENING;
-  env.log(
-    Number.isFinite(ra) && ra >= 1
-      ? `rate limit: waiting Retry-After ${wait} s${ra > wait ? ` (it said ${ra} s: never longer than the window)` : ""} (${refused} refused requests in it)`
-      : `rate limit: the 429 gave no usable Retry-After (${refusal?.headers["retry-after"] ?? "none"}): waiting the whole ${wait}-second window (${refused} refused requests in it)`,
-  );
+  env.log(`rate limit: ${waitWords(refusal, ra, wait)} (${refused} refused requests in it)`);
   // The wait counts from the refusal: the refill probes and the knocks go within it.
   const refusedAt = (refusal?.receivedAt ?? Date.now() / 1000) * 1000;
   env.progress?.waiting(refusedAt + wait * 1000, "Retry-After");
@@ -330,6 +326,18 @@ const waitItOut: Step = async (env, record) => {
   record.after = after;
   return undefined;
 };
+
+/** What the wait after the burst is for, as the answers have it: no 429 at all is not a 429 without Retry-After. */
+export function waitWords(refusal: Exchange | undefined, retryAfter: number, wait: number): string {
+  if (!refusal)
+    return `no request over the limit was refused: waiting the whole ${wait}-second window all the same`;
+  if (Number.isFinite(retryAfter) && retryAfter >= 1)
+    return `waiting Retry-After ${wait} s${retryAfter > wait ? ` (it said ${retryAfter} s: never longer than the window)` : ""}`;
+  const header = refusal.headers["retry-after"];
+  return header === undefined
+    ? `the 429 asked no wait (no Retry-After): waiting the whole ${wait}-second window`
+    : `the 429's Retry-After ${JSON.stringify(header)} is no delay in seconds: waiting the whole ${wait}-second window`;
+}
 
 export async function runBurst(env: BurstEnv): Promise<BurstRecord> {
   const record: BurstRecord = {
