@@ -49,7 +49,9 @@ describe("bin/dealkit.js in a clone", () => {
       for (const line of LISTED) expect(shown).toContain(line);
       expect(`${ran.stdout}${ran.stderr}`).not.toMatch(/vitest|Error:|\n\s+at /i);
       if (want.stream === "stderr") {
-        expect(ran.stderr.split("\n")[0]).toBe('dealkit: unknown command "conformence"');
+        expect(ran.stderr.split("\n")[0]).toBe(
+          'dealkit: unknown command "conformence" (did you mean conformance?)',
+        );
         expect(ran.stdout).toBe("");
       } else expect(ran.stderr).toBe("");
     },

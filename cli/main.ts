@@ -2,6 +2,7 @@ import { InputError } from "../src/errors/input-error.ts";
 import { MissingPeerError } from "../src/peers/optional-peer.ts";
 import { UsageError } from "./args.ts";
 import { COMMANDS, commandEntry } from "./commands.ts";
+import { didYouMean } from "./did-you-mean.ts";
 
 /**
  * The dealkit CLI: `dealkit <command> [options]`. The commands are listed in ./commands.ts; each
@@ -24,7 +25,9 @@ export async function main(argv: string[]): Promise<number> {
   }
   const entry = commandEntry(name);
   if (!entry) {
-    console.error(`dealkit: unknown command ${JSON.stringify(name)}\n\n${help()}`);
+    console.error(
+      `dealkit: unknown command ${JSON.stringify(name)}${didYouMean(name, Object.keys(COMMANDS))}\n\n${help()}`,
+    );
     return 2;
   }
   const cmd = await entry.load();

@@ -212,6 +212,23 @@ describe("dealkit mock (Prism + rule layer)", () => {
     if (c.status === 429) expect(Number(res.headers["retry-after"])).toBeGreaterThanOrEqual(1);
   });
 
+  // Regression: Prism's example said 17 s in the body while its header said 1.
+  it.each([
+    ["from a client with requests left: the schema's minimum", { sentBefore: () => 0, wait: () => 1 }],
+    [
+      "from a client whose window is full: until a slot frees",
+      { sentBefore: () => spec.rateLimit.limit, wait: () => spec.rateLimit.window_seconds },
+    ],
+  ])("a forced 429 %s, one value in Retry-After and in its detail", async (_, { sentBefore, wait }) => {
+    nextMinute();
+    const address = "127.0.0.3";
+    for (let i = 0; i < sentBefore(); i++) expect((await get("/api/v1/meta", {}, address)).status).toBe(200);
+    const res = await get("/api/v1/meta", { prefer: "code=429" }, address);
+    expectProblem(res, 429, "rate-limited");
+    expect(res.headers["retry-after"]).toBe(String(wait()));
+    expect((res.json() as { detail: string }).detail).toContain(`retry after ${wait()} seconds`);
+  });
+
   it("limits each client IP to 60 requests per sliding minute, with Retry-After and a problem body", async () => {
     nextMinute();
     const { limit, window_seconds } = spec.rateLimit;

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { RateLimiter, rateLimitHeaders } from "../reference-server/ratelimit/limiter.ts";
+import { type Decision, RateLimiter, rateLimitHeaders } from "../reference-server/ratelimit/limiter.ts";
 import { MemoryStore } from "../reference-server/ratelimit/memory.ts";
 import { cacheControl } from "../src/http/caching.ts";
 import { encodeBody } from "../src/http/compression.ts";
@@ -51,7 +51,8 @@ const PREFER_CODE = /(?:^|[\s,;])code=(\d{3})\b/;
  * uniform 401 of the personal streams, valid requests answered from the fixture set by the
  * reference server's handlers (fixtures/answer.ts), CORS on every answer, and the per-IP
  * sliding-window limit. `Prefer: code=NNN` and `Prefer: example=NAME` still reach Prism, so
- * developers can force any documented answer (a named example is shaped by the rules).
+ * developers can force any documented answer (a named example is shaped by the rules); a forced
+ * 429 is the layer's own, so its Retry-After and its detail agree.
  */
 export function createRuleLayer(options: RuleLayerOptions): Server {
   const { spec, upstream } = options;
@@ -114,13 +115,8 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
     const tooLong = queryLengthError(spec, rawQuery);
     if (tooLong) return withRate(problemAnswer(invalidParameters(spec, [tooLong])));
     if (!route) return withRate(problemAnswer(problem(spec, "not-found")));
-    if (forced && !forced.startsWith("2")) {
-      const relayed = await relay(req, url.pathname + url.search);
-      if (relayed.status === 429 && !relayed.headers["retry-after"]) {
-        relayed.headers["retry-after"] = String(Math.max(1, rate.resetSeconds));
-      }
-      return withRate(relayed);
-    }
+    if (forced === "429") return withRate(forcedRefusal(spec, rate));
+    if (forced && !forced.startsWith("2")) return withRate(await relay(req, url.pathname + url.search));
     // The query as the client wrote it (rawQuery): the URL parser would re-encode what does not decode.
     return withRate(await serve(req, url, rawQuery, route.operation, route.pathParams));
   }
@@ -238,6 +234,18 @@ function canonicalPath(operation: Operation, pathname: string, parsed: ParsedReq
   }
   const qs = query.toString();
   return qs ? `${pathname}?${qs}` : pathname;
+}
+
+/**
+ * A 429 the client asked for: the layer's own, as a real one reads, its Retry-After and its detail
+ * stating one value. Prism's example says 17 s in its body and 1 s in its header. The honest wait
+ * is the schema's minimum while the client has requests left (nothing holds it back), else the
+ * limiter's time until a slot frees.
+ */
+function forcedRefusal(spec: Spec, rate: Decision): Answer {
+  const retryAfter = rate.remaining > 0 ? 1 : Math.max(1, rate.resetSeconds);
+  const refused = problemAnswer(rateLimited(spec, retryAfter));
+  return { ...refused, headers: { ...refused.headers, "Retry-After": String(retryAfter) } };
 }
 
 function problemAnswer(body: Problem): Answer {

@@ -3,45 +3,119 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { socketTransport } from "./test/helpers.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "dealkit-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+interface Serving {
+  url: string;
+  /** What it printed so far: the JSON request logs, the human lines. */
+  output(): { stdout: string; stderr: string };
+  /** SIGTERM; resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** `dealkit serve ARGS` in a real process, once it says where it listens. */
+async function serve(args: string[], env: Record<string, string | undefined> = {}): Promise<Serving> {
+  const child = spawn(process.execPath, ["bin/dealkit.js", "serve", "--port", "0", ...args], {
+    env: { ...process.env, DEALKIT_DEMO_KEY: undefined, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (c: Buffer) => {
+    stdout += c.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr.on("data", (c: Buffer) => {
+      stderr += c.toString();
+      const m = /reference server on (http:\/\/\S+)/.exec(stderr);
+      if (m?.[1]) resolve(m[1]);
+    });
+    exited.then((code) => reject(new Error(`exited ${code}: ${stderr}`)));
+    // A start that never says where it listens must not outlive the test.
+    setTimeout(() => child.kill("SIGTERM"), 20_000).unref();
+  });
+  return {
+    url,
+    output: () => ({ stdout, stderr }),
+    stop: () => {
+      child.kill("SIGTERM");
+      return exited;
+    },
+  };
+}
+
 /** `dealkit serve` as a user runs it: a real process, a real port, logs, a signal to stop. */
 describe("dealkit serve", () => {
   it("starts, prints the demo key once, logs requests without the key, and stops on SIGTERM", async () => {
     const key = "abcdefabcdefabcdefabcdefabcdef12";
-    const child = spawn(
-      process.execPath,
-      ["bin/dealkit.js", "serve", "--port", "0", "--db", join(dir, "cli.db"), "--size", "300", "--seed", "3"],
-      { env: { ...process.env, DEALKIT_DEMO_KEY: key }, stdio: ["ignore", "pipe", "pipe"] },
-    );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c: Buffer) => {
-      stdout += c.toString();
+    const server = await serve(["--db", join(dir, "cli.db"), "--size", "300", "--seed", "3"], {
+      DEALKIT_DEMO_KEY: key,
     });
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stderr.on("data", (c: Buffer) => {
-        stderr += c.toString();
-        const m = /reference server on (http:\/\/\S+)/.exec(stderr);
-        if (m?.[1]) resolve(m[1]);
-      });
-      child.on("exit", (code) => reject(new Error(`exited ${code}: ${stderr}`)));
-    });
-    const send = socketTransport(url);
+    const send = socketTransport(server.url);
     expect((await send("/api/v1/my/follow?uid=10001", { headers: { "x-api-key": key } })).status).toBe(200);
     expect((await send("/api/v1/meta")).status).toBe(200);
 
-    const exit = new Promise<number | null>((resolve) => child.on("exit", resolve));
-    child.kill("SIGTERM");
-    expect(await exit).toBe(0);
+    expect(await server.stop()).toBe(0);
+    const { stdout, stderr } = server.output();
     expect(stderr).toContain(`X-API-Key ${key}`);
     expect(stdout).toContain('"url":"/api/v1/my/follow?uid=10001"');
     expect(stdout).not.toContain(key);
     expect(stderr).toContain("SIGTERM, closing");
+  });
+});
+
+/**
+ * Regression: a server restarted on its database said nothing of the demo account, whose key was
+ * printed only at the first start: the personal streams, and the suite's checks of them, were out
+ * of reach. Each start below is on the same file, in order.
+ */
+describe("dealkit serve on an existing database: the demo account", () => {
+  const db = join(dir, "restart.db");
+  const keys: string[] = [];
+  const followWith = async (url: string, key: string | undefined) =>
+    (await socketTransport(url)("/api/v1/my/follow?uid=10001", { headers: key ? { "x-api-key": key } : {} }))
+      .status;
+
+  it.each([
+    ["the first start makes it and prints its key", { args: [], printsKey: true }],
+    ["a restart names the uid and how to get a key, and prints none", { args: [], printsKey: false }],
+    [
+      "a restart with --new-demo-key prints a new key; the old one stops working",
+      { args: ["--new-demo-key"], printsKey: true },
+    ],
+  ])("%s", async (_name, { args, printsKey }) => {
+    const server = await serve(["--quiet", "--db", db, "--size", "100", "--seed", "3", ...args]);
+    const { stderr } = server.output();
+    const key = /demo account: uid 10001, X-API-Key ([0-9a-f]{32})\n/.exec(stderr)?.[1];
+    try {
+      if (printsKey) {
+        expect(key, stderr).toBeDefined();
+        expect(await followWith(server.url, key)).toBe(200);
+        for (const old of keys) expect(await followWith(server.url, old)).toBe(401);
+        keys.push(key ?? "");
+      } else {
+        expect(key, stderr).toBeUndefined();
+        expect(stderr).toContain("demo account: uid 10001; its key was shown when it was made");
+        expect(stderr).toContain("restart with --new-demo-key added");
+        expect(await followWith(server.url, keys.at(-1))).toBe(200);
+      }
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("refuses --new-demo-key with DEALKIT_DEMO_KEY (two choices of one key)", async () => {
+    vi.stubEnv("DEALKIT_DEMO_KEY", "abcdefabcdefabcdefabcdefabcdef12");
+    const { code, stderr } = await serveExit("--db", db, "--new-demo-key").finally(() => vi.unstubAllEnvs());
+    expect({ code, firstLine: stderr.split("\n")[0] }).toEqual({
+      code: 2,
+      firstLine: "dealkit serve: --new-demo-key and DEALKIT_DEMO_KEY both choose the demo key: use one",
+    });
   });
 });
 

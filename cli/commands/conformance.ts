@@ -49,9 +49,12 @@ or a prefix ending in *.
                       and code, with reason and expires YYYY-MM-DD): shown, not failing; an entry
                       past its date fails the run; the ledger's checks (ledger:*) may be named too
   --plan              discover, print the plan (every request and what it is for), send nothing more
-  --uid/--api-key     an account for the key-protected streams (the bundled server's demo account
-                      is used otherwise); the key may come from the DEALKIT_API_KEY environment
-                      variable instead, which keeps it off the command line and the process list`;
+  --uid/--api-key     an account for the key-protected streams; the key may come from the
+                      DEALKIT_API_KEY environment variable instead, which keeps it off the command
+                      line and the process list. Without them the bundled server's demo account is
+                      used, but against a --base-url the key-protected checks are not judged and
+                      the run is incomplete (exit 3) unless you skip them:
+                      --skip 'credentials-not-cached,rule:my-*'`;
 
 /** `--watch D`: dealkit watch with this command's --base-url, --ledger and --budget (per interval there). */
 async function watchInstead(

@@ -36,24 +36,45 @@ const BURST_PHASES = new Set(["burst", "over-limit", "wait"]);
  * (its rate window filled, and for a request of the wait, refused and waiting), then the request.
  * Undefined for any other request: its curl line alone reproduces it.
  */
-export function reproduceScript(exchange: Exchange, baseUrl: string): string | undefined {
+export function reproduceScript(
+  exchange: Pick<
+    Exchange,
+    "url" | "request" | "localAddress" | "phase" | "windowIndex" | "preflightsBefore" | "waited"
+  >,
+  baseUrl: string,
+): string | undefined {
   if (!exchange.phase || !BURST_PHASES.has(exchange.phase)) return undefined;
   const fill = Math.max(0, exchange.windowIndex ?? 0);
   const preflights = exchange.preflightsBefore ?? 0;
   const iface = exchange.localAddress ? ` --interface ${exchange.localAddress}` : "";
   const meta = quote(`${baseUrl.replace(/\/$/, "")}/api/v1/meta`);
+  const preflight = `curl -s -o /dev/null${iface} -X OPTIONS -H ${quote(`origin: ${ORIGIN}`)} -H 'access-control-request-method: GET' ${meta}`;
   const lines = [
-    `# ${fill} requests from one client address fill its rate window${preflights ? `, with the ${preflights} preflights the run sent in it` : ""}, then the request that showed the finding`,
-    `for i in $(seq 1 ${fill}); do curl -s -o /dev/null${iface} ${meta}; done`,
-    ...(preflights
-      ? [
-          `for i in $(seq 1 ${preflights}); do curl -s -o /dev/null${iface} -X OPTIONS -H ${quote(`origin: ${ORIGIN}`)} -H 'access-control-request-method: GET' ${meta}; done`,
-        ]
-      : []),
+    windowComment(fill, preflights),
+    ...times(fill, `curl -s -o /dev/null${iface} ${meta}`),
+    ...times(preflights, preflight),
   ];
   if (exchange.waited !== undefined) {
     lines.push(`curl -s -o /dev/null${iface} ${meta}  # refused: over the limit`, `sleep ${exchange.waited}`);
   }
   lines.push(curlLine(exchange, true));
   return lines.join("\n");
+}
+
+/** The script's first line: what the client address had sent in its rate window before the request. */
+function windowComment(fill: number, preflights: number): string {
+  const count = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  if (fill === 0 && preflights === 0)
+    return "# the request that showed the finding, the first of one client address's rate window";
+  const sent = [
+    ...(fill > 0 ? [count(fill, "request")] : []),
+    ...(preflights > 0 ? [`the ${count(preflights, "preflight")} the run sent`] : []),
+  ];
+  return `# ${sent.join(" and ")} from one client address in its rate window, then the request that showed the finding`;
+}
+
+/** A shell line run `count` times: a loop only when it repeats (`seq 1 0` would loop zero times, a no-op a reader has to decode). */
+function times(count: number, line: string): string[] {
+  if (count <= 0) return [];
+  return count === 1 ? [line] : [`for i in $(seq 1 ${count}); do ${line}; done`];
 }
