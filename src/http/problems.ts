@@ -74,6 +74,6 @@ export function rateLimited(
   },
 ): Problem {
   return problem(spec, "rate-limited", {
-    detail: `More than ${policy.limit} requests from this IP within ${policy.windowSeconds} seconds; retry after ${retryAfterSeconds} seconds.`,
+    detail: `More than ${policy.limit} requests from this IP within ${policy.windowSeconds} seconds; retry after ${retryAfterSeconds} second${retryAfterSeconds === 1 ? "" : "s"}.`,
   });
 }
