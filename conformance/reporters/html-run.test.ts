@@ -205,7 +205,9 @@ describe.runIf(present)("the HTML report in a browser", () => {
     const passing = {
       ...broken,
       baseUrl: "http://127.0.0.1:1001",
-      passed: true,
+      // Its account check is not exercised: incomplete, not passed.
+      verdict: "incomplete" as const,
+      incomplete: ["account-streams: no account: give --uid and --api-key"],
       causes: [],
       checks: broken.checks.map((c) => ({
         ...c,
@@ -215,7 +217,7 @@ describe.runIf(present)("the HTML report in a browser", () => {
     };
     await writeFile(file, formatMatrixHtml([passing, broken]));
     const p = await open(file);
-    await expect(p.locator("h1").textContent()).resolves.toBe("1 of 2 targets failed");
+    await expect(p.locator("h1").textContent()).resolves.toBe("1 of 2 targets failed · 1 incomplete");
     const rows = p.locator("table.matrix tbody tr");
     expect(await rows.count()).toBe(broken.checks.length);
     await p.locator("#f-differs").check();

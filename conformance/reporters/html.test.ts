@@ -32,6 +32,7 @@ describe("the HTML report: what it holds", () => {
   it("says passed for a passing run", () => {
     const page = formatHtml({
       ...report,
+      verdict: "passed" as const,
       passed: true,
       causes: [],
       checks: report.checks.filter((c) => c.status !== "fail"),

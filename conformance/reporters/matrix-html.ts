@@ -9,7 +9,8 @@ import { runVolume } from "./console.ts";
 import { facts, findingIds, findings, kindOf, page, timeline, verdict } from "./html.ts";
 import { text } from "./html-escape.ts";
 import { plan } from "./html-plan.ts";
-import { type MatrixCell, type MatrixTarget, matrixOf } from "./matrix.ts";
+import { type MatrixCell, type MatrixTarget, matrixHeadline, matrixOf } from "./matrix.ts";
+import { headline, VERDICT_WORDS } from "./verdict.ts";
 
 const WORDS: Record<MatrixCell["status"], string> = {
   pass: "passed",
@@ -20,10 +21,10 @@ const WORDS: Record<MatrixCell["status"], string> = {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-function verdictWord(r: RunReport): string {
-  if (r.error) return "could not judge";
-  if (r.stopped) return "stopped";
-  return r.passed ? "passed" : "failed";
+/** A target's verdict in the summary table: its word, and why when it is not a plain pass or failure. */
+function verdictCell(r: RunReport): string {
+  const why = r.error ?? (r.verdict === "incomplete" ? headline(r).words : undefined);
+  return `<td class="st st-${r.verdict}"${why ? ` title="${text(why, 300)}"` : ""}>${VERDICT_WORDS[r.verdict]}${r.stopped ? " (stopped)" : ""}${why ? `<br><span class="muted">${text(why, 200)}</span>` : ""}</td>`;
 }
 
 function cell(c: MatrixCell | undefined, t: MatrixTarget): string {
@@ -54,16 +55,13 @@ function targetSection(t: MatrixTarget): string {
 
 export function formatMatrixHtml(reports: RunReport[]): string {
   const { targets, rows } = matrixOf(reports);
-  const failed = targets.filter((t) => !t.report.passed).length;
-  const heading =
-    failed === 0
-      ? `All ${plural(targets.length, "target")} passed`
-      : `${failed} of ${plural(targets.length, "target")} failed`;
-  const kind = failed === 0 ? "passed" : "failed";
+  const { verdict, words } = matrixHeadline(targets);
+  const heading = `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
+  const kind = verdict === "not-judged" ? "error" : verdict;
   const summary = targets
     .map(
       (t) =>
-        `<tr><td>${t.number}</td><td><a href="#${t.prefix}target">${text(t.label)}</a></td><td class="st st-${t.report.passed ? "pass" : "fail"}">${verdictWord(t.report)}</td><td>${text(runVolume(t.report))}</td><td>seed ${t.report.seed}</td></tr>`,
+        `<tr><td>${t.number}</td><td><a href="#${t.prefix}target">${text(t.label)}</a></td>${verdictCell(t.report)}<td>${text(runVolume(t.report))}</td><td>seed ${t.report.seed}</td></tr>`,
     )
     .join("\n");
   const differing = rows.filter((r) => r.differs).length;
@@ -71,7 +69,7 @@ export function formatMatrixHtml(reports: RunReport[]): string {
   const body = rows
     .map(
       (r) =>
-        `<tr${r.differs ? ' class="differs"' : ""} data-kind="${kindOf(r.check)}"><td><code>${text(r.check)}</code><br><span class="muted">${text(r.title, 300)}</span></td>${r.cells.map((c, i) => cell(c, targets[i] as MatrixTarget)).join("")}</tr>`,
+        `<tr${r.differs ? ' class="differs"' : ""} data-kind="${kindOf(r.check)}"><td><code>${text(r.check)}</code><br><span class="muted">${text(r.verifies, 300)}</span></td>${r.cells.map((c, i) => cell(c, targets[i] as MatrixTarget)).join("")}</tr>`,
     )
     .join("\n");
   const main = [
