@@ -230,6 +230,16 @@ describe.runIf(present)("the HTML report in a browser", () => {
     await p.close();
   });
 
+  it('keeps every operationId on one line at a narrow width (not "getMet a")', async () => {
+    const p = await open(path);
+    await p.setViewportSize({ width: 760, height: 768 });
+    const ops = p.locator("#checks ~ .table td.wide .op");
+    expect(await ops.count()).toBeGreaterThan(0);
+    const lines = await ops.evaluateAll((els) => els.map((el) => el.getClientRects().length));
+    expect(lines.every((n) => n === 1)).toBe(true);
+    await p.close();
+  });
+
   it("filters the checks by kind and status", async () => {
     await page.selectOption("#f-kind", "rule");
     const shown = await page.locator("#checks ~ .table tbody tr:visible").count();
