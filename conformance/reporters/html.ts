@@ -66,7 +66,7 @@ const VERDICT_CLASS: Record<RunReport["verdict"], string> = {
 };
 
 /** The verdict's headline: "Passed", "Failed: 3 checks failed", "Incomplete: …", "Could not judge the target". */
-export function verdictHeading(report: RunReport): string {
+function verdictHeading(report: RunReport): string {
   const { verdict, words } = headline(report);
   return capitalised(verdict === "failed" ? `failed: ${words}` : words);
 }
@@ -214,6 +214,12 @@ export function findings(report: RunReport, ids: Map<Violation, string>, prefix 
  */
 const checkWords = (c: CheckResult) => (c.status === "fail" ? c.title : c.verifies);
 
+/** The operations of a check's row, each unbreakable ("getMeta", never "getMet a"), the list breaking between them. */
+const operationCell = (c: CheckResult) =>
+  operationsOf(c)
+    .map((o) => `<span class="op">${text(o)}</span>`)
+    .join(", ");
+
 function select(id: string, label: string, options: [string, string][]): string {
   const opts = options
     .map(([value, words]) => `<option value="${text(value)}">${text(words)}</option>`)
@@ -229,13 +235,7 @@ function checks(report: RunReport, ids: Map<Violation, string>): string {
   const rows = report.checks.map((c) => {
     const first = c.violations.find((v) => ids.has(v));
     const why = [c.reason, c.note].filter(Boolean).join("; ");
-    return `<tr ${filterAttributes(c)}><td class="st st-${text(c.status)}">${STATUS_WORDS[c.status]}</td><td><code>${text(c.name)}</code><br><span class="muted">${text(checkWords(c), 300)}</span></td><td>${c.informative} of ${c.cases}</td><td class="wide">${operationsOf(
-      c,
-    )
-      .map((o) => `<span class="op">${text(o)}</span>`)
-      .join(
-        ", ",
-      )}</td><td>${first ? `<a href="#${ids.get(first)}">${plural(c.violations.length, "finding")}</a>` : ""}${why ? `<span class="muted">${first ? "<br>" : ""}${text(why, 600)}</span>` : ""}</td></tr>`;
+    return `<tr ${filterAttributes(c)}><td class="st st-${text(c.status)}">${STATUS_WORDS[c.status]}</td><td><code>${text(c.name)}</code><br><span class="muted">${text(checkWords(c), 300)}</span></td><td>${c.informative} of ${c.cases}</td><td class="wide">${operationCell(c)}</td><td>${first ? `<a href="#${ids.get(first)}">${plural(c.violations.length, "finding")}</a>` : ""}${why ? `<span class="muted">${first ? "<br>" : ""}${text(why, 600)}</span>` : ""}</td></tr>`;
   });
   return [
     '<section aria-labelledby="checks"><h2 id="checks">Checks</h2>',

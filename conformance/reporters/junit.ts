@@ -79,16 +79,14 @@ function verdictCase(report: RunReport): string[] {
 /** JUnit XML: one testsuite, one testcase per check; a run that stopped (exit 2) is one error. */
 export function formatJunit(input: RunReport): string {
   const report = asShown(input);
-  const verdictCases = verdictCase(report);
-  const failures =
-    report.checks.filter((c) => failing(c, report)).length +
-    report.causes.length +
-    (verdictCases.length > 0 ? 1 : 0);
+  const ownCase = verdictCase(report);
+  const own = ownCase.length > 0 ? 1 : 0;
+  const failures = report.checks.filter((c) => failing(c, report)).length + report.causes.length + own;
   const skipped = report.checks.filter((c) => !failing(c, report) && c.status !== "pass").length;
   // Expired --known entries fail the run without failing a check: each is an error of its own.
   const expired = report.expiredKnown ?? [];
   const errors = (report.error || report.stopped ? 1 : 0) + expired.length;
-  const tests = report.checks.length + report.causes.length + errors + (verdictCases.length > 0 ? 1 : 0);
+  const tests = report.checks.length + report.causes.length + errors + own;
   const time = (report.durationMs / 1000).toFixed(3);
   const counts = `tests="${tests}" failures="${failures}" skipped="${skipped}" errors="${errors}" time="${time}"`;
   const lines = [
@@ -96,7 +94,7 @@ export function formatJunit(input: RunReport): string {
     `<testsuites name="dealkit conformance" ${counts}>`,
     `  <testsuite name="dealkit conformance ${esc(report.baseUrl)}" ${counts} timestamp="${report.startedAt}">`,
     `    <properties><property name="seed" value="${report.seed}"/><property name="requests" value="${report.requests}"/><property name="mode" value="${report.mode}"/><property name="verdict" value="${report.verdict}"/>${passiveProperties(report)}</properties>`,
-    ...verdictCases,
+    ...ownCase,
   ];
   const runError = report.error ?? report.stopped;
   if (runError) {

@@ -22,7 +22,7 @@ function verdict(report: RunReport): string {
   const icon = report.stopped ? "⏹️" : VERDICT_ICONS[report.verdict];
   const lines = [`## ${icon} dealkit conformance: ${headline(report).words}`];
   if (report.error) lines.push("", report.error);
-  if (report.stopped) lines.push("", `${report.stopped}: what was received is judged below, the rest not.`);
+  if (report.stopped) lines.push("", "What was received is judged below; the rest is not exercised.");
   return lines.join("\n");
 }
 
