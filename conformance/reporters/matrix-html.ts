@@ -21,10 +21,9 @@ const WORDS: Record<MatrixCell["status"], string> = {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-/** A target's verdict in the summary table: its word, and why when it is not a plain pass or failure. */
-function verdictCell(r: RunReport): string {
-  const why = r.error ?? (r.verdict === "incomplete" ? headline(r).words : undefined);
-  return `<td class="st st-${r.verdict}"${why ? ` title="${text(why, 300)}"` : ""}>${VERDICT_WORDS[r.verdict]}${r.stopped ? " (stopped)" : ""}${why ? `<br><span class="muted">${text(why, 200)}</span>` : ""}</td>`;
+/** A target's verdict in the summary table: its word, then why (what failed, what was not judged, the error). */
+function verdictCells(r: RunReport): string {
+  return `<td class="st st-${r.verdict}">${VERDICT_WORDS[r.verdict]}${r.stopped ? " (stopped)" : ""}</td><td class="muted">${text(headline(r).why, 300)}</td>`;
 }
 
 function cell(c: MatrixCell | undefined, t: MatrixTarget): string {
@@ -61,7 +60,7 @@ export function formatMatrixHtml(reports: RunReport[]): string {
   const summary = targets
     .map(
       (t) =>
-        `<tr><td>${t.number}</td><td><a href="#${t.prefix}target">${text(t.label)}</a></td>${verdictCell(t.report)}<td>${text(runVolume(t.report))}</td><td>seed ${t.report.seed}</td></tr>`,
+        `<tr><td>${t.number}</td><td><a href="#${t.prefix}target">${text(t.label)}</a></td>${verdictCells(t.report)}<td>${text(runVolume(t.report))}</td><td>seed ${t.report.seed}</td></tr>`,
     )
     .join("\n");
   const differing = rows.filter((r) => r.differs).length;
@@ -75,7 +74,7 @@ export function formatMatrixHtml(reports: RunReport[]): string {
   const main = [
     `<section class="verdict ${kind}" aria-label="verdict"><h1>${text(heading)}</h1>`,
     `<p class="muted">${plural(rows.length, "check")}, ${differing} with different results across the targets</p>`,
-    `<div class="table"><table><thead><tr><th>#</th><th>target</th><th>verdict</th><th>requests</th><th>seed</th></tr></thead><tbody>${summary}</tbody></table></div></section>`,
+    `<div class="table"><table><thead><tr><th>#</th><th>target</th><th>verdict</th><th>why</th><th>requests</th><th>seed</th></tr></thead><tbody>${summary}</tbody></table></div></section>`,
     '<section aria-labelledby="matrix"><h2 id="matrix">Checks × targets</h2>',
     '<p class="muted">Each cell: the status, its evidence (informative of judged answers) and a link to the first finding. Rows whose targets disagree are marked.</p>',
     `<form class="filters" aria-label="filter the checks"><label><input type="checkbox" id="f-differs"> only the ${plural(differing, "check")} whose results differ</label></form>`,

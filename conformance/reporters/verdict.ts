@@ -53,6 +53,8 @@ export interface Headline {
    * run stopped early: --max-time was reached; 9 checks not judged", "could not judge the target".
    */
   words: string;
+  /** What a verdict cell says beside its word: what failed, why it is incomplete, the error; "" for a pass. */
+  why: string;
   /** Why it is incomplete (or, under --require-evidence, failed): the run's reason first, then each check's. */
   reasons: string[];
 }
@@ -65,15 +67,15 @@ function runReasons(report: RunReport): string[] {
   return (report.incomplete ?? []).filter((r) => !names.has(r.slice(0, r.indexOf(": "))));
 }
 
-/** What an incomplete run says first: its own reason, else its first check's, then how many checks it left. */
-function incompleteWords(report: RunReport): string {
+/** Why a run is incomplete, in a line: its own reason, else its first check's, then how many checks it left. */
+function incompleteWhy(report: RunReport): string {
   const unjudged = notJudged(report.checks).length;
   const [first] = [...runReasons(report), ...(report.incomplete ?? [])];
   const left = unjudged > 0 ? `${plural(unjudged, "check")} not judged` : "";
-  return `incomplete: ${[first, left].filter(Boolean).join("; ") || "not every selected check was judged"}`;
+  return [first, left].filter(Boolean).join("; ") || "not every selected check was judged";
 }
 
-function failedWords(report: RunReport): string {
+function failedWhy(report: RunReport): string {
   const failed = report.checks.filter((c) => c.status === "fail").length;
   if (failed > 0) return `${plural(failed, "check")} failed`;
   if (report.expiredKnown?.length) return "a known finding expired";
@@ -84,13 +86,13 @@ function failedWords(report: RunReport): string {
 export function headline(input: RunReport): Headline {
   const report = asShown(input);
   const reasons = report.incomplete ?? [];
-  const words = {
-    passed: () => "passed",
-    failed: () => failedWords(report),
-    incomplete: () => incompleteWords(report),
-    "not-judged": () => "could not judge the target",
+  const [words, why] = {
+    passed: () => ["passed", ""],
+    failed: () => [failedWhy(report), failedWhy(report)],
+    incomplete: () => [`incomplete: ${incompleteWhy(report)}`, incompleteWhy(report)],
+    "not-judged": () => ["could not judge the target", report.error ?? ""],
   }[report.verdict]();
-  return { verdict: report.verdict, words, reasons };
+  return { verdict: report.verdict, words: words ?? "", why: why ?? "", reasons };
 }
 
 /** The verdict in one word or two, for a table cell or a page title. */
