@@ -247,13 +247,29 @@ describe("the conformance action", () => {
   }, 120_000);
 
   // No account: a served-stream rule is not judged and nothing fails. Incomplete, never green.
-  const incomplete: [string, { inputs: Record<string, string>; want: { failed: boolean; log: RegExp } }][] = [
+  const args = "--only rule:my-follow-count-within-limit --skip-slow";
+  const incomplete: [
+    string,
+    { inputs: Record<string, string>; want: { failed: boolean; code: string; log: RegExp } },
+  ][] = [
     [
       "fails the step by default, its reason in the annotation",
       {
         inputs: {},
         want: {
           failed: true,
+          code: "3",
+          log: /^::error title=dealkit conformance::incomplete: rule:my-[^:]+: no account/m,
+        },
+      },
+    ],
+    [
+      "fails the step even when --allow-incomplete in args made dealkit exit 0 (the input decides)",
+      {
+        inputs: { args: `${args} --allow-incomplete` },
+        want: {
+          failed: true,
+          code: "0",
           log: /^::error title=dealkit conformance::incomplete: rule:my-[^:]+: no account/m,
         },
       },
@@ -264,6 +280,7 @@ describe("the conformance action", () => {
         inputs: { "allow-incomplete": "true" },
         want: {
           failed: false,
+          code: "3",
           log: /^::warning title=dealkit conformance::incomplete, accepted \(allow-incomplete\): rule:my-/m,
         },
       },
@@ -272,14 +289,14 @@ describe("the conformance action", () => {
   it.each(incomplete)(
     "an incomplete run %s",
     async (name, { inputs, want }) => {
-      const run = await conformance(workspace(`incomplete-${want.failed}`), {
+      const run = await conformance(workspace(`incomplete-${want.failed}-${want.code}`), {
         "base-url": server.url,
-        args: "--only rule:my-follow-count-within-limit --skip-slow",
+        args,
         ...inputs,
       });
       expect(run.failed, name).toBe(want.failed);
       expect(run.steps.at(-1)?.outcome).toBe(want.failed ? "failure" : "success");
-      expect(run.outputs).toMatchObject({ verdict: "incomplete", "exit-code": "3", passed: "false" });
+      expect(run.outputs).toMatchObject({ verdict: "incomplete", "exit-code": want.code, passed: "false" });
       expect(run.log).toMatch(want.log);
       // The summary and the page say incomplete first, with the reason, then every check not judged.
       expect(run.summary).toMatch(
