@@ -13,6 +13,7 @@ import { SCRIPT, STYLE } from "./html-assets.ts";
 import { text } from "./html-escape.ts";
 import { exchangeTargets, plan } from "./html-plan.ts";
 import { LANES, timelineSvg } from "./html-timeline.ts";
+import { plural } from "./plural.ts";
 import { asShown, headline, VERDICT_WORDS } from "./verdict.ts";
 
 /** A check's kind, as its name says: `rule:<id>` and `relation:<id>`, the rest protocol checks. */
@@ -28,8 +29,6 @@ const STATUS_WORDS: Record<CheckResult["status"], string> = {
   "not-exercised": "not exercised",
   skipped: "not selected",
 };
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** The operations a check touches: its own, and those of its findings. */
 function operationsOf(c: CheckResult): string[] {

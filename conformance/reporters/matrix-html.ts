@@ -10,6 +10,7 @@ import { facts, findingIds, findings, kindOf, page, timeline, verdict } from "./
 import { text } from "./html-escape.ts";
 import { plan } from "./html-plan.ts";
 import { type MatrixCell, type MatrixTarget, matrixHeadline, matrixOf } from "./matrix.ts";
+import { plural } from "./plural.ts";
 import { headline, VERDICT_WORDS } from "./verdict.ts";
 
 const WORDS: Record<MatrixCell["status"], string> = {
@@ -18,8 +19,6 @@ const WORDS: Record<MatrixCell["status"], string> = {
   "not-exercised": "not exercised",
   skipped: "not selected",
 };
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** A target's verdict in the summary table: its word, then why (what failed, what was not judged, the error). */
 function verdictCells(r: RunReport): string {

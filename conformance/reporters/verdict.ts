@@ -10,8 +10,7 @@ import {
   type Verdict,
   verdictOf,
 } from "../runner/report.ts";
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+import { plural } from "./plural.ts";
 
 /**
  * The report as the reporters show it. A JSON report written before verdicts existed gets one
