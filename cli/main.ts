@@ -1,3 +1,4 @@
+import { InputError } from "../src/errors/input-error.ts";
 import { MissingPeerError } from "../src/peers/optional-peer.ts";
 import { UsageError } from "./args.ts";
 import { COMMANDS, commandEntry } from "./commands.ts";
@@ -38,7 +39,8 @@ export async function main(argv: string[]): Promise<number> {
       console.error(`dealkit ${name}: ${err.message}\n\n${cmd.usage}`);
       return 2;
     }
-    if (err instanceof MissingPeerError) {
+    // Input that is not what it claims (a spec, report, ledger, HAR or list): refused, never judged.
+    if (err instanceof MissingPeerError || err instanceof InputError) {
       console.error(`dealkit ${name}: ${err.message}`);
       return 2;
     }

@@ -206,6 +206,12 @@ export interface BurstRecord {
   waited?: number;
   /** The first request after the wait. */
   after?: Exchange;
+  /**
+   * The window of the burst's address was not empty when the run began (a readiness probe, an
+   * earlier run): how many requests the server had counted before the run's first (undefined when
+   * its answers do not say), and the seconds waited for them to leave the window.
+   */
+  usedAtStart?: { before: number | "full" | undefined; waitedSeconds: number };
   /** Why part of the burst was not done. */
   skipped?: string;
   /** The run saw the target count several client addresses as one (rate diagnosis). */

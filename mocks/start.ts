@@ -35,6 +35,8 @@ export interface RunningMock {
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
   const host = options.host ?? "127.0.0.1";
   const rules = options.rules ?? true;
+  // Checked before Prism starts: a file that is not a spec is refused (src/spec/input.ts), not served.
+  const spec = await loadSpec(options.specPath);
   const prism: PrismProcess = await startPrism({
     specPath: options.specPath,
     host: rules ? "127.0.0.1" : host,
@@ -48,7 +50,6 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   if (!rules) return { url: prism.url, prismUrl: prism.url, prismExited: prism.exited, close: prism.close };
 
   try {
-    const spec = await loadSpec(options.specPath);
     const server = createRuleLayer({
       spec,
       upstream: prism.url,

@@ -68,14 +68,95 @@ describe("dealkit diff", () => {
     expect((await cli(...(args as string[]))).code).toBe(want);
   });
 
-  it("refuses a broken $ref as unreadable input", async () => {
-    const broken = write("broken.yaml", (d) => {
-      d.paths["/api/v1/rank"].get.parameters[0] = { $ref: "#/components/parameters/Nope" };
-    });
-    const { code, err } = await cli(SPEC_PATH, broken);
-    expect(code).toBe(2);
-    expect(err).toMatch(/cannot resolve \$refs/);
-  });
+  // A gate fed a wrong path, a file that is something else or a broken $ref once passed (read as
+  // an empty document, or as a v2): each is refused on either side, naming it and the reason.
+  const INFO = "info: { title: t, version: 1.2.0 }\n";
+  it.each([
+    ["hello: world", { given: "hello: world\n", want: 'not an OpenAPI document: it has no "openapi" field' }],
+    ["{}", { given: "{}\n", want: 'not an OpenAPI document: it has no "openapi" field' }],
+    [
+      "openapi: 3.1.0 without paths",
+      { given: `openapi: 3.1.0\n${INFO}`, want: 'it has no "paths": an API document without operations' },
+    ],
+    [
+      "empty paths",
+      {
+        given: `openapi: 3.1.0\n${INFO}paths: {}\n`,
+        want: '"paths" is empty: an API document without operations',
+      },
+    ],
+    [
+      "openapi 3.0.3",
+      {
+        given: `openapi: 3.0.3\n${INFO}paths: { /a: {} }\n`,
+        want: 'openapi is "3.0.3"; this kit reads OpenAPI 3.1.x (e.g. "3.1.0")',
+      },
+    ],
+    [
+      "a broken $ref",
+      {
+        given: (() => {
+          const d = spec();
+          d.paths["/api/v1/rank"].get.parameters[0] = { $ref: "#/components/parameters/Nope" };
+          return stringify(d);
+        })(),
+        want: "$ref #/components/parameters/Nope at #/paths/~1api~1v1~1rank/get/parameters/0 does not resolve",
+      },
+    ],
+    ["a missing file", { given: undefined, want: "cannot be read (no such file)" }],
+  ])(
+    "%s is refused on either side: exit 2, the side, the file, the reason",
+    async (name, { given, want }) => {
+      const path = join(dir, `not-a-spec-${name.replace(/\W+/g, "-")}.yaml`);
+      if (given !== undefined) writeFileSync(path, given);
+      for (const [side, args] of [
+        ["base", [path, SPEC_PATH]],
+        ["head", [SPEC_PATH, path]],
+      ] as const) {
+        const { code, out, err } = await dealkit(...args, "--fail-on", "breaking", "--format", "markdown");
+        expect(code, err).toBe(2);
+        expect(out).toBe("");
+        expect(err).toBe(`dealkit diff: ${side} ${path}: ${want}`);
+      }
+    },
+  );
+
+  it.each([
+    [
+      "YAML",
+      {
+        given: `openapi: 3.1.0\ninfo:\n  title: t\n  version: [1.0.0\npaths: {}\n`,
+        want: {
+          at: "5:1",
+          reason: "Flow sequence in block collection",
+          snippet: "  version: [1.0.0\npaths: {}\n^",
+        },
+      },
+    ],
+    [
+      "JSON",
+      {
+        given: '{\n  "openapi": "3.1.0",\n  "paths": {,}\n}\n',
+        want: { at: "3:13", reason: "Unexpected , in flow map", snippet: '  "paths": {,}\n            ^' },
+      },
+    ],
+  ])(
+    "a %s syntax error names side, file:line:column and shows the line with a caret",
+    async (kind, { given, want }) => {
+      const path = join(dir, `syntax.${kind.toLowerCase()}`);
+      writeFileSync(path, given);
+      for (const [side, args] of [
+        ["base", [path, SPEC_PATH]],
+        ["head", [SPEC_PATH, path]],
+      ] as const) {
+        const { code, err } = await dealkit(...args);
+        expect(code).toBe(2);
+        const [first, snippet] = err.split("\n\n");
+        expect(first).toMatch(new RegExp(`^dealkit diff: ${side} ${path}:${want.at}: ${want.reason}`));
+        expect(snippet).toBe(want.snippet);
+      }
+    },
+  );
 
   it("prints the chosen format", async () => {
     const { out } = await cli(SPEC_PATH, narrowed, "--format", "github");
@@ -152,13 +233,19 @@ describe("dealkit diff --accept", () => {
       "- { rule: path-removed, reason: r }",
       "entry 1 needs expires: YYYY-MM-DD (the last day it holds)",
     ],
+    [
+      "a YAML syntax error",
+      "- rule: path-removed\n  reason: [r\n  expires: 2026-12-31\n",
+      "3:3: Flow sequence in block collection must be sufficiently indented and end with a ]\n\n  reason: [r\n  expires: 2026-12-31\n  ^",
+    ],
   ])("%s is a usage error (exit 2) before anything is compared", async (name, text, message) => {
     const list = acceptFile(`bad-${name.replace(/\W+/g, "-")}.yaml`, text);
     // HEAD does not exist: reaching the comparison would say so instead.
     const { code, out, err } = await dealkit(SPEC_PATH, join(dir, "missing.yaml"), "--accept", list);
     expect(code).toBe(2);
     expect(out).toBe("");
-    expect(err.split("\n")[0]).toBe(`dealkit diff: ${list}: ${message}`);
+    const separator = /^\d+:\d+: /.test(message) ? ":" : ": ";
+    expect(err.split("\n\nusage:")[0]).toBe(`dealkit diff: ${list}${separator}${message}`);
     expect(err).toContain("usage: dealkit diff BASE HEAD");
   });
 

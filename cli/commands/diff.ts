@@ -5,9 +5,10 @@ import { acceptChanges, readAcceptedChanges } from "../../src/diff/accept.ts";
 import { diffDocuments } from "../../src/diff/diff.ts";
 import { FORMATS, type Format, format } from "../../src/diff/format/index.ts";
 import { FAIL_ON, type FailOn, failsOn } from "../../src/diff/gate.ts";
-import { InputError, type LoadedInput, loadInput } from "../../src/diff/load-input.ts";
+import { type LoadedInput, loadInput } from "../../src/diff/load-input.ts";
 import { formatObserved, observedRemovals } from "../../src/diff/observed.ts";
 import { today } from "../../src/diff/versioning.ts";
+import { InputError } from "../../src/errors/input-error.ts";
 import { parseOptions, UsageError } from "../args.ts";
 
 export const usage = `usage: dealkit diff BASE HEAD [--format text|markdown|json|github] [--fail-on breaking|warning|never]
@@ -28,7 +29,8 @@ whatever it matches; an entry that matched nothing is noted so it can go.
 which of the change's removed response fields (and statuses, operations) the deployment still
 sends: a removal clients receive today breaks them now; one nobody was sent is on paper only.
 Exit: 1 when a finding not accepted reaches --fail-on (default breaking) or an --accept entry has
-expired (--fail-on never: always 0); 0 otherwise; 2 for unreadable input or a bad --accept file.
+expired (--fail-on never: always 0); 0 otherwise; 2 when BASE or HEAD is not an OpenAPI 3.1.x
+document with paths (missing, unparsable, a $ref that does not resolve) or for a bad --accept file.
 Rule ids and levels, the --accept format: src/diff/README.md.`;
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -54,8 +56,11 @@ export async function run(args: string[]): Promise<number> {
   const accepted = values.accept ? await readAccept(values.accept) : undefined;
   const observed = values.observed ? await readObserved(values.observed) : undefined;
   try {
-    const [base, head] = await Promise.all(positionals.map((p) => loadInput(p)));
-    if (!base || !head) return 2;
+    const [basePath, headPath] = positionals as [string, string];
+    const [base, head] = await Promise.all([
+      loadInput(basePath, undefined, "base"),
+      loadInput(headPath, undefined, "head"),
+    ]);
     const compared = await diffDocuments(base, head, {
       today: values.today,
       successorPublished: values["successor-published"],

@@ -105,3 +105,76 @@ describe("dealkit judge on files it cannot judge", () => {
     expect(lines[1]).toMatch(/empty\.har: it holds no exchange/);
   });
 });
+
+describe("dealkit judge refuses input that is not what it claims: exit 2, the file and the reason", () => {
+  const exchange = (extra: Record<string, unknown> = {}) =>
+    JSON.stringify({ kind: "exchange", method: "GET", url: "http://x/api/v1/meta", status: 200, ...extra });
+  it.each([
+    [
+      "a HAR without log.entries",
+      { given: { "x.har": '{"log":{}}' }, want: "DIR/x.har: not a HAR file (no log.entries list)" },
+    ],
+    [
+      "a HAR that does not parse",
+      {
+        given: { "x.har": '{"log": {"entries": [,]}}' },
+        want: "DIR/x.har:1:22: Unexpected , in flow sequence\n\n",
+      },
+    ],
+    [
+      "an NDJSON line with no kind",
+      {
+        given: { "x.ndjson": `${exchange()}\n{"method":"GET"}\n` },
+        want: 'DIR/x.ndjson: line 2 is not an exchange (no "kind")',
+      },
+    ],
+    [
+      "an NDJSON line that is not JSON",
+      { given: { "x.ndjson": `${exchange()}\n\n{oops\n` }, want: "DIR/x.ndjson: line 3 is not JSON (" },
+    ],
+    [
+      "an NDJSON exchange without a URL",
+      {
+        given: { "x.ndjson": `${exchange()}\n${exchange({ url: 1 })}\n` },
+        want: "DIR/x.ndjson: line 2: exchange without a string url",
+      },
+    ],
+    [
+      "--ledger that does not parse",
+      {
+        given: { "x.ndjson": `${exchange()}\n`, "ledger.json": '{\n  "format": [,\n}\n' },
+        want: '--ledger DIR/ledger.json:2:14: Unexpected , in flow sequence\n\n  "format": [,\n             ^',
+      },
+    ],
+    [
+      "--spec that is not a spec",
+      {
+        given: { "x.ndjson": `${exchange()}\n`, "spec.yaml": "hello: world\n" },
+        want: '--spec DIR/spec.yaml: not an OpenAPI document: it has no "openapi" field',
+      },
+    ],
+    [
+      "--spec that is not there",
+      {
+        given: { "x.ndjson": `${exchange()}\n` },
+        want: "--spec DIR/spec.yaml: cannot be read (no such file)",
+      },
+    ],
+  ])("%s", async (name, { given, want }) => {
+    const at = await mkdtemp(join(tmpdir(), "dealkit-judge-input-"));
+    for (const [file, text] of Object.entries(given)) await writeFile(join(at, file), text);
+    const recording = join(at, Object.keys(given)[0] as string);
+    const errors: string[] = [];
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    vi.spyOn(console, "error").mockImplementation((...a: unknown[]) => void errors.push(a.join(" ")));
+    try {
+      const option = /^--(spec|ledger)/.exec(name)?.[1];
+      const named = option ? [`--${option}`, join(at, option === "spec" ? "spec.yaml" : "ledger.json")] : [];
+      expect(await main(["judge", recording, ...named])).toBe(2);
+    } finally {
+      vi.restoreAllMocks();
+      await rm(at, { recursive: true, force: true });
+    }
+    expect(errors.join("\n")).toContain(`dealkit judge: ${want.replace("DIR", at)}`);
+  });
+});

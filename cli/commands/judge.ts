@@ -1,10 +1,9 @@
 import { stat } from "node:fs/promises";
 import { LedgerError } from "../../conformance/ledger/file.ts";
-import { HarError } from "../../conformance/passive/har.ts";
 import { judgeCommand } from "../../conformance/passive/main.ts";
-import { NdjsonError } from "../../conformance/passive/ndjson.ts";
 import { listOption, OptionError, rateOption, reportsOption } from "../../conformance/passive/options.ts";
 import { UnknownCheckError } from "../../conformance/registry.ts";
+import { InputError } from "../../src/errors/input-error.ts";
 import { parseOptions, UsageError } from "../args.ts";
 
 export const usage = `usage: dealkit judge FILE [--base-url URL] [--report FORMAT=PATH ...] [--rate N/MIN]
@@ -15,8 +14,9 @@ and rule that applies to one answer, and the cross-answer rules when one client'
 both sides. FILE is a HAR (browser devtools: Network, "Save all as HAR"; proxies; dealkit proxy
 --record-har) or the kit's NDJSON of exchanges (dealkit conformance --record PATH, dealkit
 proxy --record PATH). Requests to paths no operation serves are not judged (a page's images and
-scripts). Exit 0 when no check failed, 1 when one did, 2 for a usage error or a file that cannot
-be read.
+scripts). Exit 0 when no check failed, 1 when one did, 2 for a usage error or a file that is not
+what it claims (a HAR without log.entries, an NDJSON line that is not an exchange, a --spec that is
+not an OpenAPI 3.1.x document), named with the reason.
   --base-url URL      judge only requests to this origin, below this path prefix (the API's
                       address in the recording); the replay lines name it
   --report F=PATH     junit, json, markdown, html; ndjson: every finding, one a line; repeatable
@@ -64,8 +64,9 @@ export async function run(args: string[]): Promise<number> {
   } catch (err) {
     if (err instanceof UnknownCheckError || err instanceof OptionError || err instanceof LedgerError)
       throw new UsageError(err.message);
-    if (err instanceof HarError || err instanceof NdjsonError) {
-      console.error(`dealkit judge: ${file}: ${err.message}`);
+    // The recording or --spec is not what it claims (HAR, NDJSON, spec): the message names which.
+    if (err instanceof InputError) {
+      console.error(`dealkit judge: ${err.message}`);
       return 2;
     }
     throw err;

@@ -7,6 +7,7 @@ import { formatJson } from "../../conformance/reporters/json.ts";
 import { broken, mock, reference, reports } from "../../conformance/reporters/matrix-fixtures.ts";
 import { formatMatrixJson } from "../../conformance/reporters/matrix-formats.ts";
 import { formatMatrixMarkdown } from "../../conformance/reporters/matrix-markdown.ts";
+import { UsageError } from "../args.ts";
 import { run as reportCommand } from "./report.ts";
 
 describe("dealkit report FILE.json ...", () => {
@@ -52,5 +53,40 @@ describe("dealkit report FILE.json ...", () => {
       /missing\.json: not a readable JSON report/,
     );
     await expect(reportCommand([])).rejects.toThrow(/at least one JSON report/);
+  });
+
+  it.each([
+    ["null", { given: "null", want: "not a dealkit JSON report: not a JSON object" }],
+    ["a list", { given: "[]", want: "not a dealkit JSON report: not a JSON object" }],
+    ["no baseUrl", { given: '{"hello":"world"}', want: "not a dealkit JSON report: no baseUrl" }],
+    ["no checks", { given: '{"baseUrl":"http://x"}', want: "not a dealkit JSON report: no checks list" }],
+    [
+      "a check without name",
+      {
+        given: '{"baseUrl":"http://x","checks":[null]}',
+        want: "not a dealkit JSON report: checks[0] has no name and status",
+      },
+    ],
+    ["an empty matrix", { given: '{"targets":[]}', want: "not a dealkit JSON report (targets is empty)" }],
+    [
+      "a matrix with a bad target",
+      {
+        given: '{"targets":[{"baseUrl":"http://x","checks":[]},{}]}',
+        want: "not a dealkit JSON report (targets[1]): no baseUrl",
+      },
+    ],
+    [
+      "a syntax error",
+      {
+        given: '{\n  "baseUrl": [,\n}',
+        want: ':2:15: Unexpected , in flow sequence\n\n  "baseUrl": [,\n              ^',
+      },
+    ],
+  ])("refuses %s as a usage error (exit 2) naming the file and the reason", async (name, { given, want }) => {
+    const path = join(dir, `bad-${name.replace(/\W+/g, "-")}.json`);
+    await writeFile(path, given);
+    const err = await reportCommand([path]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as Error).message).toBe(`${path}${want.startsWith(":") ? "" : ": "}${want}`);
   });
 });

@@ -6,6 +6,7 @@ import { matrixCode } from "../../conformance/reporters/matrix.ts";
 import { formatMatrixMarkdown } from "../../conformance/reporters/matrix-markdown.ts";
 import { verdictOfReport } from "../../conformance/reporters/verdict.ts";
 import { type RunReport, verdictCode } from "../../conformance/runner/report.ts";
+import { ParseError, parseJsonText } from "../../src/errors/parse-text.ts";
 import { parseOptions, UsageError } from "../args.ts";
 
 export const usage = `usage: dealkit report FILE.json ... [--report FORMAT=PATH ...]
@@ -17,32 +18,36 @@ markdown goes to standard output. Exit 0 when every run passed, 1 when one faile
 could not judge its target (or a file is not a report).
   --report F=PATH     html (one self-contained page), markdown, json, junit; repeatable`;
 
-/** A run report, loosely checked: enough that the reporters can read it. */
-function isRunReport(v: unknown): v is RunReport {
-  const r = v as Partial<RunReport> | null;
-  return (
-    typeof r === "object" &&
-    r !== null &&
-    typeof r.baseUrl === "string" &&
-    Array.isArray(r.checks) &&
-    r.checks.every((c) => typeof c?.name === "string" && typeof c.status === "string")
-  );
+/** Why a value is not a run report the reporters can read (loosely: the fields they need), or undefined. */
+function reportProblem(v: unknown): string | undefined {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return "not a JSON object";
+  const r = v as Partial<RunReport>;
+  if (typeof r.baseUrl !== "string") return "no baseUrl";
+  if (!Array.isArray(r.checks)) return "no checks list";
+  const bad = r.checks.findIndex((c) => typeof c?.name !== "string" || typeof c.status !== "string");
+  return bad >= 0 ? `checks[${bad}] has no name and status` : undefined;
 }
 
 /** The run reports of one file: a run's report, or `targets` of a matrix's json. */
 export async function readReports(path: string): Promise<RunReport[]> {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await readFile(path, "utf8"));
+    parsed = parseJsonText(await readFile(path, "utf8"), path);
   } catch (err) {
+    // A syntax error names the file, line and column itself.
+    if (err instanceof ParseError) throw new UsageError(err.message);
     throw new UsageError(`${path}: not a readable JSON report (${(err as Error).message})`);
   }
-  const targets = (parsed as { targets?: unknown }).targets;
-  const reports = Array.isArray(targets) ? targets : [parsed];
-  if (reports.length === 0 || !reports.every(isRunReport))
-    throw new UsageError(`${path}: not a dealkit JSON report (no baseUrl and checks)`);
+  const targets = (parsed as { targets?: unknown } | null)?.targets;
+  const reports: unknown[] = Array.isArray(targets) ? targets : [parsed];
+  if (reports.length === 0) throw new UsageError(`${path}: not a dealkit JSON report (targets is empty)`);
+  reports.forEach((r, i) => {
+    const problem = reportProblem(r);
+    const which = Array.isArray(targets) ? ` (targets[${i}])` : "";
+    if (problem) throw new UsageError(`${path}: not a dealkit JSON report${which}: ${problem}`);
+  });
   // Reports written before these fields existed: the reporters expect them.
-  return reports.map((r) => ({ ...r, causes: r.causes ?? [], notes: r.notes ?? [] }));
+  return (reports as RunReport[]).map((r) => ({ ...r, causes: r.causes ?? [], notes: r.notes ?? [] }));
 }
 
 export async function run(args: string[]): Promise<number> {

@@ -6,12 +6,14 @@
  */
 import { mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import { InputError } from "../../src/errors/input-error.ts";
+import { ParseError, parseJsonText } from "../../src/errors/parse-text.ts";
 import { mergeLedgers } from "./merge.ts";
 import { decodeLedger, encodeLedger } from "./storage.ts";
 import { emptyLedger, LEDGER_FORMAT, LEDGER_VERSION, type Ledger } from "./types.ts";
 
 /** A file that is not a ledger this version can read: a usage error, never overwritten. */
-export class LedgerError extends Error {}
+export class LedgerError extends InputError {}
 
 export async function readLedger(path: string): Promise<Ledger> {
   let text: string;
@@ -25,7 +27,9 @@ export async function readLedger(path: string): Promise<Ledger> {
   try {
     value = decodeLedger(text) as Partial<Ledger>;
   } catch (err) {
-    throw new LedgerError(`--ledger ${path} cannot be read: ${(err as Error).message}`);
+    throw new LedgerError(
+      `--ledger ${located(text, path) ?? `${path} cannot be read: ${(err as Error).message}`}`,
+    );
   }
   if (
     value?.format !== LEDGER_FORMAT ||
@@ -38,6 +42,16 @@ export async function readLedger(path: string): Promise<Ledger> {
       `--ledger ${path} has version ${String(value.version)}; this dealkit reads version ${LEDGER_VERSION}`,
     );
   return value as Ledger;
+}
+
+/** A syntax error's file:line:column and snippet (decodeLedger's JSON.parse gives neither), or undefined. */
+function located(text: string, path: string): string | undefined {
+  try {
+    parseJsonText(text, path);
+  } catch (err) {
+    if (err instanceof ParseError) return err.message;
+  }
+  return undefined;
 }
 
 export interface LockOptions {

@@ -13,11 +13,13 @@ import { withLedger } from "./report.ts";
 import { emptyLedger, type Ledger } from "./types.ts";
 
 const TODAY = "2026-11-27";
-const report = { checks: [], notes: [], passed: true } as unknown as RunReport;
+const report = { checks: [], notes: [], verdict: "passed", passed: true } as unknown as RunReport;
+// Six runs that saw a field and v1 served: every ledger check has something to judge.
 const ledger: Ledger = {
   ...emptyLedger(),
   runs: 6,
   kinds: { "getFeed 200": { fields: { "data[].louzhu": {} } } } as unknown as Ledger["kinds"],
+  versions: { "/api/v1": {} } as unknown as Ledger["versions"],
 };
 const removal = (path: string): LedgerJudgement => ({
   check: "ledger:field-removed",
@@ -84,6 +86,16 @@ describe("ledger findings under --known", () => {
     expect(unused).toHaveLength(1);
     expect(unused[0]).toContain("check ledger:type-changed");
     expect(out.passed).toBe(true);
+  });
+
+  it("a ledger check with nothing to judge leaves the run incomplete; the ledger's first run does not", () => {
+    const unversioned = { ...ledger, versions: {} };
+    const out = withLedger(report, [], unversioned, "l.json");
+    expect(out.verdict).toBe("incomplete");
+    expect(out.incomplete?.[0]).toMatch(/^ledger:v1-retired-early: /);
+    const first = withLedger(report, [], { ...unversioned, runs: 1 }, "l.json");
+    expect(first.verdict).toBe("passed");
+    expect(checkOf(first, "ledger:field-removed")?.status).toBe("skipped");
   });
 
   it("a --known file may name a ledger check; a misspelt one is still refused", async () => {

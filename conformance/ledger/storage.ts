@@ -69,7 +69,9 @@ export function encodeLedger(ledger: Ledger): string {
 }
 
 export function decodeLedger(text: string): unknown {
-  const stored = JSON.parse(text) as Stored;
+  const stored = JSON.parse(text) as Stored | null;
+  // Not an object (null, a list): readLedger says it is no ledger.
+  if (stored === null || typeof stored !== "object") return stored;
   const instants = stored.instants;
   const stamps = stored.stamps;
   if (!Array.isArray(instants) || !Array.isArray(stamps)) return stored;

@@ -1,4 +1,6 @@
 import { readFile } from "node:fs/promises";
+import { InputError } from "../../src/errors/input-error.ts";
+import { parseJsonText } from "../../src/errors/parse-text.ts";
 import type { TransportFailure } from "../http/client.ts";
 import { redactHeaders } from "./ndjson.ts";
 import type { Recording } from "./recording.ts";
@@ -26,7 +28,8 @@ interface HarEntry {
   _receivedAt?: number;
 }
 
-export class HarError extends Error {}
+/** A file read as a HAR that is not one: the message names the file, and the entry when one is at fault. */
+export class HarError extends InputError {}
 
 const list = (headers: Record<string, string>): HarHeader[] =>
   Object.entries(headers).map(([name, value]) => ({ name, value }));
@@ -142,22 +145,20 @@ function asTraffic(e: HarEntry, i: number): Traffic {
 
 /** The exchanges of a HAR file, in the order of their start. */
 export async function readHar(path: string): Promise<Traffic[]> {
-  let doc: { log?: { entries?: HarEntry[] } };
-  try {
-    doc = JSON.parse(await readFile(path, "utf8"));
-  } catch (err) {
-    throw new HarError(`${path} is not JSON: ${(err as Error).message}`);
-  }
+  // A syntax error is a ParseError naming the file, line and column.
+  const doc = parseJsonText(await readFile(path, "utf8"), path) as { log?: { entries?: HarEntry[] } } | null;
   const entries = doc?.log?.entries;
-  if (!Array.isArray(entries)) throw new HarError(`${path} is not a HAR file (no log.entries)`);
+  if (!Array.isArray(entries)) throw new HarError(`${path}: not a HAR file (no log.entries list)`);
   const traffic = entries.map((e, i) => {
     try {
       return asTraffic(e, i);
     } catch (err) {
       // Whatever is malformed in an entry says which one, as a HarError (exit 2), never a TypeError.
       if (err instanceof HarError)
-        throw err.message.startsWith("entry ") ? err : new HarError(`entry ${i}: ${err.message}`);
-      throw new HarError(`entry ${i} is not a HAR entry (${(err as Error).message})`);
+        throw new HarError(
+          `${path}: ${err.message.startsWith("entry ") ? "" : `entry ${i}: `}${err.message}`,
+        );
+      throw new HarError(`${path}: entry ${i} is not a HAR entry (${(err as Error).message})`);
     }
   });
   return traffic.sort((a, b) => a.startedAt - b.startedAt);

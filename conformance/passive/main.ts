@@ -235,6 +235,6 @@ export async function judgeCommand(cli: JudgeCli): Promise<{ code: number; repor
     for (const s of all) s.verdict?.(verdict);
   }
   // Nothing read is nothing judged: not a pass.
-  if (read === 0) throw new HarError("it holds no exchange: nothing to judge");
+  if (read === 0) throw new HarError(`${cli.file}: it holds no exchange: nothing to judge`);
   return finish(cli, inlineJudging(judge), all, out, "judge", ledger?.ledger);
 }

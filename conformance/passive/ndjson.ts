@@ -6,6 +6,7 @@
  */
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
+import { InputError } from "../../src/errors/input-error.ts";
 import type { Exchange } from "../types.ts";
 import type { FindingRecord } from "./judging.ts";
 import { REDACTED, type Traffic } from "./traffic.ts";
@@ -50,8 +51,8 @@ export function trafficOfExchange(e: Exchange): Traffic {
   };
 }
 
-/** Thrown for a line that is not one of ours: the file is not the kit's NDJSON. */
-export class NdjsonError extends Error {}
+/** Thrown for a line that is not one of ours: the file is not the kit's NDJSON (the message names file and line). */
+export class NdjsonError extends InputError {}
 
 function asTraffic(line: Record<string, unknown>, n: number): Traffic {
   const str = (k: string) => {
@@ -81,7 +82,10 @@ function asTraffic(line: Record<string, unknown>, n: number): Traffic {
   };
 }
 
-/** The exchanges of an NDJSON file, streamed (other kinds of lines are passed over). */
+/**
+ * The exchanges of an NDJSON file, streamed. Lines of the kit's other kinds (a proxy's findings)
+ * are passed over; a line with no kind is not the kit's, and refused with its number.
+ */
 export async function* readNdjson(path: string): AsyncGenerator<Traffic> {
   const lines = createInterface({
     input: createReadStream(path, "utf8"),
@@ -94,11 +98,19 @@ export async function* readNdjson(path: string): AsyncGenerator<Traffic> {
     let line: unknown;
     try {
       line = JSON.parse(text);
-    } catch {
-      throw new NdjsonError(`line ${n} is not JSON`);
+    } catch (err) {
+      throw new NdjsonError(`${path}: line ${n} is not JSON (${(err as Error).message.split("\n")[0]})`);
     }
     if (!line || typeof line !== "object" || Array.isArray(line))
-      throw new NdjsonError(`line ${n} is not a JSON object`);
-    if ((line as { kind?: unknown }).kind === "exchange") yield asTraffic(line as Record<string, unknown>, n);
+      throw new NdjsonError(`${path}: line ${n} is not a JSON object`);
+    const kind = (line as { kind?: unknown }).kind;
+    if (typeof kind !== "string") throw new NdjsonError(`${path}: line ${n} is not an exchange (no "kind")`);
+    if (kind === "exchange") {
+      try {
+        yield asTraffic(line as Record<string, unknown>, n);
+      } catch (err) {
+        throw err instanceof NdjsonError ? new NdjsonError(`${path}: ${err.message}`) : err;
+      }
+    }
   }
 }

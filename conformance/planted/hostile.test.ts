@@ -72,7 +72,7 @@ const violations = (r: RunReport, check: string) => r.checks.find((c) => c.name 
 describe("targets that are not this API, or give no whole answer", () => {
   it.each<[HostileMode, RegExp]>([
     ["html-everywhere", /not the deal-alert API/],
-    ["404-everywhere", /not the deal-alert API/],
+    ["404-everywhere", /^not found: every discovery request got 404/],
     ["trickle", /no answer from the target: .*no whole answer within 1000 ms/],
     ["endless-body", /no answer from the target: .*cap/],
   ])(
@@ -87,6 +87,9 @@ describe("targets that are not this API, or give no whole answer", () => {
         expect(out.report.requests).toBeLessThanOrEqual(5);
         expect(out.seconds).toBeLessThan(15);
         expect(out.junit).toContain("<error message=");
+        // Regression: a target that is not this API listed about 25 findings under "0 failed".
+        expect(out.report.checks.flatMap((c) => c.violations)).toEqual([]);
+        expect(out.report.verdict).toBe("not-judged");
         expect(out.lines.join("\n")).not.toMatch(/\n\s+at /);
         expect(process.memoryUsage().rss - rssBefore).toBeLessThan(200 * 1024 * 1024);
       } finally {
@@ -95,6 +98,17 @@ describe("targets that are not this API, or give no whole answer", () => {
     },
     30_000,
   );
+
+  // Regression: 644 requests went to /api/v1/api/v1/… and 62 findings with no cause came back.
+  it("a base URL that repeats the spec's /api/v1: exit 2 with the fix, nothing sent, no finding", async () => {
+    const out = await check(`${upstream.baseUrl}/api/v1`, "repeated-prefix");
+    expect(out.code).toBe(2);
+    expect(out.report.error).toBe(
+      `--base-url ${upstream.baseUrl}/api/v1 ends with /api/v1, which the spec's paths already carry (/api/v1/meta): every request would go to /api/v1/api/v1/meta. Use --base-url ${upstream.baseUrl}`,
+    );
+    expect(out.report.requests).toBe(0);
+    expect(out.report.checks.flatMap((c) => c.violations)).toEqual([]);
+  });
 
   it("a limiter that refuses everyone with Retry-After 100000: a finding, never a wait beyond the window", async () => {
     const server = await startHostileServer("always-429");

@@ -36,7 +36,7 @@ export function withVerdict(report: RunReport): RunReport {
     ...verdictOf(report.checks, {
       ...(report.error ? { error: report.error } : {}),
       expiredKnown: report.expiredKnown?.length ?? 0,
-      ...(report.stopped ? { cut: [report.stopped] } : {}),
+      ...(report.stopped ? { stopped: report.stopped } : {}),
       requireEvidence: report.requireEvidence,
     }),
   };

@@ -78,6 +78,23 @@ const remainingOf = (e: Exchange | undefined, limit: number) =>
 type Step = (env: BurstEnv, record: BurstRecord) => Promise<string | undefined>;
 
 /**
+ * Requests the server counted in this address's window before the run's first: the limit less
+ * one less what its first answer left (a readiness probe leaves one); "full" when it was refused.
+ */
+function countedBefore(opening: Exchange | undefined, env: BurstEnv): number | "full" | undefined {
+  if (opening?.status === env.spec.rateLimit.status) return "full";
+  const remaining = remainingOf(opening, env.rate.limit);
+  return Number.isInteger(remaining) ? Math.max(0, env.rate.limit - 1 - remaining) : undefined;
+}
+
+/** "1 request from before the run", in the log and in an incomplete verdict's reason. */
+export function usedWords(used: NonNullable<BurstRecord["usedAtStart"]>): string {
+  if (used.before === "full") return "the run's first request was refused: the window was full";
+  if (used.before === undefined) return "requests from before the run";
+  return `${used.before} request${used.before === 1 ? "" : "s"} from before the run`;
+}
+
+/**
  * Picks an address whose window the server holds empty (its first answer leaves limit - 1), then
  * pauses after the window's first requests: when Retry-After has passed, those are the only ones
  * that left the window, so a few refused knocks, if counted, keep the client out. Then the
@@ -98,10 +115,13 @@ const openWindow: Step = async (env, record) => {
     if (!used(opening)) break;
     if (i < env.addresses.length - 1) continue;
     const ms = env.pacer.idleIn(address) || windowSeconds * 1000 + 1000;
+    record.usedAtStart = { before: countedBefore(opening, env), waitedSeconds: Math.ceil(ms / 1000) };
     env.log(
-      `rate limit: the window of ${address ?? "this address"} was not empty on the server; waiting ${Math.ceil(ms / 1000)} s`,
+      `rate limit: the window of ${address ?? "this address"} was not empty on the server (${usedWords(record.usedAtStart)}); waiting ${Math.ceil(ms / 1000)} s for it to empty, so that the burst counts from zero`,
     );
+    env.progress?.waiting(Date.now() + ms, `the window of ${address ?? "this address"} to empty`);
     const cut = await env.end.sleep(ms);
+    env.progress?.waited();
     if (cut) return cut;
     record.window = [];
   }
@@ -288,7 +308,7 @@ const waitItOut: Step = async (env, record) => {
   );
   // The wait counts from the refusal: the refill probes and the knocks go within it.
   const refusedAt = (refusal?.receivedAt ?? Date.now() / 1000) * 1000;
-  env.progress?.waiting(refusedAt + wait * 1000);
+  env.progress?.waiting(refusedAt + wait * 1000, "Retry-After");
   await refillProbes(env, record, Math.min(REFILL_PROBES, refused), refusedAt);
   const knocks = Math.max(0, refused - record.refill.filter((e) => e.status === status).length);
   const halfway = await env.end.sleep(refusedAt + (wait * 1000) / 2 - Date.now());

@@ -59,6 +59,26 @@ export function looksLikeTheApi(e: Exchange): boolean {
   return e.status === 429 && e.headers["retry-after"] !== undefined;
 }
 
+/**
+ * A base URL whose path ends with the start of the spec's own paths (`…/api/v1` before `/api/v1/meta`)
+ * would send every request to `/api/v1/api/v1/…`, whose 404s are the API's own problem bodies:
+ * judged, they make dozens of findings with no cause. Stopped before anything is sent, with the fix.
+ */
+export function repeatedPathPrefix(baseUrl: string, paths: string[]): string | undefined {
+  const url = new URL(baseUrl);
+  const segments = url.pathname.split("/").filter(Boolean);
+  for (let from = 0; from < segments.length; from++) {
+    const tail = `/${segments.slice(from).join("/")}`;
+    const carried = paths.find((p) => p.startsWith(`${tail}/`));
+    if (!carried) continue;
+    const fixed = new URL(baseUrl);
+    fixed.pathname = `/${segments.slice(0, from).join("/")}`;
+    const fix = fixed.href.replace(/\/$/, "");
+    return `--base-url ${baseUrl} ends with ${tail}, which the spec's paths already carry (${carried}): every request would go to ${tail}${carried}. Use --base-url ${fix}`;
+  }
+  return undefined;
+}
+
 const describe = (e: Exchange) =>
   `${e.request.method} ${e.request.pathname}${e.request.query.length ? "?…" : ""} → ${
     e.failure ? e.failure.message : `${e.status} ${e.mediaType ?? "(no content type)"}`
@@ -94,6 +114,14 @@ export async function discover(send: (r: RequestCase) => Promise<Exchange>): Pro
     arrayAt(shenghuo, "data"),
     arrayAt(shenghuo, "cates"),
   );
+  // Every answer a 404, problem bodies or not: no operation of the spec is where the base URL says.
+  if (exchanges.length > 0 && exchanges.every((e) => e.status === 404)) {
+    return {
+      exchanges,
+      stop: `not found: every discovery request got 404, so the API is not at this base URL (is its path right?): ${exchanges.map(describe).join("; ")}`,
+      vocabulary,
+    };
+  }
   if (!exchanges.some(looksLikeTheApi)) {
     const failed = exchanges.every((e) => e.failure);
     return {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { conformanceCommand } from "../main.ts";
 import { LiveLine } from "../reporters/live-line.ts";
-import { Progress, progressLine } from "./progress.ts";
+import { Progress, plainProgressLine, progressLine } from "./progress.ts";
 
 describe("the live progress line", () => {
   it("says the phase, the requests sent of planned, the findings and the time left", () => {
@@ -18,18 +18,42 @@ describe("the live progress line", () => {
     progress.enter("burst");
     sent = 73;
     now += 20_000;
-    progress.waiting(now + 45_500);
+    progress.waiting(now + 45_500, "Retry-After");
     expect(progressLine(progress.state())).toBe(
-      "waiting Retry-After 46 s · 73/190 requests · 1 finding · 2 min 30 s left",
+      "waiting for Retry-After: 46 s left · 73/190 requests · 1 finding · 2 min 30 s left",
     );
     progress.waited();
     progress.enter("exploration");
     expect(changes).toEqual([
       "burst · 12/190 requests · 1 finding · 2 min 50 s left",
-      "waiting Retry-After 46 s · 73/190 requests · 1 finding · 2 min 30 s left",
+      "waiting for Retry-After: 46 s left · 73/190 requests · 1 finding · 2 min 30 s left",
       "burst · 73/190 requests · 1 finding · 2 min 30 s left",
       "exploration · 73/190 requests · 1 finding · 2 min 30 s left",
     ]);
+  });
+
+  // Regression: without a terminal, a wait printed "… 4 requests sent" four times and looked hung.
+  it("without a terminal, counts a wait down and never prints the same line twice in a row", () => {
+    let now = 1_000_000;
+    const progress = new Progress(
+      { sent: () => 4, failures: () => 0, deadline: now + 300_000 },
+      undefined,
+      () => now,
+    );
+    progress.enter("burst");
+    progress.waiting(now + 61_000, "the window of this address to empty");
+    const lines: string[] = [];
+    for (let i = 0; i < 4; i++, now += 15_000) lines.push(plainProgressLine(progress.state()));
+    expect(lines).toEqual([
+      "  … waiting for the window of this address to empty: 61 s left (4 requests sent)",
+      "  … waiting for the window of this address to empty: 46 s left (4 requests sent)",
+      "  … waiting for the window of this address to empty: 31 s left (4 requests sent)",
+      "  … waiting for the window of this address to empty: 16 s left (4 requests sent)",
+    ]);
+    progress.waited();
+    expect(plainProgressLine(progress.state())).toBe(
+      "  … burst: 4 requests sent, 240 s left within --max-time",
+    );
   });
 
   it("redraws one line in place, prints log lines above it, and erases it at the end", () => {

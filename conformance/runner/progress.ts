@@ -2,15 +2,17 @@
  * Where a run is, for the live line on a terminal: the phase (discovery, the burst, the wait
  * Retry-After asked for, the plan, fallbacks, exploration), the requests sent of those planned,
  * the findings so far and the time left within --max-time. The runner's phases say what they do;
- * the CLI draws it (cli: one updating line on a TTY; plain lines every 15 s otherwise).
+ * the CLI draws it (cli: one updating line on a TTY; plain lines every 15 s otherwise, a countdown
+ * during a wait: a line that repeats the same count reads as a hung run).
  */
 
 export type ProgressPhase = "discovery" | "burst" | "waiting" | "plan" | "fallbacks" | "exploration";
 
 export interface ProgressState {
   phase: ProgressPhase;
-  /** Seconds the Retry-After wait has left, while waiting. */
+  /** Seconds the wait has left, and what it waits for, while waiting. */
   waitLeftSeconds?: number;
+  waitingFor?: string;
   sent: number;
   /** Requests of the plan (discovery, burst and plan; the budget caps what exploration adds); 0 before the plan. */
   planned: number;
@@ -21,6 +23,7 @@ export interface ProgressState {
 export class Progress {
   private phase: ProgressPhase = "discovery";
   private waitUntil: number | undefined;
+  private waitingFor = "";
   planned = 0;
 
   constructor(
@@ -37,24 +40,34 @@ export class Progress {
     this.onChange();
   }
 
-  /** The burst waits what Retry-After said, until `until` (ms since the epoch); the burst goes on after. */
-  waiting(until: number): void {
+  /**
+   * The run waits until `until` (ms since the epoch) for `what` ("Retry-After", "the window of this
+   * address to empty"); the phase it waited in goes on after (waited()).
+   */
+  waiting(until: number, what: string): void {
+    if (this.phase !== "waiting") this.before = this.phase;
     this.phase = "waiting";
     this.waitUntil = until;
+    this.waitingFor = what;
     this.onChange();
   }
 
-  /** The wait is over: back to the burst's last requests. */
+  /** The wait is over: back to the phase it interrupted. */
   waited(): void {
-    if (this.phase === "waiting") this.enter("burst");
+    if (this.phase === "waiting") this.enter(this.before);
   }
+
+  private before: Exclude<ProgressPhase, "waiting"> = "burst";
 
   state(): ProgressState {
     const now = this.clock();
     return {
       phase: this.phase,
       ...(this.phase === "waiting" && this.waitUntil !== undefined
-        ? { waitLeftSeconds: Math.max(0, Math.ceil((this.waitUntil - now) / 1000)) }
+        ? {
+            waitLeftSeconds: Math.max(0, Math.ceil((this.waitUntil - now) / 1000)),
+            waitingFor: this.waitingFor,
+          }
         : {}),
       sent: this.counts.sent(),
       planned: this.planned > 0 ? Math.max(this.planned, this.counts.sent()) : 0,
@@ -67,16 +80,30 @@ export class Progress {
 const PHASE_WORDS: Record<ProgressPhase, string> = {
   discovery: "discovery",
   burst: "burst",
-  waiting: "waiting Retry-After",
+  waiting: "waiting",
   plan: "plan",
   fallbacks: "fallbacks",
   exploration: "exploration",
 };
 
+/** "waiting for Retry-After: 41 s left", while waiting. */
+const waitWords = (s: ProgressState) =>
+  `waiting for ${s.waitingFor || "the target"}: ${s.waitLeftSeconds} s left`;
+
+/**
+ * The plain line every 15 s when the output is not a terminal: a countdown while waiting, else the
+ * requests sent and the time left, so that two lines in a row never read the same.
+ */
+export function plainProgressLine(s: ProgressState): string {
+  const sent = `${s.sent} request${s.sent === 1 ? "" : "s"} sent`;
+  return s.waitLeftSeconds !== undefined
+    ? `  … ${waitWords(s)} (${sent})`
+    : `  … ${PHASE_WORDS[s.phase]}: ${sent}, ${s.leftSeconds} s left within --max-time`;
+}
+
 /** The live line: "burst · 73/190 requests · 2 findings · 141 s left". */
 export function progressLine(s: ProgressState): string {
-  const phase =
-    s.waitLeftSeconds !== undefined ? `${PHASE_WORDS[s.phase]} ${s.waitLeftSeconds} s` : PHASE_WORDS[s.phase];
+  const phase = s.waitLeftSeconds !== undefined ? waitWords(s) : PHASE_WORDS[s.phase];
   const minutes = Math.floor(s.leftSeconds / 60);
   const left = minutes > 0 ? `${minutes} min ${s.leftSeconds % 60} s` : `${s.leftSeconds} s`;
   const sent = s.planned > 0 ? `${s.sent}/${s.planned}` : `${s.sent}`;

@@ -303,8 +303,14 @@ export function verdictCode(verdict: Verdict, allowIncomplete = false): number {
 export interface VerdictFacts {
   error?: string;
   expiredKnown?: number;
-  /** Why the run as a whole judged less than its plan (a stop, --max-time, a used window), first. */
-  cut?: string[];
+  /** A stop from outside (SIGINT, SIGTERM): the run is incomplete whatever it judged. */
+  stopped?: string;
+  /**
+   * Why the run ended before its plan and exploration did (--max-time, the budget), the root first:
+   * the first reason of an incomplete verdict when checks went unjudged; exploration alone cut
+   * short leaves every check judged, and the run complete.
+   */
+  cut?: string;
   /** --require-evidence: incomplete is failed. */
   requireEvidence?: boolean;
 }
@@ -318,7 +324,11 @@ export function verdictOf(
   const unjudged = checks
     .filter((c) => c.status === "not-exercised")
     .map((c) => `${c.name}: ${c.reason ?? "not exercised"}`);
-  const reasons = [...(facts.cut ?? []), ...unjudged];
+  const reasons = [
+    ...(facts.stopped ? [facts.stopped] : []),
+    ...(facts.cut && unjudged.length > 0 ? [facts.cut] : []),
+    ...unjudged,
+  ];
   const failed = (facts.expiredKnown ?? 0) > 0 || checks.some((c) => c.status === "fail");
   if (failed || (facts.requireEvidence && reasons.length > 0))
     return { verdict: "failed", ...(reasons.length > 0 ? { incomplete: reasons } : {}), passed: false };

@@ -13,17 +13,17 @@ import { type AnswerLimits, closeAgents, DEFAULT_LIMITS } from "../http/client.t
 import { Pacer } from "../http/pacer.ts";
 import { isLedgerCheck } from "../ledger/judge.ts";
 import { defaultRegistry, selectChecks, UnknownCheckError } from "../registry.ts";
-import type { CheckContext, Exchange } from "../types.ts";
-import { META } from "./burst.ts";
+import type { BurstRecord, CheckContext, Exchange } from "../types.ts";
+import { META, usedWords } from "./burst.ts";
 import { findCauses } from "./causes.ts";
 import { RateDiagnosis } from "./diagnosis.ts";
-import { discover } from "./discover.ts";
+import { discover, repeatedPathPrefix } from "./discover.ts";
 import { releaseBody } from "./exchange.ts";
 import { execute } from "./execute.ts";
 import { Judge } from "./judge.ts";
 import { knownMatches, unusedNote } from "./known.ts";
 import { buildPlan, candidatesByOperation, type Plan, requestsOf, validCasesOf } from "./plan.ts";
-import { Progress, type ProgressState } from "./progress.ts";
+import { Progress, type ProgressState, plainProgressLine } from "./progress.ts";
 import { defaultPurpose, notePurposes, requestLine } from "./purposes.ts";
 import { checkResults, type RunReport, type TimelinePoint, verdictOf } from "./report.ts";
 import { Sender } from "./sender.ts";
@@ -47,7 +47,7 @@ export interface RunOptions {
   randomRuns?: number;
   /** Source addresses to spread over on a loopback target; 1 forces a one-address run. */
   addresses?: number;
-  /** The whole run stops sending after this many seconds (default 170). */
+  /** The whole run stops sending after this many seconds (default DEFAULT_MAX_TIME_SECONDS). */
   maxTimeSeconds?: number;
   /** Per-answer deadline and body cap. */
   limits?: Partial<AnswerLimits>;
@@ -88,7 +88,13 @@ const BUDGET = { "one-address": 210, spread: 4000 };
 const SPREAD_RANDOM_RUNS = 40;
 /** Spread runs keep a few addresses for the burst: one an earlier run used gives way to the next. */
 const BURST_ADDRESSES = 6;
-export const DEFAULT_MAX_TIME_SECONDS = 170;
+/**
+ * A run from one address takes about 130 s; one that starts on a window already full (a readiness
+ * probe is one request of it, an earlier run all of it) first waits up to two more windows: the
+ * Retry-After of discovery's refusal, then the window emptying before the burst. The default
+ * covers that worst case with room to spare, so that no readiness probe costs a check.
+ */
+export const DEFAULT_MAX_TIME_SECONDS = 300;
 
 export async function runConformance(options: RunOptions): Promise<RunReport> {
   return (await run(options)).report;
@@ -140,7 +146,17 @@ export async function run(options: RunOptions): Promise<RunResult> {
     timeline.push(point);
     options.onExchange?.(e);
   };
+  const live = options.progress;
+  const progress: Progress = new Progress(
+    {
+      sent: () => transport?.requests ?? 0,
+      failures: () => [...judge.violations.values()].reduce((n, list) => n + list.length, 0),
+      deadline: end.deadline,
+    },
+    () => live?.(progress.state()),
+  );
   transport = new Transport(spec, options.baseUrl, pacer, diagnosis, {
+    progress,
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     bounds: { budget, end },
     onExchange,
@@ -154,7 +170,7 @@ export async function run(options: RunOptions): Promise<RunResult> {
     options.replayTarget ?? `--base-url ${options.baseUrl} `,
   );
   const report = (
-    fields: Partial<RunReport> & { error?: string; cut?: string[] },
+    fields: Partial<RunReport> & { error?: string; cut?: string },
     facts?: Parameters<typeof checkResults>[1],
   ): RunReport => {
     const stopped = end.stopped ? end.reached() : undefined;
@@ -182,11 +198,12 @@ export async function run(options: RunOptions): Promise<RunResult> {
       rate: ctx.rate,
       timeline,
       unexpected429: transport.unexpected429,
+      // Not judged: what discovery's answers showed of a target that is not this API is no finding.
       checks: error
         ? results.map((c) =>
             c.status === "skipped"
               ? c
-              : { ...c, status: "not-exercised", reason: "the run stopped before judging" },
+              : { ...c, status: "not-exercised", reason: "the run stopped before judging", violations: [] },
           )
         : results,
       causes,
@@ -199,25 +216,25 @@ export async function run(options: RunOptions): Promise<RunResult> {
       ...verdictOf(results, {
         ...(error ? { error } : {}),
         expiredKnown: fields.expiredKnown?.length ?? 0,
-        cut: [...(stopped ? [stopped] : []), ...(fields.cut ?? [])],
+        ...(stopped ? { stopped } : {}),
+        ...(fields.cut ? { cut: fields.cut } : {}),
         requireEvidence: options.requireEvidence ?? false,
       }),
     };
   };
 
-  const live = options.progress;
-  const progress = new Progress(
-    {
-      sent: () => transport.requests,
-      failures: () => [...judge.violations.values()].reduce((n, list) => n + list.length, 0),
-      deadline: end.deadline,
-    },
-    () => live?.(progress.state()),
-  );
-  const ticker = live ? setInterval(() => live(progress.state()), 1000) : undefined;
-  ticker?.unref();
+  // The live line every second on a terminal; else a plain line every 15 s (a countdown while waiting).
+  const ticker = live
+    ? setInterval(() => live(progress.state()), 1000)
+    : setInterval(() => log(plainProgressLine(progress.state())), 15_000);
+  ticker.unref();
   try {
     live?.(progress.state());
+    const repeated = repeatedPathPrefix(
+      options.baseUrl,
+      spec.operations.map((o) => o.path),
+    );
+    if (repeated) return { report: report({ error: repeated }), discovered: 0 };
     log(`discovering ${options.baseUrl}`);
     const discovery = await discover((r) => transport.send(r, { phase: "discovery" }));
     for (const e of discovery.exchanges) {
@@ -274,10 +291,6 @@ export async function run(options: RunOptions): Promise<RunResult> {
         (plan.burst ? plan.rate.limit : 0) +
         plan.exploration.reduce((n, x) => n + x.runs, 0),
     );
-    const plain = live
-      ? undefined
-      : setInterval(() => log(`  … ${transport.requests} requests sent`), 15_000);
-    plain?.unref();
     const execution = await execute({
       spec,
       plan,
@@ -308,8 +321,8 @@ export async function run(options: RunOptions): Promise<RunResult> {
       end,
       skipSlow: options.skipSlow ?? false,
       log,
-      ...(live ? { progress } : {}),
-    }).finally(() => clearInterval(plain));
+      progress,
+    });
     const rateLimit = checks.find((c) => c.judgeBurst);
     if (execution.burst && rateLimit?.judgeBurst) {
       judge.verdict(
@@ -337,13 +350,18 @@ export async function run(options: RunOptions): Promise<RunResult> {
           notes: [
             ...(explored ? [`random exploration: ${explored}`] : []),
             ...(stopped && !end.stopped ? [`stopped early: ${stopped}`] : []),
+            ...(execution.burst?.usedAtStart
+              ? [
+                  `the window of this address was not empty when the run began (${usedWords(execution.burst.usedAtStart)}): the burst waited ${execution.burst.usedAtStart.waitedSeconds} s for it to empty`,
+                ]
+              : []),
             ...(diagnosis.summary(transport.unexpected429)
               ? [diagnosis.summary(transport.unexpected429) as string]
               : []),
             ...known.notes,
           ],
           ...(known.expired.length > 0 ? { expiredKnown: known.expired } : {}),
-          ...(stopped && !end.stopped ? { cut: [`the run stopped early: ${stopped}`] } : {}),
+          ...(stopped && !end.stopped ? { cut: cutReason(stopped, execution.burst) } : {}),
         },
         {
           plan,
@@ -362,6 +380,17 @@ export async function run(options: RunOptions): Promise<RunResult> {
     clearInterval(ticker);
     closeAgents();
   }
+}
+
+/**
+ * Why the run judged less than its plan, the root first: a window already used when the run began
+ * (a readiness probe, an earlier run) cost it a window's wait before --max-time or the budget cut it.
+ */
+function cutReason(stopped: string, burst: BurstRecord | undefined): string {
+  const used = burst?.usedAtStart;
+  return used
+    ? `the window of this address was not empty when the run began (${usedWords(used)}): the run waited ${used.waitedSeconds} s for it, then stopped early: ${stopped}`
+    : `the run stopped early: ${stopped}`;
 }
 
 function timelinePoint(e: Exchange, started: number): TimelinePoint {

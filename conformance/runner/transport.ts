@@ -12,6 +12,7 @@ import type { Pacer, Slot } from "../http/pacer.ts";
 import type { Exchange, Phase, RequestCase } from "../types.ts";
 import type { RateDiagnosis } from "./diagnosis.ts";
 import { readExchange } from "./exchange.ts";
+import type { Progress } from "./progress.ts";
 import { Replays } from "./replays.ts";
 import { MAX_TIME_REACHED, RunEnd } from "./stop.ts";
 import { UnitCosts } from "./unit-costs.ts";
@@ -79,6 +80,7 @@ export class Transport {
   private readonly bounds: RunBounds;
   private readonly onExchange?: (exchange: Exchange) => void;
   private readonly seed: number;
+  private readonly progress: Pick<Progress, "waiting" | "waited"> | undefined;
 
   constructor(
     private readonly spec: Spec,
@@ -92,6 +94,8 @@ export class Transport {
       onExchange?: (exchange: Exchange) => void;
       /** The run's seed: which requests offer content codings. */
       seed?: number;
+      /** Told when a request waits out an unexpected 429's Retry-After (the log's countdown). */
+      progress?: Pick<Progress, "waiting" | "waited">;
     } = {},
   ) {
     this.limits = options.limits ?? DEFAULT_LIMITS;
@@ -100,6 +104,7 @@ export class Transport {
       end: new RunEnd(Number.POSITIVE_INFINITY),
     };
     if (options.onExchange) this.onExchange = options.onExchange;
+    this.progress = options.progress;
     this.seed = options.seed ?? 0;
   }
 
@@ -136,6 +141,7 @@ export class Transport {
         (options.raw
           ? this.pacer.take(options.address)
           : await this.pacer.acquire(this.pause, options.address, this.bounds.end.deadline));
+      if (attempt > 0) this.progress?.waited();
       const refusal = slot ? this.refusal() : MAX_TIME_REACHED;
       if (refusal || !slot) {
         slot?.cancel();
@@ -146,8 +152,10 @@ export class Transport {
       this.unexpected429++;
       const retryAfter = Number(exchange.headers["retry-after"]);
       if ((await this.diagnosis.unexpected(exchange, this.pacer, slot.address)) === "stop") return exchange;
-      this.pacer.rest(slot.address, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 60);
+      const rest = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 60;
+      this.pacer.rest(slot.address, rest);
       if (attempt >= 1) return exchange;
+      this.progress?.waiting(Date.now() + rest * 1000, `the Retry-After of a 429 to ${request.pathname}`);
     }
   }
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { applyAcceptList, readAcceptList } from "./list.ts";
+import { AcceptListError, applyAcceptList, readAcceptList } from "./list.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "dealkit-accept-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -21,11 +21,44 @@ describe("accept lists", () => {
     ["an unknown field", "- { check: cors, path: /x, reason: r, expires: 2026-12-31 }", /unknown field path/],
     ["nothing to match", "- { operation: getRank, reason: r, expires: 2026-12-31 }", /needs check/],
     ["not a list", "check: cors", /expected a list/],
+    ["an entry that is a list", "- [cors, r, 2026-12-31]", /entry 1 is not a mapping/],
   ])("refuses %s", async (_name, text, error) => {
     await expect(
       readAcceptList(file(`${_name}.yaml`, text), ["check", "operation"], "check"),
     ).rejects.toThrow(error);
   });
+
+  it.each([
+    [
+      "YAML",
+      {
+        given: "- check: cors\n  reason: [slow CDN\n  expires: 2026-12-31\n",
+        want: { at: "3:3", snippet: "  reason: [slow CDN\n  expires: 2026-12-31\n  ^" },
+      },
+    ],
+    [
+      "JSON",
+      {
+        given: '[\n  { "check": "cors", "reason": "r", "expires": "2026-12-31" },,\n]\n',
+        want: {
+          at: "2:63",
+          snippet: `  { "check": "cors", "reason": "r", "expires": "2026-12-31" },,\n${" ".repeat(62)}^`,
+        },
+      },
+    ],
+  ])(
+    "a %s syntax error names file:line:column and shows the line with a caret",
+    async (kind, { given, want }) => {
+      const path = file(`syntax.${kind.toLowerCase()}`, given);
+      const err = (await readAcceptList(path, ["check"], "check").catch(
+        (e: unknown) => e,
+      )) as AcceptListError;
+      expect(err).toBeInstanceOf(AcceptListError);
+      const [first, snippet] = err.message.split("\n\n");
+      expect(first).toMatch(new RegExp(`^${path}:${want.at}: \\S`));
+      expect(snippet).toBe(want.snippet);
+    },
+  );
 
   it("accepts matching findings until their entry's last day, then the entry is expired", async () => {
     const entries = await readAcceptList(

@@ -10,7 +10,8 @@
  * `expires` (YYYY-MM-DD, the last day it holds).
  */
 import { readFile } from "node:fs/promises";
-import { parse } from "yaml";
+import { InputError } from "../errors/input-error.ts";
+import { ParseError, parseYamlText } from "../errors/parse-text.ts";
 
 export interface AcceptEntry {
   /** The fields a finding must have (string equality, or a prefix for the keys named so by the reader). */
@@ -19,7 +20,7 @@ export interface AcceptEntry {
   expires: string;
 }
 
-export class AcceptListError extends Error {}
+export class AcceptListError extends InputError {}
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -34,14 +35,17 @@ export async function readAcceptList(
 ): Promise<AcceptEntry[]> {
   let raw: unknown;
   try {
-    raw = parse(await readFile(path, "utf8"));
+    raw = parseYamlText(await readFile(path, "utf8"), path);
   } catch (err) {
+    // A syntax error already names the file, line and column, with the line shown.
+    if (err instanceof ParseError) throw new AcceptListError(err.message);
     throw new AcceptListError(`cannot read ${path}: ${(err as Error).message.split("\n")[0]}`);
   }
   if (!Array.isArray(raw)) throw new AcceptListError(`${path}: expected a list of entries`);
   return raw.map((item, i) => {
     const where = `${path}: entry ${i + 1}`;
-    if (item === null || typeof item !== "object") throw new AcceptListError(`${where} is not a mapping`);
+    if (item === null || typeof item !== "object" || Array.isArray(item))
+      throw new AcceptListError(`${where} is not a mapping`);
     const { reason, expires, ...rest } = item as Record<string, unknown>;
     if (typeof reason !== "string" || reason.trim() === "")
       throw new AcceptListError(`${where} needs a reason`);

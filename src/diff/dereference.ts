@@ -1,6 +1,6 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
+import { InputError } from "../errors/input-error.ts";
 import type { Json } from "./context.ts";
-import { InputError } from "./load-input.ts";
 import { fromPointer } from "./pointer.ts";
 
 // Inputs are treated as immutable: one dereferenced copy per raw document (the guard and the

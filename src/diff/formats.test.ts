@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { SPEC_PATH } from "../spec/paths.ts";
 import { format } from "./format/index.ts";
 import { failsOn } from "./gate.ts";
-import { diffEdit, get, param, schema, spec } from "./testing.ts";
+import { diffEdit, get, param, schema, spec, without } from "./testing.ts";
 import { lineMapper } from "./yaml-lines.ts";
 
 const text = readFileSync(SPEC_PATH, "utf8");
@@ -55,6 +55,47 @@ describe("formats", () => {
     expect(md).toContain("### 🟡 Warning (1)");
     expect(md).toContain("<details><summary>🔵 Info (6)</summary>");
     expect(md).toContain("data[]&lt;Alert&gt;.hot added");
+  });
+
+  // One row once held six operations beside three messages, none saying which went with which.
+  it.each([
+    [
+      "a removed Alert field, reached as data[], data[]<Alert> and body[]",
+      {
+        given: (d: ReturnType<typeof spec>) => {
+          delete schema(d, "Alert").properties.louzhuregtime;
+          schema(d, "Alert").required = without(schema(d, "Alert").required ?? [], "louzhuregtime");
+        },
+        want: [
+          {
+            operations: [
+              "GET /api/v1/rank",
+              "GET /api/v1/search",
+              "GET /api/v1/my/follow",
+              "GET /api/v1/my/push",
+            ],
+            change: "200 application/json body data[].louzhuregtime removed",
+          },
+          {
+            operations: ["GET /api/v1/feed"],
+            change: "200 application/json body data[]&lt;Alert&gt;.louzhuregtime removed",
+          },
+          {
+            operations: ["GET /plus/json/rank/{act}.json"],
+            change: "200 application/json body[].louzhuregtime removed",
+          },
+        ],
+      },
+    ],
+  ])("markdown: one row per message, beside the operations it is about: %s", async (_, { given, want }) => {
+    const rows = format(await diffEdit(given), "markdown")
+      .split("\n")
+      .filter((l) => l.startsWith("| `response-field-removed`"))
+      .map((row) => {
+        const [, where, change] = row.slice(2, -2).split(" | ");
+        return { operations: where?.match(/(?<=`)[A-Z]+ [^`]+(?=`)/g), change };
+      });
+    expect(rows).toEqual(want);
   });
 
   it("github: workflow commands with file and line", async () => {

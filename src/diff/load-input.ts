@@ -1,13 +1,10 @@
 import { execFile } from "node:child_process";
-import { readFile } from "node:fs/promises";
 import { promisify } from "node:util";
-import { parseDocument } from "../spec/load.ts";
+import { oneLine } from "../errors/one-line.ts";
+import { readSpecText, SpecInputError, specDocumentOf } from "../spec/input.ts";
 import type { DiffInput } from "./diff.ts";
 
 const run = promisify(execFile);
-
-/** An input that cannot be read or parsed: the CLI exits 2. */
-export class InputError extends Error {}
 
 export interface LoadedInput extends DiffInput {
   /** The text as read, for mapping pointers to lines. */
@@ -16,29 +13,24 @@ export interface LoadedInput extends DiffInput {
   path: string;
 }
 
-/** Reads a file, or `git:REV:path` (the file at a revision, via `git show`, from `cwd`). */
-export async function loadInput(spec: string, cwd = process.cwd()): Promise<LoadedInput> {
+/**
+ * Reads a file, or `git:REV:path` (the file at a revision, via `git show`, from `cwd`), and
+ * checks it is a spec (src/spec/input.ts): anything else is a SpecInputError naming `side`
+ * ("base" or "head"), never a document compared as if it were one.
+ */
+export async function loadInput(spec: string, cwd = process.cwd(), side = "input"): Promise<LoadedInput> {
   const git = /^git:([^:]+):(.+)$/.exec(spec);
-  let text: string;
-  try {
-    text = git
-      ? (await run("git", ["show", `${git[1]}:${git[2]}`], { cwd, maxBuffer: 64 * 1024 * 1024 })).stdout
-      : await readFile(spec, "utf8");
-  } catch (err) {
-    throw new InputError(`cannot read ${spec}: ${firstLine(err)}`);
-  }
-  try {
-    return { label: spec, raw: parseDocument(text), text, path: git ? (git[2] as string) : spec };
-  } catch (err) {
-    throw new InputError(`cannot parse ${spec}: ${firstLine(err)}`);
-  }
+  const text = git
+    ? await gitShow(git[1] as string, git[2] as string, spec, cwd, side)
+    : await readSpecText(spec, side);
+  return { label: spec, raw: specDocumentOf(text, side, spec), text, path: git ? (git[2] as string) : spec };
 }
 
-function firstLine(err: unknown): string {
-  const e = err as { stderr?: string; message?: string };
-  return (
-    String(e.stderr || e.message || err)
-      .trim()
-      .split("\n")[0] ?? ""
-  );
+async function gitShow(rev: string, path: string, spec: string, cwd: string, side: string): Promise<string> {
+  try {
+    return (await run("git", ["show", `${rev}:${path}`], { cwd, maxBuffer: 64 * 1024 * 1024 })).stdout;
+  } catch (err) {
+    const e = err as { stderr?: string };
+    throw new SpecInputError(side, `${spec}: cannot be read (${oneLine(e.stderr?.trim() ? e.stderr : err)})`);
+  }
 }

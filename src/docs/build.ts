@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { resolvePeer } from "../peers/optional-peer.ts";
-import { parseDocument, specFromDocument } from "../spec/load.ts";
+import { readSpecDocument } from "../spec/input.ts";
+import { specFromDocument } from "../spec/load.ts";
 import { REPO_ROOT, SPEC_PATH } from "../spec/paths.ts";
 import { readerDocument } from "./reader.ts";
 
@@ -34,12 +35,13 @@ function redoclyCli(): string {
  * Returns the path written.
  */
 export async function buildDocs(options: BuildDocsOptions = {}): Promise<string> {
+  // Read first: a file that is not a spec is refused before anything is written.
+  const spec = await specFromDocument(await readSpecDocument(options.specPath ?? SPEC_PATH, "--spec"));
   const out = resolve(options.out ?? DOCS_PATH);
   await mkdir(dirname(out), { recursive: true });
   // The page shows the reader's view of the spec: code samples, rules in words (reader.ts).
   const work = await mkdtemp(join(tmpdir(), "dealkit-reader-"));
   const reader = join(work, "openapi.json");
-  const spec = await specFromDocument(parseDocument(await readFile(options.specPath ?? SPEC_PATH, "utf8")));
   await writeFile(reader, JSON.stringify(readerDocument(spec)));
   const args = [redoclyCli(), "build-docs", reader, "--inlineBundle", "--output", out];
   if (options.title) args.push("--title", options.title);

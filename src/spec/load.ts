@@ -1,6 +1,6 @@
-import { readFile } from "node:fs/promises";
 import SwaggerParser from "@apidevtools/swagger-parser";
-import { parse as parseYaml } from "yaml";
+import { parseYamlText } from "../errors/parse-text.ts";
+import { readSpecDocument, SpecInputError } from "./input.ts";
 import { SPEC_PATH } from "./paths.ts";
 import { Spec } from "./spec.ts";
 
@@ -9,9 +9,9 @@ export type RawDocument = Record<string, unknown>;
 
 const cache = new Map<string, Promise<Spec>>();
 
-/** Parses YAML or JSON text into a raw document. */
-export function parseDocument(text: string): RawDocument {
-  const doc = parseYaml(text, { maxAliasCount: -1 }) as unknown;
+/** Parses YAML or JSON text into a raw document (a syntax error names `file`, line and column). */
+export function parseDocument(text: string, file = "<memory>"): RawDocument {
+  const doc = parseYamlText(text, file);
   if (doc === null || typeof doc !== "object" || Array.isArray(doc)) {
     throw new Error("an OpenAPI document must be a YAML or JSON object");
   }
@@ -20,18 +20,28 @@ export function parseDocument(text: string): RawDocument {
 
 /** Builds a Spec from a raw document: resolves every $ref once and indexes the operations. */
 export async function specFromDocument(raw: RawDocument, source = "<memory>"): Promise<Spec> {
-  const dereferenced = (await SwaggerParser.dereference(structuredClone(raw) as never)) as unknown;
-  return new Spec(source, raw, dereferenced as RawDocument);
+  return new Spec(source, raw, await dereferenced(raw));
+}
+
+async function dereferenced(raw: RawDocument): Promise<RawDocument> {
+  return (await SwaggerParser.dereference(structuredClone(raw) as never)) as unknown as RawDocument;
 }
 
 /**
- * Loads, dereferences and indexes a spec file, once per path per process: every consumer
- * (server, suite, mock, diff) reads the spec through here, never by parsing the YAML again.
+ * Loads, checks (src/spec/input.ts), dereferences and indexes a spec file, once per path per
+ * process: every consumer (server, suite, mock, diff) reads the spec through here, never by
+ * parsing the YAML again. `side` names the argument the path came from in a refusal.
  */
-export function loadSpec(path: string = SPEC_PATH): Promise<Spec> {
+export function loadSpec(path: string = SPEC_PATH, side = "--spec"): Promise<Spec> {
   let pending = cache.get(path);
   if (!pending) {
-    pending = readFile(path, "utf8").then((text) => specFromDocument(parseDocument(text), path));
+    pending = readSpecDocument(path, side).then(async (raw) => {
+      const resolved = await dereferenced(raw).catch((err: Error) => {
+        // Local refs were checked; an external one that does not resolve ends here.
+        throw new SpecInputError(side, `${path}: cannot resolve $refs: ${err.message.split("\n")[0]}`);
+      });
+      return new Spec(path, raw, resolved);
+    });
     cache.set(path, pending);
     pending.catch(() => cache.delete(path));
   }

@@ -66,24 +66,31 @@ function summaryTable(r: DiffResult): string {
 
 /**
  * One row per change: a shared component (Alert, Problem) changed once is reported by every
- * operation that uses it; the comment lists those operations in one row instead of twenty
- * (unless --accept covered only some of them: accepted and open rows stay apart).
+ * operation that uses it; the comment lists those operations in one row instead of twenty. A
+ * row says one thing: findings of one place whose messages differ (the same field reached as
+ * `data[]` and as `body[]`) get a row each, with the operations that message is about, so no
+ * list of operations stands beside a list of messages it does not line up with (and --accept
+ * covering only some of them keeps accepted and open rows apart).
  */
 function findingTable(fs: Finding[]): string {
-  const groups = new Map<string, Finding[]>();
-  for (const f of fs) {
-    const key = JSON.stringify([f.rule, f.location.pointer, f.location.in, f.location.parameter, f.accepted]);
-    groups.set(key, [...(groups.get(key) ?? []), f]);
-  }
-  const rows = [...groups.values()].map((g) => {
-    const first = g[0] as Finding;
-    const messages = [...new Set(g.map((f) => f.message))];
-    const shown =
-      messages.slice(0, 3).map(cell).join("<br>") +
-      (messages.length > 3 ? `<br>… ${messages.length - 3} more` : "");
-    return `| \`${first.rule}\` | ${where(g)} | ${shown}${acceptedSuffix(first)} |`;
-  });
+  const places = groupBy(fs, (f) =>
+    JSON.stringify([f.rule, f.location.pointer, f.location.in, f.location.parameter, f.accepted]),
+  );
+  // The rows of one place stay together, in the order the place was first met.
+  const rows = places.flatMap((place) =>
+    groupBy(place, (f) => f.message).map((g) => {
+      const first = g[0] as Finding;
+      return `| \`${first.rule}\` | ${where(g)} | ${cell(first.message)}${acceptedSuffix(first)} |`;
+    }),
+  );
   return ["| Rule | Where | Change |", "|---|---|---|", ...rows].join("\n");
+}
+
+/** The findings in groups of one key, in the order each key was first met. */
+function groupBy(fs: Finding[], key: (f: Finding) => string): Finding[][] {
+  const groups = new Map<string, Finding[]>();
+  for (const f of fs) groups.set(key(f), [...(groups.get(key(f)) ?? []), f]);
+  return [...groups.values()];
 }
 
 function where(g: Finding[]): string {
@@ -126,14 +133,11 @@ function migrationNotes(r: DiffResult): string {
     `\`${r.base.label}\` → \`${r.head.label}\`, across majors. ${checksVerdict(r, failing)}`,
   ];
   if (checks.length) out.push("", "### Versioning checks", "", findingTable(checks));
-  const groups = new Map<string, Finding[]>();
-  for (const f of notes) {
-    const key = f.location.operation ?? "";
-    groups.set(key, [...(groups.get(key) ?? []), f]);
-  }
   const rank = (fs: Finding[]) =>
     Math.min(...fs.map((f) => ["breaking", "warning", "info"].indexOf(f.migration?.impact ?? "info")));
-  for (const [op, fs] of [...groups].sort((a, b) => rank(a[1]) - rank(b[1]))) {
+  const perOperation = groupBy(notes, (f) => f.location.operation ?? "");
+  for (const fs of perOperation.sort((a, b) => rank(a) - rank(b))) {
+    const op = (fs[0] as Finding).location.operation ?? "";
     const successor = fs.find((f) => f.location.successor)?.location.successor;
     const heading = !op ? "Whole API" : successor ? `\`${op}\` → \`${successor}\`` : `\`${op}\``;
     const rows = fs.map(
