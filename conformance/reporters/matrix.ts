@@ -5,6 +5,7 @@
  * anchor, and each cell's status, evidence and findings.
  */
 import { type CheckResult, EXIT_INCOMPLETE, type RunReport, type Verdict } from "../runner/report.ts";
+import { plural } from "./plural.ts";
 import { asShown, VERDICT_WORDS } from "./verdict.ts";
 
 export interface MatrixTarget {
@@ -118,7 +119,7 @@ const WORST_FIRST: Verdict[] = ["not-judged", "failed", "incomplete", "passed"];
 export function matrixHeadline(targets: MatrixTarget[]): { verdict: Verdict; words: string } {
   const count = (v: Verdict) => targets.filter((t) => t.report.verdict === v).length;
   const verdict = WORST_FIRST.find((v) => count(v) > 0) ?? "passed";
-  const all = `${targets.length} target${targets.length === 1 ? "" : "s"}`;
+  const all = plural(targets.length, "target");
   if (verdict === "passed") return { verdict, words: `all ${all} passed` };
   const words = WORST_FIRST.filter((v) => v !== "passed" && count(v) > 0)
     .map((v, i) => `${count(v)}${i === 0 ? ` of ${all}` : ""} ${VERDICT_WORDS[v]}`)

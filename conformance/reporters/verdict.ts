@@ -48,8 +48,8 @@ export const verdictOfReport = (report: RunReport): Verdict => withVerdict(repor
 export interface Headline {
   verdict: Verdict;
   /**
-   * The headline's words after the verdict's own: "passed", "3 checks failed", "incomplete: the
-   * run stopped early: --max-time was reached; 9 checks not judged", "could not judge the target".
+   * The headline's words: "passed", "3 checks failed", "incomplete: the run stopped early:
+   * --max-time was reached; 9 checks not judged", "could not judge the target".
    */
   words: string;
   /** What a verdict cell says beside its word: what failed, why it is incomplete, the error; "" for a pass. */
@@ -84,14 +84,19 @@ function failedWhy(report: RunReport): string {
 /** The headline of a report (asShown first, so an older report has its verdict too). */
 export function headline(input: RunReport): Headline {
   const report = asShown(input);
-  const reasons = report.incomplete ?? [];
-  const [words, why] = {
-    passed: () => ["passed", ""],
-    failed: () => [failedWhy(report), failedWhy(report)],
-    incomplete: () => [`incomplete: ${incompleteWhy(report)}`, incompleteWhy(report)],
-    "not-judged": () => ["could not judge the target", report.error ?? ""],
+  const why = {
+    passed: () => "",
+    failed: () => failedWhy(report),
+    incomplete: () => incompleteWhy(report),
+    "not-judged": () => report.error ?? "",
   }[report.verdict]();
-  return { verdict: report.verdict, words: words ?? "", why: why ?? "", reasons };
+  const words = {
+    passed: "passed",
+    failed: why,
+    incomplete: `incomplete: ${why}`,
+    "not-judged": "could not judge the target",
+  }[report.verdict];
+  return { verdict: report.verdict, words, why, reasons: report.incomplete ?? [] };
 }
 
 /** The verdict in one word or two, for a table cell or a page title. */
