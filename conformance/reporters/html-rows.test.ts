@@ -73,7 +73,7 @@ describe("the timeline's rate windows", () => {
     ...points(12, { status: 204, request: "OPTIONS /api/v1/meta" }),
     ...points(10, { status: 429 }),
   ];
-  const labels: [string, { given: [TimelinePoint[], Partial<RunReport>]; want: string }][] = [
+  const labels: [string, { given: [TimelinePoint[], Partial<RunReport>, number?]; want: string }][] = [
     [
       "counts what the limiter counts (no OPTIONS, no 429), beside what was sent",
       { given: [window, {}], want: "60 counted of 82 sent · limit 60 per 60 s" },
@@ -83,6 +83,10 @@ describe("the timeline's rate windows", () => {
       { given: [window, { mode: "spread" }], want: "60 counted of 82 sent · limit 60 per 60 s per address" },
     ],
     [
+      "a window too narrow for the limit's words keeps the counts",
+      { given: [window, {}, 200], want: "60 counted of 82 sent" },
+    ],
+    [
       "a request with no answer is not counted",
       {
         given: [points(3, { status: 0, failure: "timeout" }), {}],
@@ -90,8 +94,8 @@ describe("the timeline's rate windows", () => {
       },
     ],
   ];
-  it.each(labels)("%s", (_, { given: [inWindow, over], want }) => {
-    expect(windowLabel(inWindow, { ...report, ...over })).toBe(want);
+  it.each(labels)("%s", (_, { given: [inWindow, over, room], want }) => {
+    expect(windowLabel(inWindow, { ...report, ...over }, room)).toBe(want);
   });
 
   it("is drawn so on the page", () => {

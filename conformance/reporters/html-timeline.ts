@@ -54,16 +54,25 @@ function phaseBands(points: TimelinePoint[]): [string, number, number][] {
 export const counted = (p: TimelinePoint) =>
   p.status !== 0 && p.status !== 429 && !p.request?.startsWith("OPTIONS ");
 
+/** Pixels a window label takes (11 px system-ui, generously). */
+const windowLabelWidth = (label: string) => label.length * 6;
+
 /**
  * A rate window's words: what the limiter counted beside what was sent, so that 82 sent with 22
  * preflights and 429s among them does not read as a limit of 60 broken. A spread run's limit holds
- * per source address, and the timeline does not say which address sent what.
+ * per source address, and the timeline does not say which address sent what. In a window too
+ * narrow for all of it (a long run's), the counts alone: the limit is in the run's facts.
  */
-export function windowLabel(points: TimelinePoint[], report: RunReport): string {
+export function windowLabel(
+  points: TimelinePoint[],
+  report: RunReport,
+  room = Number.POSITIVE_INFINITY,
+): string {
   const sent = `${points.filter(counted).length} counted of ${points.length} sent`;
   if (!report.rate) return sent;
   const per = report.mode === "spread" ? " per address" : "";
-  return `${sent} · limit ${report.rate.limit} per ${report.rate.windowSeconds} s${per}`;
+  const full = `${sent} · limit ${report.rate.limit} per ${report.rate.windowSeconds} s${per}`;
+  return windowLabelWidth(full) + 6 <= room ? full : sent;
 }
 
 const KEY_PHASES = ["burst", "over-limit", "wait"];
@@ -131,11 +140,12 @@ export function timelineSvg(
       const label = windowLabel(
         points.filter((p) => p.at >= start && p.at < start + windowMs),
         report,
+        x(start + windowMs) - x(start),
       );
       parts.push(
         `<line class="window" x1="${fixed(x(start))}" x2="${fixed(x(start))}" y1="${TOP - 4}" y2="${bottom + 4}"/>`,
         // The last window's words end at the picture's edge rather than past it.
-        `<text class="window-label" x="${fixed(Math.min(x(start) + 3, WIDTH - 2 - label.length * 6))}" y="${bottom + 18}">${text(label)}</text>`,
+        `<text class="window-label" x="${fixed(Math.min(x(start) + 3, WIDTH - 2 - windowLabelWidth(label)))}" y="${bottom + 18}">${text(label)}</text>`,
       );
     }
   }
