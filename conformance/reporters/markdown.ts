@@ -26,16 +26,23 @@ function verdict(report: RunReport): string {
   return lines.join("\n");
 }
 
-/** Why the run is incomplete (or failed under --require-evidence): its own reason first, then each check's. */
+/**
+ * Why the run is incomplete (or failed under --require-evidence): its own reason first, then each
+ * check's. A passive run judges only the traffic it saw: its checks nothing exercised are listed
+ * as such, no gap in its verdict.
+ */
 function notJudged(report: RunReport): string[] {
+  if (report.error) return [];
   const reasons = headline(report).reasons;
-  const lines =
-    reasons.length > 0
-      ? reasons.map((r) => `- ${cell(r)}`)
-      : report.checks
-          .filter((c) => c.status === "not-exercised")
-          .map((c) => `- \`${c.name}\`: ${c.reason ?? "no evidence"}`);
-  return lines.length > 0 && !report.error ? ["", "### Not judged", "", ...lines] : [];
+  if (reasons.length > 0) return ["", "### Not judged", "", ...reasons.map((r) => `- ${cell(r)}`)];
+  const unexercised = report.checks.filter((c) => c.status === "not-exercised");
+  if (unexercised.length === 0) return [];
+  return [
+    "",
+    "### Not exercised",
+    "",
+    ...unexercised.map((c) => `- \`${c.name}\`: ${c.reason ?? "no evidence"}`),
+  ];
 }
 
 /** The root causes first: one line each, with its severity, what it explains and its evidence. */
