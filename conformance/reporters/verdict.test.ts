@@ -187,6 +187,16 @@ describe("every format states the verdict", () => {
     });
   });
 
+  it.each(VERDICTS.filter(([, { want }]) => want.verdict === "incomplete"))(
+    "%s: the JSON carries the reasons, the run's own first",
+    (_, { given }) => {
+      const json = JSON.parse(formatJson(given)) as RunReport;
+      expect(json.passed).toBe(false);
+      expect(json.incomplete?.length).toBeGreaterThan(0);
+      expect(json.incomplete?.[0]).toBe(headline(given).reasons[0]);
+    },
+  );
+
   it("a not-judged run's violations stay in its JSON, for whoever reads the data", () => {
     const json = JSON.parse(formatJson(notThisApi)) as RunReport;
     expect(json.checks.flatMap((c) => c.violations)).toHaveLength(30 + 1 + 1);
