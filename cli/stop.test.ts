@@ -71,7 +71,9 @@ describe("dealkit conformance stopped by a signal", () => {
         `the run was stopped (${signal}) during the wait`,
       );
       expect(await readFile(junit, "utf8")).toContain(`<error message="the run was stopped (${signal})"/>`);
-      expect(await readFile(markdown, "utf8")).toMatch(/^## ⏹️ dealkit conformance: the run was stopped/);
+      expect(await readFile(markdown, "utf8")).toMatch(
+        /^## ⏹️ dealkit conformance: incomplete: the run was stopped/,
+      );
     },
     60_000,
   );

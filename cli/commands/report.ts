@@ -4,7 +4,8 @@ import { writeMatrixReports } from "../../conformance/matrix.ts";
 import { formatMarkdown } from "../../conformance/reporters/markdown.ts";
 import { matrixCode } from "../../conformance/reporters/matrix.ts";
 import { formatMatrixMarkdown } from "../../conformance/reporters/matrix-markdown.ts";
-import type { RunReport } from "../../conformance/runner/report.ts";
+import { verdictOfReport } from "../../conformance/reporters/verdict.ts";
+import { type RunReport, verdictCode } from "../../conformance/runner/report.ts";
 import { ParseError, parseJsonText } from "../../src/errors/parse-text.ts";
 import { parseOptions, UsageError } from "../args.ts";
 
@@ -65,5 +66,5 @@ export async function run(args: string[]): Promise<number> {
     process.stdout.write(reports.length === 1 && only ? formatMarkdown(only) : formatMatrixMarkdown(reports));
   else if (reports.length === 1 && only) await writeReports(files, only, out, "report");
   else await writeMatrixReports(files, reports, out, "report");
-  return matrixCode(reports.map((r) => (r.error ? 2 : r.passed ? 0 : 1)));
+  return matrixCode(reports.map((r) => verdictCode(verdictOfReport(r))));
 }

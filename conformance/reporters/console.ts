@@ -1,4 +1,5 @@
 import type { CheckResult, RunReport } from "../runner/report.ts";
+import { asShown, headline } from "./verdict.ts";
 
 const show = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
@@ -45,10 +46,11 @@ export function runVolume(report: RunReport): string {
 }
 
 /** The end-of-run text: the check table, then every violation with its reproduction. */
-export function formatConsole(report: RunReport): string {
+export function formatConsole(input: RunReport): string {
+  const report = asShown(input);
   // A run that stopped before judging (not this API, unreachable) has one thing to say.
   if (report.error) {
-    return `\n${runVolume(report)} in ${(report.durationMs / 1000).toFixed(1)} s; seed ${report.seed}; nothing judged`;
+    return `\n${runVolume(report)} in ${(report.durationMs / 1000).toFixed(1)} s; seed ${report.seed}; nothing judged\nverdict: ${headline(report).words}: ${report.error}`;
   }
   const kindOf = (name: string) =>
     name.startsWith("rule:") ? "rule" : name.startsWith("relation:") ? "relation" : "fixed";
@@ -106,5 +108,7 @@ export function formatConsole(report: RunReport): string {
       (expired ? `${expired} known entries expired (failing); ` : "") +
       `${runVolume(report)} in ${(report.durationMs / 1000).toFixed(1)} s${report.mode === "passive" ? "" : `; seed ${report.seed}`}`,
   );
+  // The last line, what a CI log is read for: the verdict, an incomplete run's own reason first.
+  lines.push(`verdict: ${headline(report).words}`);
   return lines.join("\n");
 }

@@ -18,15 +18,17 @@ code,pre,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;
 pre{background:var(--card);border:1px solid var(--line);border-radius:6px;padding:.5rem;margin:.25rem 0;
 white-space:pre-wrap;overflow-wrap:anywhere;max-height:24rem;overflow:auto}
 .verdict{border-left:6px solid var(--fail);padding:.5rem 1rem;background:var(--card);border-radius:6px}
-.verdict.passed{border-color:var(--pass)}.verdict.error{border-color:var(--warn)}
+.verdict.passed{border-color:var(--pass)}.verdict.error,.verdict.incomplete{border-color:var(--warn)}
 .muted{color:var(--muted)}
 .st{font-weight:600;white-space:nowrap}.st-pass{color:var(--pass)}.st-fail{color:var(--fail)}
 .st-not-exercised{color:var(--warn)}.st-skipped{color:var(--muted)}
+.st-passed{color:var(--pass)}.st-failed{color:var(--fail)}.st-incomplete,.st-not-judged{color:var(--warn)}
 .sev{display:inline-block;padding:0 .4em;border-radius:4px;border:1px solid currentColor;font-size:.8em}
 .sev-critical,.sev-high{color:var(--fail)}.sev-medium{color:var(--warn)}.sev-low{color:var(--muted)}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.3rem .4rem;border-bottom:1px solid var(--line);
 vertical-align:top;overflow-wrap:anywhere}
 .table{overflow-x:auto}
+th,.op{overflow-wrap:normal}.op{white-space:nowrap}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margin:0}dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;overflow-wrap:anywhere}
 details.finding{border:1px solid var(--line);border-radius:6px;margin:.4rem 0;padding:.3rem .6rem}
 details.finding>summary{cursor:pointer;font-weight:600}

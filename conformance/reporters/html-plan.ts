@@ -8,11 +8,10 @@ import type { RunReport } from "../runner/report.ts";
 import type { Violation } from "../types.ts";
 import { text } from "./html-escape.ts";
 import { laneOf } from "./html-timeline.ts";
+import { plural } from "./plural.ts";
 
 /** Rows of the request table at most: past this the section says how many were left out. */
 export const PLAN_ROWS = 1500;
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** The element id of a request's row. */
 export const requestId = (index: number, prefix = "") => `${prefix}req-${index + 1}`;

@@ -205,7 +205,9 @@ describe.runIf(present)("the HTML report in a browser", () => {
     const passing = {
       ...broken,
       baseUrl: "http://127.0.0.1:1001",
-      passed: true,
+      // Its account check is not exercised: incomplete, not passed.
+      verdict: "incomplete" as const,
+      incomplete: ["account-streams: no account: give --uid and --api-key"],
       causes: [],
       checks: broken.checks.map((c) => ({
         ...c,
@@ -215,7 +217,7 @@ describe.runIf(present)("the HTML report in a browser", () => {
     };
     await writeFile(file, formatMatrixHtml([passing, broken]));
     const p = await open(file);
-    await expect(p.locator("h1").textContent()).resolves.toBe("1 of 2 targets failed");
+    await expect(p.locator("h1").textContent()).resolves.toBe("1 of 2 targets failed · 1 incomplete");
     const rows = p.locator("table.matrix tbody tr");
     expect(await rows.count()).toBe(broken.checks.length);
     await p.locator("#f-differs").check();
@@ -225,6 +227,16 @@ describe.runIf(present)("the HTML report in a browser", () => {
     await p.locator('table.matrix a[href="#t2-finding-32"]').click();
     await expect(p.locator("#t2-finding-32-request").isVisible()).resolves.toBe(true);
     await expectOnScreen(p.locator("#t2-finding-32 summary"), p);
+    await p.close();
+  });
+
+  it('keeps every operationId on one line at a narrow width (not "getMet a")', async () => {
+    const p = await open(path);
+    await p.setViewportSize({ width: 760, height: 768 });
+    const ops = p.locator("#checks ~ .table td.wide .op");
+    expect(await ops.count()).toBeGreaterThan(0);
+    const lines = await ops.evaluateAll((els) => els.map((el) => el.getClientRects().length));
+    expect(lines.every((n) => n === 1)).toBe(true);
     await p.close();
   });
 

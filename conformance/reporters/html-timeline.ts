@@ -31,16 +31,48 @@ const PLOT = WIDTH - LEFT - 12;
 
 const fixed = (n: number) => n.toFixed(1);
 
-/** Consecutive requests of one phase, as [phase, from, to] in ms. */
+/**
+ * Consecutive requests of one phase, as [phase, from, to] in ms. The first phase starts with the
+ * run, not with its first answer: an unreachable target's one request leaves after the setup, and
+ * its band drawn from there would sit at the far right of a run that lasted no longer.
+ */
 function phaseBands(points: TimelinePoint[]): [string, number, number][] {
   const bands: [string, number, number][] = [];
   for (const p of points) {
     const phase = p.phase ?? "other";
     const last = bands.at(-1);
     if (last && last[0] === phase) last[2] = Math.max(last[2], p.at + p.ms);
-    else bands.push([phase, p.at, p.at + p.ms]);
+    else bands.push([phase, bands.length === 0 ? 0 : p.at, p.at + p.ms]);
   }
   return bands;
+}
+
+/**
+ * Whether the limiter counts a request: the contract counts neither OPTIONS (preflights) nor the
+ * 429 answers, and a request that got no answer may never have reached it.
+ */
+export const counted = (p: TimelinePoint) =>
+  p.status !== 0 && p.status !== 429 && !p.request?.startsWith("OPTIONS ");
+
+/** Pixels a window label takes (11 px system-ui, generously). */
+const windowLabelWidth = (label: string) => label.length * 6;
+
+/**
+ * A rate window's words: what the limiter counted beside what was sent, so that 82 sent with 22
+ * preflights and 429s among them does not read as a limit of 60 broken. A spread run's limit holds
+ * per source address, and the timeline does not say which address sent what. In a window too
+ * narrow for all of it (a long run's), the counts alone: the limit is in the run's facts.
+ */
+export function windowLabel(
+  points: TimelinePoint[],
+  report: RunReport,
+  room = Number.POSITIVE_INFINITY,
+): string {
+  const sent = `${points.filter(counted).length} counted of ${points.length} sent`;
+  if (!report.rate) return sent;
+  const per = report.mode === "spread" ? " per address" : "";
+  const full = `${sent} · limit ${report.rate.limit} per ${report.rate.windowSeconds} s${per}`;
+  return windowLabelWidth(full) + 6 <= room ? full : sent;
 }
 
 const KEY_PHASES = ["burst", "over-limit", "wait"];
@@ -105,11 +137,15 @@ export function timelineSvg(
   const windowMs = (report.rate?.windowSeconds ?? 0) * 1000;
   if (windowMs > 0) {
     for (let start = 0; start < span; start += windowMs) {
-      const sent = points.filter((p) => p.at >= start && p.at < start + windowMs).length;
+      const label = windowLabel(
+        points.filter((p) => p.at >= start && p.at < start + windowMs),
+        report,
+        x(start + windowMs) - x(start),
+      );
       parts.push(
         `<line class="window" x1="${fixed(x(start))}" x2="${fixed(x(start))}" y1="${TOP - 4}" y2="${bottom + 4}"/>`,
         // The last window's words end at the picture's edge rather than past it.
-        `<text class="window-label" x="${fixed(Math.min(x(start) + 3, WIDTH - 150))}" y="${bottom + 18}">${sent} sent${report.rate ? ` / ${report.rate.limit} per ${report.rate.windowSeconds} s` : ""}</text>`,
+        `<text class="window-label" x="${fixed(Math.min(x(start) + 3, WIDTH - 2 - windowLabelWidth(label)))}" y="${bottom + 18}">${text(label)}</text>`,
       );
     }
   }

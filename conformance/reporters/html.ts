@@ -13,6 +13,8 @@ import { SCRIPT, STYLE } from "./html-assets.ts";
 import { text } from "./html-escape.ts";
 import { exchangeTargets, plan } from "./html-plan.ts";
 import { LANES, timelineSvg } from "./html-timeline.ts";
+import { plural } from "./plural.ts";
+import { asShown, headline, VERDICT_WORDS } from "./verdict.ts";
 
 /** A check's kind, as its name says: `rule:<id>` and `relation:<id>`, the rest protocol checks. */
 export function kindOf(name: string): "rule" | "relation" | "protocol" {
@@ -27,8 +29,6 @@ const STATUS_WORDS: Record<CheckResult["status"], string> = {
   "not-exercised": "not exercised",
   skipped: "not selected",
 };
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** The operations a check touches: its own, and those of its findings. */
 function operationsOf(c: CheckResult): string[] {
@@ -53,34 +53,44 @@ function failingRequest(v: Violation, report: RunReport): string {
   return `<br><code class="failing-request">${text(line, 300)}</code>`;
 }
 
+/** The headline's first letter capitalised: "Incomplete: …", "Could not judge the target". */
+const capitalised = (s: string) => `${s.charAt(0).toUpperCase()}${s.slice(1)}`;
+
+/** The verdict's class: its colour (a pass green, a failure red, incomplete and not judged amber). */
+const VERDICT_CLASS: Record<RunReport["verdict"], string> = {
+  passed: "passed",
+  failed: "failed",
+  incomplete: "incomplete",
+  "not-judged": "error",
+};
+
+/** The verdict's headline: "Passed", "Failed: 3 checks failed", "Incomplete: …", "Could not judge the target". */
+function verdictHeading(report: RunReport): string {
+  const { verdict, words } = headline(report);
+  return capitalised(verdict === "failed" ? `failed: ${words}` : words);
+}
+
 /**
  * The verdict: `level` 1 for a report of its own, 3 for a target's inside a matrix (its heading
- * then names the target above it).
+ * then names the target above it). An incomplete run lists why under its headline, its own reason first.
  */
 export function verdict(report: RunReport, findingIds: Map<Violation, string>, level = 1): string {
   const failed = report.checks.filter((c) => c.status === "fail");
-  const unexercised = report.checks.filter((c) => c.status === "not-exercised");
-  let heading: string;
-  let kind = "failed";
-  if (report.error) {
-    heading = "Could not judge the target";
-    kind = "error";
-  } else if (report.stopped) heading = `Stopped: ${report.stopped}`;
-  else if (report.passed) {
-    heading = "Passed";
-    kind = "passed";
-  } else if (failed.length === 0 && report.expiredKnown?.length) heading = "Failed: a known finding expired";
-  else if (failed.length > 0) heading = `Failed: ${plural(failed.length, "check")} failed`;
-  else heading = `Failed: ${plural(unexercised.length, "check")} not exercised (--require-evidence)`;
+  const { reasons } = headline(report);
   const lines = [
-    `<section class="verdict ${kind}" aria-label="verdict">`,
-    `<h${level}>${text(heading)}</h${level}>`,
+    `<section class="verdict ${VERDICT_CLASS[report.verdict]}" aria-label="verdict">`,
+    `<h${level}>${text(verdictHeading(report))}</h${level}>`,
   ];
   if (report.error) lines.push(`<p>${text(report.error)}</p>`);
   const counts = (["pass", "fail", "not-exercised", "skipped"] as const)
     .map((s) => `${report.checks.filter((c) => c.status === s).length} ${STATUS_WORDS[s]}`)
     .join(" · ");
   lines.push(`<p class="muted">${text(report.baseUrl)} · ${text(runVolume(report))} · ${counts}</p>`);
+  if (reasons.length > 0) {
+    lines.push(
+      `<h${level + 1}>Not judged</h${level + 1}><ul class="reasons">${reasons.map((r) => `<li>${text(r, 600)}</li>`).join("")}</ul>`,
+    );
+  }
   if (report.causes.length > 0) {
     lines.push(`<h${level + 1}>Root causes</h${level + 1}><ol>`);
     for (const c of report.causes) {
@@ -197,6 +207,18 @@ export function findings(report: RunReport, ids: Map<Violation, string>, prefix 
   return parts.join("\n");
 }
 
+/**
+ * What a check's row says under its name: a check's title names the violation it finds ("Server
+ * error"), right beside "failed" and wrong beside "passed"; any other row says what it verifies.
+ */
+const checkWords = (c: CheckResult) => (c.status === "fail" ? c.title : c.verifies);
+
+/** The operations of a check's row, each unbreakable ("getMeta", never "getMet a"), the list breaking between them. */
+const operationCell = (c: CheckResult) =>
+  operationsOf(c)
+    .map((o) => `<span class="op">${text(o)}</span>`)
+    .join(", ");
+
 function select(id: string, label: string, options: [string, string][]): string {
   const opts = options
     .map(([value, words]) => `<option value="${text(value)}">${text(words)}</option>`)
@@ -212,7 +234,7 @@ function checks(report: RunReport, ids: Map<Violation, string>): string {
   const rows = report.checks.map((c) => {
     const first = c.violations.find((v) => ids.has(v));
     const why = [c.reason, c.note].filter(Boolean).join("; ");
-    return `<tr ${filterAttributes(c)}><td class="st st-${text(c.status)}">${STATUS_WORDS[c.status]}</td><td><code>${text(c.name)}</code><br><span class="muted">${text(c.title, 300)}</span></td><td>${c.informative} of ${c.cases}</td><td class="wide">${text(operationsOf(c).join(", "))}</td><td>${first ? `<a href="#${ids.get(first)}">${plural(c.violations.length, "finding")}</a>` : ""}${why ? `<span class="muted">${first ? "<br>" : ""}${text(why, 600)}</span>` : ""}</td></tr>`;
+    return `<tr ${filterAttributes(c)}><td class="st st-${text(c.status)}">${STATUS_WORDS[c.status]}</td><td><code>${text(c.name)}</code><br><span class="muted">${text(checkWords(c), 300)}</span></td><td>${c.informative} of ${c.cases}</td><td class="wide">${operationCell(c)}</td><td>${first ? `<a href="#${ids.get(first)}">${plural(c.violations.length, "finding")}</a>` : ""}${why ? `<span class="muted">${first ? "<br>" : ""}${text(why, 600)}</span>` : ""}</td></tr>`;
   });
   return [
     '<section aria-labelledby="checks"><h2 id="checks">Checks</h2>',
@@ -254,9 +276,10 @@ export function findingIds(report: RunReport, prefix = ""): Map<Violation, strin
 }
 
 /** The whole page: a string of HTML, every piece of data escaped and capped. */
-export function formatHtml(report: RunReport): string {
+export function formatHtml(input: RunReport): string {
+  const report = asShown(input);
   const ids = findingIds(report);
-  const title = `dealkit conformance: ${report.passed ? "passed" : "failed"} · ${report.baseUrl}`;
+  const title = `dealkit conformance: ${VERDICT_WORDS[report.verdict]} · ${report.baseUrl}`;
   return page(
     title,
     [

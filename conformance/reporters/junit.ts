@@ -1,4 +1,5 @@
 import type { CheckResult, RunReport } from "../runner/report.ts";
+import { asShown, headline } from "./verdict.ts";
 
 /** XML 1.0 cannot carry most control characters at all, escaped or not: they become U+FFFD. */
 function xmlSafe(s: string): string {
@@ -59,21 +60,41 @@ function passiveProperties(report: RunReport): string {
   return `<property name="exchanges" value="${exchanges}"/><property name="judged" value="${judged}"/><property name="findings" value="${findings}"/>`;
 }
 
+/**
+ * An incomplete run as a failing testcase of its own. Its checks not judged are <skipped>, and a
+ * test viewer shows a suite of passes and skips green: this case is what turns it red, its
+ * message the headline (the run's own reason first), its body every reason. A run with an error
+ * testcase (not judged, stopped) is red already and says why there.
+ */
+function verdictCase(report: RunReport): string[] {
+  if (report.verdict !== "incomplete" || report.error || report.stopped) return [];
+  const { words, reasons } = headline(report);
+  return [
+    `    <testcase classname="conformance" name="verdict">`,
+    `      <failure message="${esc(`verdict: ${words}`)}" type="incomplete">${esc(reasons.join("\n"))}</failure>`,
+    "    </testcase>",
+  ];
+}
+
 /** JUnit XML: one testsuite, one testcase per check; a run that stopped (exit 2) is one error. */
-export function formatJunit(report: RunReport): string {
-  const failures = report.checks.filter((c) => failing(c, report)).length + report.causes.length;
+export function formatJunit(input: RunReport): string {
+  const report = asShown(input);
+  const ownCase = verdictCase(report);
+  const own = ownCase.length > 0 ? 1 : 0;
+  const failures = report.checks.filter((c) => failing(c, report)).length + report.causes.length + own;
   const skipped = report.checks.filter((c) => !failing(c, report) && c.status !== "pass").length;
   // Expired --known entries fail the run without failing a check: each is an error of its own.
   const expired = report.expiredKnown ?? [];
   const errors = (report.error || report.stopped ? 1 : 0) + expired.length;
-  const tests = report.checks.length + report.causes.length + errors;
+  const tests = report.checks.length + report.causes.length + errors + own;
   const time = (report.durationMs / 1000).toFixed(3);
   const counts = `tests="${tests}" failures="${failures}" skipped="${skipped}" errors="${errors}" time="${time}"`;
   const lines = [
     `<?xml version="1.0" encoding="UTF-8"?>`,
     `<testsuites name="dealkit conformance" ${counts}>`,
     `  <testsuite name="dealkit conformance ${esc(report.baseUrl)}" ${counts} timestamp="${report.startedAt}">`,
-    `    <properties><property name="seed" value="${report.seed}"/><property name="requests" value="${report.requests}"/><property name="mode" value="${report.mode}"/>${passiveProperties(report)}</properties>`,
+    `    <properties><property name="seed" value="${report.seed}"/><property name="requests" value="${report.requests}"/><property name="mode" value="${report.mode}"/><property name="verdict" value="${report.verdict}"/>${passiveProperties(report)}</properties>`,
+    ...ownCase,
   ];
   const runError = report.error ?? report.stopped;
   if (runError) {

@@ -74,9 +74,14 @@ describe("Markdown report", () => {
   });
 
   it("says passed, or that the target could not be judged", () => {
-    const passed = { ...report, passed: true, checks: [check("cors", "pass")] };
+    const passed = { ...report, verdict: "passed" as const, passed: true, checks: [check("cors", "pass")] };
     expect(formatMarkdown(passed).split("\n")[0]).toBe("## ✅ dealkit conformance: passed");
-    const stopped = { ...report, checks: [], error: "not the deal-alert API" };
+    const stopped = {
+      ...report,
+      checks: [],
+      error: "not the deal-alert API",
+      verdict: "not-judged" as const,
+    };
     expect(formatMarkdown(stopped)).toMatch(
       /^## ⚠️ dealkit conformance: could not judge the target\n\nnot the deal-alert API/,
     );

@@ -1,5 +1,6 @@
 import type { CheckResult, RunReport } from "../runner/report.ts";
 import { runVolume } from "./console.ts";
+import { asShown, headline } from "./verdict.ts";
 
 const MODES: Partial<Record<RunReport["mode"], string>> = {
   "one-address": "one client address",
@@ -9,18 +10,39 @@ const MODES: Partial<Record<RunReport["mode"], string>> = {
 /** A table cell: one line, no pipe breaking the row. */
 const cell = (s: string) => s.replace(/\r?\n/g, " ").replace(/\|/g, "\\|");
 
+export const VERDICT_ICONS: Record<RunReport["verdict"], string> = {
+  passed: "✅",
+  failed: "❌",
+  incomplete: "🟡",
+  "not-judged": "⚠️",
+};
+
+/** The headline, then what it rests on: the error of a run that judged nothing, the stop of a run cut short. */
 function verdict(report: RunReport): string {
-  const failed = report.checks.filter((c) => c.status === "fail").length;
-  const unexercised = report.checks.filter((c) => c.status === "not-exercised").length;
-  if (report.error) return `## ⚠️ dealkit conformance: could not judge the target\n\n${report.error}`;
-  if (report.stopped)
-    return `## ⏹️ dealkit conformance: ${report.stopped}\n\nWhat was received is judged below${failed ? ` (${failed} check${failed > 1 ? "s" : ""} failed)` : ""}; the rest is not exercised.`;
-  if (report.passed) return "## ✅ dealkit conformance: passed";
-  if (failed === 0 && report.expiredKnown?.length)
-    return "## ❌ dealkit conformance: a known finding expired";
-  return failed > 0
-    ? `## ❌ dealkit conformance: ${failed} check${failed > 1 ? "s" : ""} failed`
-    : `## ❌ dealkit conformance: ${unexercised} check${unexercised > 1 ? "s" : ""} not exercised (--require-evidence)`;
+  const icon = report.stopped ? "⏹️" : VERDICT_ICONS[report.verdict];
+  const lines = [`## ${icon} dealkit conformance: ${headline(report).words}`];
+  if (report.error) lines.push("", report.error);
+  if (report.stopped) lines.push("", "What was received is judged below; the rest is not exercised.");
+  return lines.join("\n");
+}
+
+/**
+ * Why the run is incomplete (or failed under --require-evidence): its own reason first, then each
+ * check's. A passive run judges only the traffic it saw: its checks nothing exercised are listed
+ * as such, no gap in its verdict.
+ */
+function notJudged(report: RunReport): string[] {
+  if (report.error) return [];
+  const reasons = headline(report).reasons;
+  if (reasons.length > 0) return ["", "### Not judged", "", ...reasons.map((r) => `- ${cell(r)}`)];
+  const unexercised = report.checks.filter((c) => c.status === "not-exercised");
+  if (unexercised.length === 0) return [];
+  return [
+    "",
+    "### Not exercised",
+    "",
+    ...unexercised.map((c) => `- \`${c.name}\`: ${c.reason ?? "no evidence"}`),
+  ];
 }
 
 /** The root causes first: one line each, with its severity, what it explains and its evidence. */
@@ -71,7 +93,8 @@ function failures(report: RunReport): string[] {
  * The report as Markdown for a CI job summary or a pull-request comment, read in ten seconds:
  * the verdict, what the run was, every failure with its curl line, the checks not exercised and why.
  */
-export function formatMarkdown(report: RunReport): string {
+export function formatMarkdown(input: RunReport): string {
+  const report = asShown(input);
   const count = (status: CheckResult["status"]) => report.checks.filter((c) => c.status === status).length;
   const lines = [
     verdict(report),
@@ -79,8 +102,11 @@ export function formatMarkdown(report: RunReport): string {
     `\`${report.baseUrl}\` · ${report.mode === "passive" ? "passive (traffic judged as it passed)" : `seed ${report.seed} · ${MODES[report.mode] ?? "no run"}`} · ` +
       `${runVolume(report)} in ${(report.durationMs / 1000).toFixed(0)} s · ${report.checks.length} checks: ` +
       `${count("pass")} passed, ${count("fail")} failed, ${count("not-exercised")} not exercised, ${count("skipped")} not selected`,
+    // An incomplete run's reasons right under its headline; a failed run's after its failures.
+    ...(report.verdict === "incomplete" ? notJudged(report) : []),
     ...causes(report),
     ...failures(report),
+    ...(report.verdict === "incomplete" ? [] : notJudged(report)),
   ];
   const known = report.checks.flatMap((c) => c.violations.filter((v) => v.known));
   if (known.length > 0) {
@@ -92,11 +118,6 @@ export function formatMarkdown(report: RunReport): string {
   }
   for (const e of report.expiredKnown ?? [])
     lines.push("", `**Expired known finding (fails the run):** ${e}`);
-  const unexercised = report.checks.filter((c) => c.status === "not-exercised");
-  if (unexercised.length > 0 && !report.error) {
-    lines.push("", "### Not exercised", "");
-    for (const c of unexercised) lines.push(`- \`${c.name}\`: ${c.reason ?? "no evidence"}`);
-  }
   if (report.notes.length > 0) {
     lines.push("", "### Notes", "");
     for (const n of report.notes) lines.push(`- ${n}`);

@@ -32,5 +32,8 @@ export const mock: RunReport = {
     ),
     { ...(reference.checks[0] as CheckResult), name: "rule:newer", title: "a rule of v1.1" },
   ],
+  verdict: "incomplete",
+  incomplete: ["relation:search-subset: no matching data found"],
+  passed: false,
 };
 export const reports = [reference, mock, broken];

@@ -9,7 +9,9 @@ import { runVolume } from "./console.ts";
 import { facts, findingIds, findings, kindOf, page, timeline, verdict } from "./html.ts";
 import { text } from "./html-escape.ts";
 import { plan } from "./html-plan.ts";
-import { type MatrixCell, type MatrixTarget, matrixOf } from "./matrix.ts";
+import { type MatrixCell, type MatrixTarget, matrixHeadline, matrixOf } from "./matrix.ts";
+import { plural } from "./plural.ts";
+import { headline, VERDICT_WORDS } from "./verdict.ts";
 
 const WORDS: Record<MatrixCell["status"], string> = {
   pass: "passed",
@@ -18,12 +20,9 @@ const WORDS: Record<MatrixCell["status"], string> = {
   skipped: "not selected",
 };
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-
-function verdictWord(r: RunReport): string {
-  if (r.error) return "could not judge";
-  if (r.stopped) return "stopped";
-  return r.passed ? "passed" : "failed";
+/** A target's verdict in the summary table: its word, then why (what failed, what was not judged, the error). */
+function verdictCells(r: RunReport): string {
+  return `<td class="st st-${r.verdict}">${VERDICT_WORDS[r.verdict]}${r.stopped ? " (stopped)" : ""}</td><td class="muted">${text(headline(r).why, 300)}</td>`;
 }
 
 function cell(c: MatrixCell | undefined, t: MatrixTarget): string {
@@ -54,16 +53,13 @@ function targetSection(t: MatrixTarget): string {
 
 export function formatMatrixHtml(reports: RunReport[]): string {
   const { targets, rows } = matrixOf(reports);
-  const failed = targets.filter((t) => !t.report.passed).length;
-  const heading =
-    failed === 0
-      ? `All ${plural(targets.length, "target")} passed`
-      : `${failed} of ${plural(targets.length, "target")} failed`;
-  const kind = failed === 0 ? "passed" : "failed";
+  const { verdict, words } = matrixHeadline(targets);
+  const heading = `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
+  const kind = verdict === "not-judged" ? "error" : verdict;
   const summary = targets
     .map(
       (t) =>
-        `<tr><td>${t.number}</td><td><a href="#${t.prefix}target">${text(t.label)}</a></td><td class="st st-${t.report.passed ? "pass" : "fail"}">${verdictWord(t.report)}</td><td>${text(runVolume(t.report))}</td><td>seed ${t.report.seed}</td></tr>`,
+        `<tr><td>${t.number}</td><td><a href="#${t.prefix}target">${text(t.label)}</a></td>${verdictCells(t.report)}<td>${text(runVolume(t.report))}</td><td>seed ${t.report.seed}</td></tr>`,
     )
     .join("\n");
   const differing = rows.filter((r) => r.differs).length;
@@ -71,13 +67,13 @@ export function formatMatrixHtml(reports: RunReport[]): string {
   const body = rows
     .map(
       (r) =>
-        `<tr${r.differs ? ' class="differs"' : ""} data-kind="${kindOf(r.check)}"><td><code>${text(r.check)}</code><br><span class="muted">${text(r.title, 300)}</span></td>${r.cells.map((c, i) => cell(c, targets[i] as MatrixTarget)).join("")}</tr>`,
+        `<tr${r.differs ? ' class="differs"' : ""} data-kind="${kindOf(r.check)}"><td><code>${text(r.check)}</code><br><span class="muted">${text(r.verifies, 300)}</span></td>${r.cells.map((c, i) => cell(c, targets[i] as MatrixTarget)).join("")}</tr>`,
     )
     .join("\n");
   const main = [
     `<section class="verdict ${kind}" aria-label="verdict"><h1>${text(heading)}</h1>`,
     `<p class="muted">${plural(rows.length, "check")}, ${differing} with different results across the targets</p>`,
-    `<div class="table"><table><thead><tr><th>#</th><th>target</th><th>verdict</th><th>requests</th><th>seed</th></tr></thead><tbody>${summary}</tbody></table></div></section>`,
+    `<div class="table"><table><thead><tr><th>#</th><th>target</th><th>verdict</th><th>why</th><th>requests</th><th>seed</th></tr></thead><tbody>${summary}</tbody></table></div></section>`,
     '<section aria-labelledby="matrix"><h2 id="matrix">Checks × targets</h2>',
     '<p class="muted">Each cell: the status, its evidence (informative of judged answers) and a link to the first finding. Rows whose targets disagree are marked.</p>',
     `<form class="filters" aria-label="filter the checks"><label><input type="checkbox" id="f-differs"> only the ${plural(differing, "check")} whose results differ</label></form>`,

@@ -5,8 +5,9 @@
  */
 import type { RunReport } from "../runner/report.ts";
 import { runVolume } from "./console.ts";
-import { formatMarkdown } from "./markdown.ts";
-import { type MatrixCell, type MatrixTarget, matrixOf } from "./matrix.ts";
+import { formatMarkdown, VERDICT_ICONS } from "./markdown.ts";
+import { type MatrixCell, type MatrixTarget, matrixHeadline, matrixOf } from "./matrix.ts";
+import { headline } from "./verdict.ts";
 
 const ICONS: Record<MatrixCell["status"], string> = {
   pass: "✅ passed",
@@ -40,25 +41,23 @@ function demoted(markdown: string): string {
     .join("\n");
 }
 
-function verdictWord(r: RunReport): string {
-  if (r.error) return "⚠️ could not judge";
-  if (r.stopped) return "⏹️ stopped";
-  return r.passed ? "✅ passed" : "❌ failed";
+/** A target's verdict in the summary table: its icon and headline ("🟡 incomplete: …; 2 checks not judged"). */
+function verdictWords(r: RunReport): string {
+  const icon = r.stopped ? "⏹️" : VERDICT_ICONS[r.verdict];
+  return `${icon} ${headline(r).words}`;
 }
 
 export function formatMatrixMarkdown(reports: RunReport[]): string {
   const { targets, rows } = matrixOf(reports);
-  const failed = targets.filter((t) => !t.report.passed).length;
+  const { verdict, words } = matrixHeadline(targets);
   const lines = [
-    failed === 0
-      ? `## ✅ dealkit conformance: all ${targets.length} targets passed`
-      : `## ❌ dealkit conformance: ${failed} of ${targets.length} targets failed`,
+    `## ${VERDICT_ICONS[verdict]} dealkit conformance: ${words}`,
     "",
     "| # | target | verdict | requests |",
     "|---|---|---|---|",
     ...targets.map(
       (t) =>
-        `| ${t.number} | [\`${cell(t.label)}\`](#${anchor(t)}) | ${verdictWord(t.report)} | ${cell(runVolume(t.report))} |`,
+        `| ${t.number} | [\`${cell(t.label)}\`](#${anchor(t)}) | ${cell(verdictWords(t.report))} | ${cell(runVolume(t.report))} |`,
     ),
     "",
     "### Checks × targets",

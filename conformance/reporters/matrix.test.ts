@@ -43,7 +43,7 @@ describe("the matrix of targets", () => {
 
   it("gives each target its own verdict, findings, timeline and plan in the page, with ids of its own", () => {
     const html = formatMatrixHtml(reports);
-    expect(html).toContain("<h1>1 of 3 targets failed</h1>");
+    expect(html).toContain("<h1>1 of 3 targets failed · 1 incomplete</h1>");
     for (const t of ["t1-", "t2-", "t3-"]) {
       expect(html).toContain(`<section class="target" id="${t}target"`);
       expect(html).toContain(`id="${t}timeline"`);
@@ -58,7 +58,7 @@ describe("the matrix of targets", () => {
 
   it("writes the same statuses as Markdown, with links to each target's section", () => {
     const md = formatMatrixMarkdown(reports);
-    expect(md.startsWith("## ❌ dealkit conformance: 1 of 3 targets failed\n")).toBe(true);
+    expect(md.startsWith("## ❌ dealkit conformance: 1 of 3 targets failed · 1 incomplete\n")).toBe(true);
     expect(md).toContain("| check | 1 | 2 | 3 |");
     expect(md).toContain(
       "| ≠ `response-schema` | ✅ passed (7/20) | ✅ passed (7/20) | ❌ failed (12/20) [30 findings](#target-3) |",
@@ -99,7 +99,7 @@ describe("the matrix of targets", () => {
     const xml = formatMatrixJunit(reports);
     expect(xml.match(/<testsuite /g)?.length).toBe(3);
     expect(xml).toMatch(
-      /<testsuites name="dealkit conformance" tests="\d+" failures="4" skipped="\d+" errors="0"/,
+      /<testsuites name="dealkit conformance" tests="\d+" failures="5" skipped="\d+" errors="0"/,
     );
   });
 });

@@ -4,7 +4,9 @@
  * reporters (matrix-html.ts, matrix-markdown.ts) show, computed once: each target's label and
  * anchor, and each cell's status, evidence and findings.
  */
-import { type CheckResult, EXIT_INCOMPLETE, type RunReport } from "../runner/report.ts";
+import { type CheckResult, EXIT_INCOMPLETE, type RunReport, type Verdict } from "../runner/report.ts";
+import { plural } from "./plural.ts";
+import { asShown, VERDICT_WORDS } from "./verdict.ts";
 
 export interface MatrixTarget {
   /** What the column is called: the base URL, numbered when two reports name the same. */
@@ -29,7 +31,8 @@ export interface MatrixCell {
 
 export interface MatrixRow {
   check: string;
-  title: string;
+  /** What it verifies (its title names the violation it finds, wrong beside a pass). */
+  verifies: string;
   /** One cell a target; undefined when that target's report has no such check (another version). */
   cells: (MatrixCell | undefined)[];
   /** The targets do not all agree on the status. */
@@ -65,7 +68,8 @@ function findingIndexes(report: RunReport): Map<CheckResult, number> {
   return first;
 }
 
-export function matrixOf(reports: RunReport[]): Matrix {
+export function matrixOf(given: RunReport[]): Matrix {
+  const reports = given.map(asShown);
   const names = labels(reports);
   const targets = reports.map((report, i) => ({
     label: names[i] ?? report.baseUrl,
@@ -73,17 +77,17 @@ export function matrixOf(reports: RunReport[]): Matrix {
     prefix: `t${i + 1}-`,
     report,
   }));
-  const order: { check: string; title: string }[] = [];
+  const order: { check: string; verifies: string }[] = [];
   const known = new Set<string>();
   for (const r of reports)
     for (const c of r.checks)
       if (!known.has(c.name)) {
         known.add(c.name);
-        order.push({ check: c.name, title: c.title });
+        order.push({ check: c.name, verifies: c.verifies });
       }
   const byName = reports.map((r) => new Map(r.checks.map((c) => [c.name, c])));
   const firsts = reports.map(findingIndexes);
-  const rows = order.map(({ check, title }) => {
+  const rows = order.map(({ check, verifies }) => {
     const cells = byName.map((m, i): MatrixCell | undefined => {
       const c = m.get(check);
       if (!c) return undefined;
@@ -99,9 +103,28 @@ export function matrixOf(reports: RunReport[]): Matrix {
       };
     });
     const statuses = new Set(cells.map((c) => c?.status ?? "absent"));
-    return { check, title, cells, differs: statuses.size > 1 };
+    return { check, verifies, cells, differs: statuses.size > 1 };
   });
   return { targets, rows };
+}
+
+/** The verdicts from the worst: what a matrix's headline names first (matrixCode's order). */
+const WORST_FIRST: Verdict[] = ["not-judged", "failed", "incomplete", "passed"];
+
+/**
+ * The matrix's headline: its worst verdict, and how many targets had each verdict but a pass
+ * ("All 3 targets passed", "2 of 3 targets failed · 1 incomplete"). A matrix with one target
+ * incomplete and the rest passed is incomplete, never "all passed".
+ */
+export function matrixHeadline(targets: MatrixTarget[]): { verdict: Verdict; words: string } {
+  const count = (v: Verdict) => targets.filter((t) => t.report.verdict === v).length;
+  const verdict = WORST_FIRST.find((v) => count(v) > 0) ?? "passed";
+  const all = plural(targets.length, "target");
+  if (verdict === "passed") return { verdict, words: `all ${all} passed` };
+  const words = WORST_FIRST.filter((v) => v !== "passed" && count(v) > 0)
+    .map((v, i) => `${count(v)}${i === 0 ? ` of ${all}` : ""} ${VERDICT_WORDS[v]}`)
+    .join(" · ");
+  return { verdict, words };
 }
 
 /**

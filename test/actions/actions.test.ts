@@ -181,6 +181,7 @@ describe("the conformance action", () => {
     expect(run.failed).toBe(false);
     const url = `https://github.com/o/r/actions/runs/7/artifacts/${uploads.length}`;
     expect(run.outputs).toEqual({
+      verdict: "passed",
       "exit-code": "0",
       passed: "true",
       junit: join(ws, "dealkit-conformance.xml"),
@@ -214,6 +215,7 @@ describe("the conformance action", () => {
     });
     expect(run.failed).toBe(true);
     expect(run.outputs["exit-code"]).toBe("1");
+    expect(run.outputs.verdict).toBe("failed");
     expect(run.outputs.passed).toBe("false");
     expect(run.steps.map((s) => s.outcome)).toEqual([
       "success",
@@ -244,6 +246,72 @@ describe("the conformance action", () => {
     expect(expired.summary).toMatch(/expired/i);
   }, 120_000);
 
+  // No account: a served-stream rule is not judged and nothing fails. Incomplete, never green.
+  const args = "--only rule:my-follow-count-within-limit --skip-slow";
+  const incomplete: [
+    string,
+    { inputs: Record<string, string>; want: { failed: boolean; code: string; log: RegExp } },
+  ][] = [
+    [
+      "fails the step by default, its reason in the annotation",
+      {
+        inputs: {},
+        want: {
+          failed: true,
+          code: "3",
+          log: /^::error title=dealkit conformance::incomplete: rule:my-[^:]+: no account/m,
+        },
+      },
+    ],
+    [
+      "fails the step even when --allow-incomplete in args made dealkit exit 0 (the input decides)",
+      {
+        inputs: { args: `${args} --allow-incomplete` },
+        want: {
+          failed: true,
+          code: "0",
+          log: /^::error title=dealkit conformance::incomplete: rule:my-[^:]+: no account/m,
+        },
+      },
+    ],
+    [
+      "passes the step with allow-incomplete: true, still saying incomplete",
+      {
+        inputs: { "allow-incomplete": "true" },
+        want: {
+          failed: false,
+          code: "3",
+          log: /^::warning title=dealkit conformance::incomplete, accepted \(allow-incomplete\): rule:my-/m,
+        },
+      },
+    ],
+  ];
+  it.each(incomplete)(
+    "an incomplete run %s",
+    async (name, { inputs, want }) => {
+      const run = await conformance(workspace(`incomplete-${want.failed}-${want.code}`), {
+        "base-url": server.url,
+        args,
+        ...inputs,
+      });
+      expect(run.failed, name).toBe(want.failed);
+      expect(run.steps.at(-1)?.outcome).toBe(want.failed ? "failure" : "success");
+      expect(run.outputs).toMatchObject({ verdict: "incomplete", "exit-code": want.code, passed: "false" });
+      expect(run.log).toMatch(want.log);
+      // The summary and the page say incomplete first, with the reason, then every check not judged.
+      expect(run.summary).toMatch(
+        /^## 🟡 dealkit conformance: incomplete: rule:my-follow-[^:]+: no account: .*; 1 check not judged$/m,
+      );
+      expect(run.summary).toMatch(/^### Not judged\n\n- `?rule:my-follow-/m);
+      expect(run.summary.includes("**Incomplete, accepted**")).toBe(!want.failed);
+      expect(uploads.at(-1)?.html).toMatch(/<h1>Incomplete: rule:my-follow-/);
+      expect(readFileSync(run.outputs.junit ?? "", "utf8")).toMatch(
+        /<testcase classname="conformance" name="verdict">\n\s*<failure message="verdict: incomplete: /,
+      );
+    },
+    120_000,
+  );
+
   it("an install that fails still writes the summary, and the step fails", async () => {
     // The stand-in npm is offline: a registry spec cannot be installed.
     const run = await conformance(workspace("no-install"), { "base-url": server.url, package: "dealkit@1" });
@@ -268,6 +336,7 @@ describe("the conformance action", () => {
       args: "--only rule:no-such-rule",
     });
     expect(run.outputs["exit-code"]).toBe("2");
+    expect(run.outputs.verdict).toBe("not-judged");
     expect(run.failed).toBe(true);
     expect(run.summary).toContain("No report: the run stopped before writing one (exit 2)");
     // The upload step ran, found no page, and gave no URL: the summary links nothing.
