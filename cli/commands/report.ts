@@ -14,8 +14,8 @@ export const usage = `usage: dealkit report FILE.json ... [--report FORMAT=PATH 
 Reports again from earlier JSON reports (dealkit conformance, proxy or judge --report json=FILE,
 or the json of several --base-url): one target gives its own report, several the checks × targets
 matrix (which target passes what, with evidence, and each target's findings). Without --report the
-markdown goes to standard output. Exit 0 when every run passed, 1 when one failed, 2 when one
-could not judge its target (or a file is not a report).
+markdown goes to standard output. The exit code is the worst run's: 0 passed, 1 failed, 2 could not
+judge its target (or a file is not a report), 3 incomplete (something selected was not judged).
   --report F=PATH     html (one self-contained page), markdown, json, junit; repeatable`;
 
 /** Why a value is not a run report the reporters can read (loosely: the fields they need), or undefined. */
