@@ -7,9 +7,9 @@
 # 127.0.0.2, since Varnish cannot choose its backend source address.
 #
 # What it breaks: nothing the API controls. What Varnish still answers itself, by its defaults: an
-# empty 400 for a request line or header over about 8 KB (http_req_hdr_len; raise it with
-# `-p http_req_hdr_len=16k -p http_req_size=64k` so the API's own 400/431 answers pass) and a 400
-# for a request without Host.
+# empty 400 for a header line over 8 KB (http_req_hdr_len; `-p http_req_hdr_len=16k` lets the API
+# answer up to its own 16 KB cap) and for a whole request head over 32 KB (http_req_size). A
+# request line of 9 KB does reach the API.
 vcl 4.1;
 
 backend dealkit {

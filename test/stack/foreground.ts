@@ -149,17 +149,25 @@ export interface ForegroundProcess {
 }
 
 /**
- * Instances not closed yet (pid to prefix): if the test process exits first, each is killed with
- * its whole process group and its prefix removed (an exit handler can only do synchronous work).
+ * Instances not closed yet, by pid. If the test process exits first, each is killed with its whole
+ * process group and its prefix removed (an exit handler can only do synchronous work).
  */
-const live = new Map<number, string>();
+const live = new Map<number, { prefix: string; close(): Promise<void> }>();
 let exitHook = false;
 
 function killLeftovers(): void {
-  for (const [pid, prefix] of live) {
+  for (const [pid, { prefix }] of live) {
     signal(-pid, "SIGKILL");
     rmSync(prefix, { recursive: true, force: true });
   }
+}
+
+/**
+ * Closes every instance still running: a test file's afterAll. A test past its timeout leaves its
+ * run (and its proxy) going, and vitest may end the worker with a signal, where no exit handler runs.
+ */
+export async function closeAllForeground(): Promise<void> {
+  await Promise.all([...live.values()].map((instance) => instance.close()));
 }
 
 /**
@@ -194,7 +202,6 @@ export async function runForeground(program: ForegroundProgram): Promise<Foregro
     await exited;
     throw new Error(`${name} did not start: ${exit}`);
   }
-  live.set(pid, prefix);
   if (!exitHook) {
     exitHook = true;
     process.once("exit", killLeftovers);
@@ -216,6 +223,19 @@ export async function runForeground(program: ForegroundProgram): Promise<Foregro
     while ((await canConnect(port)) && Date.now() < deadline) await delay(20);
   };
 
+  let finalLog: string | undefined;
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      await stop();
+      finalLog = logs();
+      await rm(prefix, { recursive: true, force: true });
+    })();
+    return closing;
+  };
+  // Registered before it is up: a test process ending during the start kills it too.
+  if (exit === undefined) live.set(pid, { prefix, close });
+
   const startTimeoutMs = program.startTimeoutMs ?? 10_000;
   const deadline = Date.now() + startTimeoutMs;
   for (;;) {
@@ -232,16 +252,6 @@ export async function runForeground(program: ForegroundProgram): Promise<Foregro
     await delay(50);
   }
 
-  let finalLog: string | undefined;
-  let closing: Promise<void> | undefined;
-  const close = (): Promise<void> => {
-    closing ??= (async () => {
-      await stop();
-      finalLog = logs();
-      await rm(prefix, { recursive: true, force: true });
-    })();
-    return closing;
-  };
   return { url: `http://${HOST}:${port}`, pid, prefix, close, logs: async () => finalLog ?? logs() };
 }
 

@@ -5,9 +5,10 @@
  * state for it are in a describe of their own. Skipped without haproxy, but in CI, where that
  * fails (test/required-tool.ts).
  */
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { requireTool } from "../required-tool.ts";
 import { failedChecks, findings, oneRun, suiteBehind, unexercised, unexplained } from "./behind-proxy.ts";
+import { closeAllForeground } from "./foreground.ts";
 import { HAPROXY_TEMPLATES, haproxyBinary, startHaproxy } from "./haproxy.ts";
 import { harnessLaws } from "./harness-laws.ts";
 
@@ -26,6 +27,9 @@ const preflightLimiter = oneRun(() =>
   suiteBehind((upstream) => startHaproxy("preflight-limiter", upstream), {}, { seed: 11, skipSlow: true }),
 );
 
+// A run past its test timeout goes on, its proxy with it: stopped here at the latest.
+afterAll(closeAllForeground);
+
 describe.runIf(runnable)("HAProxy in front of the reference server", () => {
   describe("the harness", () => {
     harnessLaws({
@@ -34,6 +38,17 @@ describe.runIf(runnable)("HAProxy in front of the reference server", () => {
       templatesDir: HAPROXY_TEMPLATES,
       template: "recommended.cfg",
       badLine: "    no-such-keyword on",
+      ownAnswers: [
+        [
+          "headers past its 16 KB buffer with a 400 HTML page",
+          {
+            path: "/api/v1/meta",
+            headers: { "x-pad": "a".repeat(17_000) },
+            status: 400,
+            contentType: /^text\/html/,
+          },
+        ],
+      ],
     });
   });
 

@@ -1,15 +1,16 @@
 /**
  * What every proxy harness of test/stack/ must do, as one law suite each harness test file runs:
  * it starts in front of the reference server and stops leaving no process and no prefix; a config
- * its program rejects throws the program's own words and leaves nothing behind; and the server sees
- * each client's own address through it (X-Forwarded-For from the one address it trusts).
+ * its program rejects throws the program's own words and leaves nothing behind; the server sees
+ * each client's own address through it (X-Forwarded-For from the one address it trusts); and what
+ * the recommended template says the proxy still answers itself, it does.
  */
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startBundledServer, type Target } from "../../conformance/runner/target.ts";
+import { httpGet } from "../../mocks/http-get.ts";
 import { type ForegroundProcess, PROXY_ADDRESS } from "./foreground.ts";
 
 export interface Harness {
@@ -21,6 +22,16 @@ export interface Harness {
   /** The recommended template's file name, and a line its program refuses. */
   template: string;
   badLine: string;
+  /** What the recommended template says the proxy answers itself, by its defaults, not the API. */
+  ownAnswers: [string, OwnAnswer][];
+}
+
+export interface OwnAnswer {
+  path: string;
+  headers?: Record<string, string>;
+  status: number;
+  /** Its Content-Type; undefined: none (an empty body). */
+  contentType: RegExp | undefined;
 }
 
 export function harnessLaws(harness: Harness): void {
@@ -32,7 +43,7 @@ export function harnessLaws(harness: Harness): void {
 
   it("passes a request through to the server, and close() leaves no process and no prefix", async () => {
     const proxy = await harness.start(server.baseUrl);
-    expect((await get(`${proxy.url}/api/v1/meta`)).status).toBe(200);
+    expect((await httpGet(`${proxy.url}/api/v1/meta`)).status).toBe(200);
     await proxy.close();
     expect(groupAlive(proxy.pid), `process group ${proxy.pid} still alive`).toBe(false);
     expect(await prefixes(harness.name)).not.toContain(proxy.prefix.split("/").pop());
@@ -59,28 +70,38 @@ export function harnessLaws(harness: Harness): void {
     try {
       // Seen as the proxy's one address, the second client would find the first one's request counted.
       for (const client of ["127.0.0.21", "127.0.0.22"]) {
-        const reply = await get(`${proxy.url}/api/v1/meta`, client);
-        expect([client, reply.status, reply.remaining]).toEqual([client, 200, "59"]);
+        const reply = await httpGet(`${proxy.url}/api/v1/meta`, { localAddress: client });
+        expect([client, reply.status, reply.headers["ratelimit-remaining"]]).toEqual([client, 200, "59"]);
       }
     } finally {
       await proxy.close();
     }
   });
+
+  ownAnswersLaw(harness, () => server.baseUrl);
 }
 
-/** One GET on a fresh connection, from `localAddress` when given: its status and RateLimit-Remaining. */
-function get(url: string, localAddress?: string): Promise<{ status: number; remaining: unknown }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { agent: false, ...(localAddress ? { localAddress } : {}) }, (res) => {
-      res.resume();
-      res.on("end", () =>
-        resolve({ status: res.statusCode ?? 0, remaining: res.headers["ratelimit-remaining"] }),
-      );
-    });
-    req.setTimeout(10_000, () => req.destroy(new Error(`no answer from ${url} within 10 s`)));
-    req.on("error", reject);
-    req.end();
-  });
+/** The cases of ownAnswers, each from an address of its own (no case counts against another). */
+function ownAnswersLaw(harness: Harness, upstream: () => string): void {
+  it.each(harness.ownAnswers.map(([name, answer], i) => [name, answer, `127.0.0.${31 + i}`] as const))(
+    "answers %s itself, not the API",
+    async (_name, answer, client) => {
+      const proxy = await harness.start(upstream());
+      try {
+        const reply = await httpGet(`${proxy.url}${answer.path}`, {
+          headers: answer.headers ?? {},
+          localAddress: client,
+        });
+        expect(reply.status).toBe(answer.status);
+        if (answer.contentType) expect(reply.headers["content-type"]).toMatch(answer.contentType);
+        else expect([reply.headers["content-type"], reply.text]).toEqual([undefined, ""]);
+        // Not the API's: its answers all carry CORS.
+        expect(reply.headers["access-control-allow-origin"]).toBeUndefined();
+      } finally {
+        await proxy.close();
+      }
+    },
+  );
 }
 
 /** Whether any process of the group `pid` leads is still alive. */

@@ -5,9 +5,10 @@
  * in a describe of their own. Skipped without apache2, but in CI, where that fails
  * (test/required-tool.ts).
  */
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { requireTool } from "../required-tool.ts";
 import { failedChecks, findings, oneRun, suiteBehind, unexercised, unexplained } from "./behind-proxy.ts";
+import { closeAllForeground } from "./foreground.ts";
 import { harnessLaws } from "./harness-laws.ts";
 import { HTTPD_TEMPLATES, httpdBinary, startHttpd } from "./httpd.ts";
 
@@ -22,6 +23,9 @@ const evasive = oneRun(() =>
   suiteBehind((upstream) => startHttpd("evasive", upstream), {}, { seed: 11, skipSlow: true }),
 );
 
+// A run past its test timeout goes on, its proxy with it: stopped here at the latest.
+afterAll(closeAllForeground);
+
 describe.runIf(runnable)("Apache httpd in front of the reference server", () => {
   describe("the harness", () => {
     harnessLaws({
@@ -30,6 +34,25 @@ describe.runIf(runnable)("Apache httpd in front of the reference server", () => 
       templatesDir: HTTPD_TEMPLATES,
       template: "recommended.conf",
       badLine: "NoSuchDirective on",
+      ownAnswers: [
+        [
+          "a header over 8190 bytes with a 400 HTML page",
+          {
+            path: "/api/v1/meta",
+            headers: { "x-pad": "a".repeat(9000) },
+            status: 400,
+            contentType: /^text\/html/,
+          },
+        ],
+        [
+          "a request line over 8190 bytes with a 414 HTML page",
+          { path: `/api/v1/search?q=${"a".repeat(9000)}`, status: 414, contentType: /^text\/html/ },
+        ],
+        [
+          "%2F in a path with a 404 HTML page",
+          { path: "/api/v1/rank%2Fx", status: 404, contentType: /^text\/html/ },
+        ],
+      ],
     });
   });
 

@@ -5,9 +5,10 @@
  * in a describe of their own. Skipped without varnishd, but in CI, where that fails
  * (test/required-tool.ts).
  */
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { requireTool } from "../required-tool.ts";
 import { failedChecks, findings, oneRun, suiteBehind, unexercised, unexplained } from "./behind-proxy.ts";
+import { closeAllForeground } from "./foreground.ts";
 import { harnessLaws } from "./harness-laws.ts";
 import { startVarnish, VARNISH_TEMPLATES, varnishBinary } from "./varnish.ts";
 
@@ -33,6 +34,9 @@ const store429 = oneRun(() =>
   }),
 );
 
+// A run past its test timeout goes on, its proxy with it: stopped here at the latest.
+afterAll(closeAllForeground);
+
 describe.runIf(runnable)("Varnish in front of the reference server", () => {
   describe("the harness", () => {
     harnessLaws({
@@ -41,6 +45,17 @@ describe.runIf(runnable)("Varnish in front of the reference server", () => {
       templatesDir: VARNISH_TEMPLATES,
       template: "recommended.vcl",
       badLine: "sub vcl_recv { set req.nonsense = 1; }",
+      ownAnswers: [
+        [
+          "a header line over 8 KB (http_req_hdr_len) with an empty 400",
+          {
+            path: "/api/v1/meta",
+            headers: { "x-pad": "a".repeat(9000) },
+            status: 400,
+            contentType: undefined,
+          },
+        ],
+      ],
     });
   });
 
