@@ -19,6 +19,23 @@ const runnable = requireTool({
   needs: "the suite through Apache httpd",
 });
 
+/** A 10 s window keeps the waits short; the suite paces at and judges against it. */
+const SHORT_WINDOW = { server: { rateLimit: { windowSeconds: 10 } }, rate: { limit: 60, windowSeconds: 10 } };
+
+/**
+ * A fresh address refused by a replayed 429 makes the suite pace as one client from then on, and
+ * wait on every replayed refusal: the run is cut at 45 s (what this file asserts shows within its
+ * first 20), with few random requests.
+ */
+const cache = oneRun(() =>
+  suiteBehind((upstream) => startHttpd("cache", upstream), SHORT_WINDOW.server, {
+    seed: 11,
+    rate: SHORT_WINDOW.rate,
+    randomRuns: 3,
+    maxTimeSeconds: 45,
+  }),
+);
+
 const evasive = oneRun(() =>
   suiteBehind((upstream) => startHttpd("evasive", upstream), {}, { seed: 11, skipSlow: true }),
 );
@@ -57,11 +74,10 @@ describe.runIf(runnable)("Apache httpd in front of the reference server", () => 
   });
 
   it("recommended.conf, spread: the whole suite passes with every check evidenced, no cause", async () => {
-    const report = await suiteBehind(
-      (upstream) => startHttpd("recommended", upstream),
-      { rateLimit: { windowSeconds: 10 } },
-      { seed: 11, rate: { limit: 60, windowSeconds: 10 } },
-    );
+    const report = await suiteBehind((upstream) => startHttpd("recommended", upstream), SHORT_WINDOW.server, {
+      seed: 11,
+      rate: SHORT_WINDOW.rate,
+    });
     expect(failedChecks(report), JSON.stringify(findings(report))).toEqual([]);
     expect(unexercised(report)).toEqual([]);
     expect(report.causes).toEqual([]);
@@ -78,6 +94,33 @@ describe.runIf(runnable)("Apache httpd in front of the reference server", () => 
     // Every finding but the limit's own is on one of httpd's 403 pages.
     const pages = report.checks.flatMap((c) => (c.name === "rate-limit" ? [] : c.violations));
     expect(new Set(pages.map((v) => v.answer?.status))).toEqual(new Set([403]));
+  }, 90_000);
+  it("cache.conf, spread: fails on personal streams served without the key and answers replayed from storage", async () => {
+    const report = await cache();
+    expect(report.verdict).toBe("failed");
+    const failed = failedChecks(report);
+    for (const check of [
+      "cache-control",
+      "credentials-not-cached",
+      "rule:my-follow-credentials",
+      "rule:my-push-credentials",
+    ]) {
+      expect(failed, JSON.stringify(findings(report))).toContain(check);
+    }
+    const leaks = report.checks.find((c) => c.name === "credentials-not-cached")?.violations ?? [];
+    expect(leaks.map((v) => v.operation).sort()).toEqual(["getMyFollowHits", "getMyPushHits"]);
+    // The request without a key got the owner's answer, byte for byte.
+    for (const leak of leaks) expect(leak.title).toMatch(/the owner's body, byte for byte/);
+  }, 90_000);
+});
+
+// TODO(integration): passes once the causes rework lands.
+describe.skip("mod_cache in front: the causes the report should state", () => {
+  it("names one cause, a cache answering from storage, and explains every finding with it", async () => {
+    const report = await cache();
+    expect(report.causes.map((c) => c.id)).toHaveLength(1);
+    expect(report.causes[0]?.id).toMatch(/cache|replay/);
+    expect(unexplained(report)).toEqual([]);
   }, 90_000);
 });
 

@@ -6,6 +6,7 @@
  * the server trusts.
  */
 import { existsSync } from "node:fs";
+import { chmod, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -20,7 +21,7 @@ import {
 } from "./foreground.ts";
 import { behindRelay } from "./relay.ts";
 
-export type HttpdConfig = "recommended" | "evasive";
+export type HttpdConfig = "recommended" | "evasive" | "cache";
 
 export const HTTPD_TEMPLATES = fileURLToPath(new URL("../../deploy/httpd/", import.meta.url));
 
@@ -56,6 +57,10 @@ export async function startHttpd(
           },
           { extensions: [".conf", ".inc"], unsafe: /[\s"'#\\]/ },
         );
+        // cache.conf's CacheRoot: mod_cache_disk makes the levels below it, not the root. Run as
+        // root, httpd's workers are nobody, who must write there.
+        await mkdir(join(prefix, "cache"), { recursive: true, mode: 0o777 });
+        await chmod(join(prefix, "cache"), 0o777);
         const args = ["-d", prefix, "-f", join(confDir, `${config}.conf`)];
         await checkConfig(binary, ["-t", ...args], `${config}.conf`);
         return runForeground({
