@@ -130,6 +130,11 @@ export interface ForegroundProgram {
   logFiles?: string[];
   /** The graceful stop (default SIGTERM); past stopTimeoutMs the whole group gets SIGKILL. */
   stopSignal?: NodeJS.Signals;
+  /**
+   * Whether it is up besides answering HTTP, e.g. its pid file written after it bound the port:
+   * another process that took the port in between would otherwise pass for it.
+   */
+  ready?: (pid: number) => boolean;
   /** Longest wait for it to answer HTTP (default 10000 ms: varnishd compiles its VCL first). */
   startTimeoutMs?: number;
   /** Longest wait after the graceful stop before SIGKILL (default 3000 ms). */
@@ -244,7 +249,7 @@ export async function runForeground(program: ForegroundProgram): Promise<Foregro
       if (/Address already in use/i.test(log)) throw new BindError(log);
       throw new Error(`${name} exited (${exit}) before it listened on ${HOST}:${port}:\n${log}`);
     }
-    if (await answersHttp(port)) break;
+    if ((program.ready?.(pid) ?? true) && (await answersHttp(port))) break;
     if (Date.now() > deadline) {
       await stop();
       throw new Error(`${name} did not answer on ${HOST}:${port} within ${startTimeoutMs} ms:\n${logs()}`);
@@ -264,7 +269,8 @@ function isExecutableFile(path: string): boolean {
   }
 }
 
-function readOr(path: string): string {
+/** The file's text, or "" when it cannot be read (not written yet). */
+export function readOr(path: string): string {
   try {
     return readFileSync(path, "utf8");
   } catch {

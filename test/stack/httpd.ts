@@ -16,6 +16,7 @@ import {
   HOST,
   inFreshPrefix,
   onFreePort,
+  readOr,
   renderTemplates,
   runForeground,
 } from "./foreground.ts";
@@ -70,6 +71,8 @@ export async function startHttpd(
           prefix,
           port,
           logFiles: [join(prefix, "error.log")],
+          // httpd (-DFOREGROUND: the process started) writes its pid file once it has bound its port.
+          ready: (pid) => readOr(join(prefix, "httpd.pid")).trim() === String(pid),
           // SIGTERM: stop now (SIGWINCH would wait for the requests in flight).
           stopSignal: "SIGTERM",
         });
