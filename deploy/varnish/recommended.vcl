@@ -9,7 +9,8 @@
 # What it breaks: nothing the API controls. What Varnish still answers itself, by its defaults: an
 # empty 400 for a header line over 8 KB (http_req_hdr_len; `-p http_req_hdr_len=16k` lets the API
 # answer up to its own 16 KB cap) and for a whole request head over 32 KB (http_req_size). A
-# request line of 9 KB does reach the API.
+# request line of 9 KB does reach the API, and so does a request without Host: vcl_recv below
+# returns before Varnish's builtin one, whose check would answer that with its own 400.
 vcl 4.1;
 
 backend dealkit {
