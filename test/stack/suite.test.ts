@@ -5,10 +5,10 @@
  * report names its cause first. Skipped without nginx, but in CI, where that fails (test/required-tool.ts).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import type { RunReport } from "../../conformance/runner/report.ts";
 import { type RunOptions, runConformance } from "../../conformance/runner/run.ts";
 import { startBundledServer, type Target } from "../../conformance/runner/target.ts";
 import { requireTool } from "../required-tool.ts";
+import { failedChecks, findings, unexercised } from "./behind-proxy.ts";
 import { type NginxConfig, type NginxInstance, nginxAvailable, startNginx } from "./nginx.ts";
 
 const runnable = requireTool({
@@ -39,11 +39,6 @@ async function behindNginx(config: NginxConfig, server: Record<string, unknown> 
   return { url: nginx.url, ...(target.account ? { account: target.account } : {}) };
 }
 
-const failed = (r: RunReport) => r.checks.filter((c) => c.status === "fail").map((c) => c.name);
-const unexercised = (r: RunReport) =>
-  r.checks.filter((c) => c.status === "not-exercised").map((c) => `${c.name}: ${c.reason}`);
-const titles = (r: RunReport) => r.checks.flatMap((c) => c.violations.map((v) => v.title));
-
 describe.runIf(runnable)("the suite through Debian's nginx", () => {
   it("recommended config, spread over loopback addresses: 0 findings, every check evidenced", async () => {
     const target = await behindNginx("recommended", { rateLimit: { windowSeconds: 10 } });
@@ -53,7 +48,7 @@ describe.runIf(runnable)("the suite through Debian's nginx", () => {
       rate: { limit: 60, windowSeconds: 10 },
       ...(target.account ? { account: target.account } : {}),
     });
-    expect(failed(report), JSON.stringify(titles(report))).toEqual([]);
+    expect(failedChecks(report), JSON.stringify(findings(report))).toEqual([]);
     expect(unexercised(report)).toEqual([]);
     expect(report.causes).toEqual([]);
   }, 60_000);
@@ -68,7 +63,7 @@ describe.runIf(runnable)("the suite through Debian's nginx", () => {
       ...(target.account ? { account: target.account } : {}),
     });
     expect(report.mode).toBe("one-address");
-    expect(failed(report), JSON.stringify(titles(report))).toEqual([]);
+    expect(failedChecks(report), JSON.stringify(findings(report))).toEqual([]);
     expect(unexercised(report)).toEqual([]);
     expect(report.requests).toBeLessThanOrEqual(210);
   }, 90_000);
@@ -114,7 +109,7 @@ describe.runIf(runnable)("the suite through Debian's nginx", () => {
         ...(target.account ? { account: target.account } : {}),
       };
       const report = await runConformance(options);
-      expect(failed(report), JSON.stringify(titles(report))).toEqual(checks);
+      expect(failedChecks(report), JSON.stringify(findings(report))).toEqual(checks);
       expect(report.causes.map((c) => c.id)).toEqual(causes);
       expect(report.causes[0]?.title).toMatch(headline);
       // Every finding is explained by the cause: nothing is left as a row of its own.

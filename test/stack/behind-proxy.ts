@@ -1,0 +1,58 @@
+/**
+ * The whole suite against the reference server behind one proxy harness (varnish.ts, haproxy.ts,
+ * httpd.ts): the server trusts X-Forwarded-For from PROXY_ADDRESS alone, the proxy reaches it from
+ * there, and both are stopped once the report is in. Also the views of a report the stack tests
+ * compare.
+ */
+import type { RunReport } from "../../conformance/runner/report.ts";
+import { type RunOptions, runConformance } from "../../conformance/runner/run.ts";
+import { startBundledServer } from "../../conformance/runner/target.ts";
+import { type ForegroundProcess, PROXY_ADDRESS } from "./foreground.ts";
+
+export type StartProxy = (upstream: string) => Promise<ForegroundProcess>;
+
+/** The reference server with `server` options behind `startProxy`'s proxy: one suite run, then both stopped. */
+export async function suiteBehind(
+  startProxy: StartProxy,
+  server: Record<string, unknown>,
+  run: Omit<RunOptions, "baseUrl" | "account">,
+): Promise<RunReport> {
+  const target = await startBundledServer({ trustedProxies: [PROXY_ADDRESS], ...server });
+  try {
+    const proxy = await startProxy(target.baseUrl);
+    try {
+      return await runConformance({
+        baseUrl: proxy.url,
+        ...run,
+        ...(target.account ? { account: target.account } : {}),
+      });
+    } finally {
+      await proxy.close();
+    }
+  } finally {
+    await target.close();
+  }
+}
+
+/** Memoizes a suite run, so that two describe blocks (true findings, stated causes) share one. */
+export function oneRun(run: () => Promise<RunReport>): () => Promise<RunReport> {
+  let report: Promise<RunReport> | undefined;
+  return () => {
+    report ??= run();
+    return report;
+  };
+}
+
+export const failedChecks = (r: RunReport): string[] =>
+  r.checks.filter((c) => c.status === "fail").map((c) => c.name);
+
+export const unexercised = (r: RunReport): string[] =>
+  r.checks.filter((c) => c.status === "not-exercised").map((c) => `${c.name}: ${c.reason}`);
+
+/** Every finding as "check code: title", for failure messages. */
+export const findings = (r: RunReport): string[] =>
+  r.checks.flatMap((c) => c.violations.map((v) => `${c.name} ${v.code}: ${v.title}`));
+
+/** Findings no cause explains: a row of its own beside the causes. */
+export const unexplained = (r: RunReport): string[] =>
+  r.checks.flatMap((c) => c.violations.filter((v) => !v.cause).map((v) => `${c.name} ${v.code}: ${v.title}`));
