@@ -104,7 +104,7 @@ describe("an early refusal without RateLimit-Remaining", () => {
     const found = codes(burst(served(ops, "getFeed", 2)));
     expect(found.map(([c]) => c)).toEqual(["rate-limit/refused-early"]);
     expect(found[0]?.[1]).toMatch(
-      /either the 2 preflights are counted, or each searchAlerts request takes two units/,
+      /either the 2 preflights \(OPTIONS\) sent before it in the window are counted \(9 \+ 2 >= 10\), or each searchAlerts request takes two units/,
     );
   });
 

@@ -13,7 +13,10 @@ import {
   costlyOf,
   earlyRefusalFits,
   limiterShape,
+  preflightsBefore,
   preflightsCounted,
+  type Refused,
+  refusalOf,
   servedInWindow,
   uncountedOperations,
 } from "./rate-limit-evidence.ts";
@@ -46,12 +49,14 @@ function judgeRefusedEarly(
   fail: Fail,
   countsPreflight: boolean,
   costly: Cost[],
+  refused: Refused,
 ): void {
   const e = gets[firstRefused] as Exchange;
   const uncertain = uncounted(burst.window);
   const preflights = burst.window.length - gets.length;
   const counted = preflightsCounted(burst);
   const which = `request ${firstRefused + 1} of ${burst.limit} within the window was refused`;
+  const sentBefore = preflightsBefore(burst, e.sentAt);
   const served = `${firstRefused} served`;
   if (!countsPreflight && preflights > 0 && counted === true) {
     fail(
@@ -70,10 +75,14 @@ function judgeRefusedEarly(
   if (firstRefused + uncertain >= burst.limit) return;
   const fits =
     counted === undefined && !headersCount(gets)
-      ? earlyRefusalFits(burst, uncertain, countsPreflight, e.status)
+      ? earlyRefusalFits(burst, uncertain, countsPreflight, refused)
       : undefined;
   const guesses = [
-    ...(fits?.preflights ? [`the ${preflights} preflights are counted`] : []),
+    ...(fits?.preflights
+      ? [
+          `the ${sentBefore} preflights (OPTIONS) sent before it in the window are counted (${firstRefused + 1} + ${sentBefore} >= ${burst.limit})`,
+        ]
+      : []),
     ...(fits?.operations ?? []).map((op) => `each ${op} request takes two units`),
   ];
   const unseen = "no RateLimit-Remaining shows which requests were counted";
@@ -118,14 +127,29 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
   const findings: { finding: Finding; exchange: Exchange }[] = [];
   const fail: Fail = (exchange, code, title, received, documented) =>
     findings.push({ exchange, finding: { code: `rate-limit/${code}`, title, received, documented } });
-  const limited = (e: Exchange) => e.status === policy.status;
   const over = burst.overLimit[0];
   if (!over) return { findings, informative: false, inconclusive: burst.skipped ?? "the burst was not sent" };
+  const { refused: limited, foreign } = refusalOf(burst, policy.status);
+  if (foreign) {
+    // Refused, but with another component's page: the limit holds, the contract's answer does not.
+    const server = foreign.headers.server ? `, Server: ${foreign.headers.server}` : "";
+    fail(
+      foreign,
+      "refused-not-429",
+      `over the limit the client was refused with ${foreign.status} ${foreign.mediaType} pages${server}, not ${policy.status} with Retry-After: a limiter in front answers for the API`,
+      {
+        status: foreign.status,
+        mediaType: foreign.mediaType,
+        ...(foreign.headers.server ? { server: foreign.headers.server } : {}),
+      },
+      `${policy.status} with Retry-After (${policy.retry_after})`,
+    );
+  }
 
   const gets = burst.window.filter((e) => isCounted(e.request));
   const uncertain = uncounted(burst.window);
   const firstRefused = gets.findIndex(limited);
-  const inWindow = servedInWindow(burst, policy.status);
+  const inWindow = servedInWindow(burst, limited);
   const measured = `${inWindow.served} served within ${inWindow.seconds} s from one client address (limit ${burst.limit} per ${burst.windowSeconds} s)`;
   if (burst.countedTogether) {
     // Requests from the other addresses used up this client's window: that is the finding.
@@ -138,7 +162,7 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
       `${burst.limit} per client IP`,
     );
   } else if (firstRefused >= 0) {
-    judgeRefusedEarly(burst, gets, firstRefused, fail, policy.counts_preflight, costlyOf(burst));
+    judgeRefusedEarly(burst, gets, firstRefused, fail, policy.counts_preflight, costlyOf(burst), limited);
   }
   // An operation costing two units shows even when the burst's window held none of it (spread runs).
   const costly = costlyOf(burst);
@@ -166,7 +190,7 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
   const refillsSoon = burst.refill.some((x) => answered(x) && !limited(x));
   const uncountedOps =
     firstRefusal >= 0 && servedOver.length > uncertain && !refillsSoon
-      ? uncountedOperations(burst, servedOver.length, uncertain, forgedServed, policy.status)
+      ? uncountedOperations(burst, servedOver.length, uncertain, forgedServed, limited)
       : undefined;
   if (uncountedOps) {
     const names = uncountedOps.operations.join(" and ");
@@ -208,7 +232,7 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
     fail(
       e,
       refilled ? "refills-early" : "not-enforced",
-      `${measured}: ${servedOver.length} served over the limit; ${limiterShape(burst, policy.status)}`,
+      `${measured}: ${servedOver.length} served over the limit; ${limiterShape(burst, limited)}`,
       { ...inWindow, limit: burst.limit, windowSeconds: burst.windowSeconds, overLimit: servedOver.length },
       `at most ${burst.limit} within any ${burst.windowSeconds} s, then ${policy.status}`,
     );
@@ -242,7 +266,7 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
     fail(
       refilled[0] as Exchange,
       "refills-early",
-      `${measured}: ${limiterShape(burst, policy.status)}`,
+      `${measured}: ${limiterShape(burst, limited)}`,
       { ...inWindow, limit: burst.limit, windowSeconds: burst.windowSeconds, servedAgain: refilled.length },
       `refused until the window's first request leaves it (sliding ${burst.windowSeconds}-second window)`,
     );
@@ -284,7 +308,7 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
     fail(
       burst.after,
       "not-served-after-wait",
-      `still refused after waiting the ${burst.waited} s the server asked for` +
+      `still refused after waiting ${waitedFor(burst, policy.status)}` +
         (knocks
           ? ` (${knocks} refused requests were sent during the wait: refused requests must not be counted)`
           : ""),
@@ -301,6 +325,16 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
     burst.after ? undefined : (burst.skipped ?? "the client was not seen served again after the wait"),
   ].filter(Boolean);
   return { findings, informative: true, partial: partial.join("; ") };
+}
+
+/** What the wait after the refusal was, as the refusal asked it (or did not). */
+function waitedFor(burst: BurstRecord, status: number): string {
+  const refusal = burst.overLimit.find((e) => e.status === status);
+  const said = refusal?.headers["retry-after"];
+  if (!refusal) return `${burst.waited} s (the whole window: no ${status} was received to ask a wait)`;
+  if (said === undefined)
+    return `${burst.waited} s (the whole window: the ${status} asked no wait, no Retry-After)`;
+  return `the ${burst.waited} s the server asked for (Retry-After: ${said})`;
 }
 
 export const rateLimit: Check = {
