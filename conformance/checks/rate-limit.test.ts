@@ -177,3 +177,64 @@ describe("a limiter that refills within seconds", () => {
     expect(codes(b).map(([c]) => c)).toEqual(["rate-limit/refills-early"]);
   });
 });
+
+/** A limiter's page in front of the API (mod_evasive's 403, nginx's limit_req_status 403). */
+const page = (status: number): Exchange => ({
+  ...exchange("getMeta", status),
+  headers: { "content-type": "text/html", server: "nginx" },
+  mediaType: "text/html",
+});
+
+describe("what the burst's refusals were, told truly", () => {
+  it("a limiter that refilled while the window filled still shows counted preflights: refused at N with K sent, N + K >= limit", () => {
+    // 9 served (a bucket let one more through), refused at request 10 after 4 preflights: 10 + 4 >= 10.
+    const ops = [
+      "getMeta",
+      "searchAlerts",
+      "getRank",
+      "getFeed",
+      "listActivities",
+      "getRss",
+      "getMyFollowHits",
+      "getLegacyRankFile",
+      "getRank",
+    ];
+    const found = codes(burst(served(ops, "getFeed", 4)));
+    expect(found.map(([c]) => c)).toEqual(["rate-limit/counts-preflight"]);
+    expect(found[0]?.[1]).toMatch(
+      /the 4 preflights \(OPTIONS\) sent before it in the window are counted \(10 \+ 4 >= 10\), likely/,
+    );
+  });
+
+  it("refused with a limiter's own 403 pages: refused, not 429, and the pages are not counted as served", () => {
+    const b = burst(Array.from({ length: LIMIT }, () => exchange("getMeta", 200)));
+    b.overLimit = [page(403)];
+    b.otherEndpoints = [page(403), page(403)];
+    b.refill = [page(403), page(403)];
+    const found = codes(b);
+    expect(found.map(([c]) => c)).toEqual(["rate-limit/refused-not-429"]);
+    expect(found[0]?.[1]).toBe(
+      "over the limit the client was refused with 403 text/html pages, Server: nginx, not 429 with Retry-After: a limiter in front answers for the API",
+    );
+  });
+
+  it.each([
+    [
+      "a 429 without Retry-After: it asked no wait",
+      {},
+      "still refused after waiting 60 s (the whole window: the 429 asked no wait, no Retry-After)",
+    ],
+    [
+      "a 429 with Retry-After: the wait it asked",
+      { "retry-after": "30" },
+      "still refused after waiting the 60 s the server asked for (Retry-After: 30)",
+    ],
+  ])("still refused after the wait, %s", (_what, headers, title) => {
+    const b = burst(Array.from({ length: LIMIT }, () => exchange("getMeta", 200)));
+    b.overLimit = [{ ...exchange("getMeta", 429), headers }];
+    b.waited = 60;
+    b.after = exchange("getMeta", 429);
+    const found = codes(b).filter(([c]) => c === "rate-limit/not-served-after-wait");
+    expect(found.map(([, t]) => t)).toEqual([title]);
+  });
+});
