@@ -218,6 +218,33 @@ describe("what the burst's refusals were, told truly", () => {
     );
   });
 
+  it("refused early by a limiter in front's 403 page: the API's countdown is not that limiter's, the timing names the preflights", () => {
+    // The API's RateLimit-Remaining did not fall at the preflights (it does not count them); the
+    // limiter in front refused request 9 after 2 preflights all the same: 9 + 2 >= 10.
+    const window = [
+      exchange("getMeta", 200, 9),
+      exchange("searchAlerts", 204, 9, "OPTIONS"),
+      exchange("searchAlerts", 204, 9, "OPTIONS"),
+      ...[
+        "getRank",
+        "getFeed",
+        "listActivities",
+        "getRss",
+        "getMyFollowHits",
+        "getLegacyRankFile",
+        "searchAlerts",
+      ].map((op, i) => exchange(op, 200, 8 - i)),
+      page(403),
+    ];
+    const b = burst(window);
+    b.overLimit = [page(403)];
+    const found = codes(b);
+    expect(found.map(([c]) => c)).toEqual(["rate-limit/refused-not-429", "rate-limit/counts-preflight"]);
+    expect(found[1]?.[1]).toMatch(
+      /request 9 of 10 within the window was refused: the 2 preflights \(OPTIONS\) sent before it in the window are counted \(9 \+ 2 >= 10\), likely/,
+    );
+  });
+
   it.each([
     [
       "a 429 without Retry-After: it asked no wait",
@@ -236,5 +263,21 @@ describe("what the burst's refusals were, told truly", () => {
     b.after = exchange("getMeta", 429);
     const found = codes(b).filter(([c]) => c === "rate-limit/not-served-after-wait");
     expect(found.map(([, t]) => t)).toEqual([title]);
+  });
+});
+
+describe("another client IP refused", () => {
+  it.each([
+    ["by the limiter: counted together", {}, /refused too: the target counts clients together$/],
+    [
+      "by a cache replaying a stored 429: said so, not 'counted together'",
+      { "x-cache-status": "HIT" },
+      /refused too: a cache gave it a refusal from its storage \(x-cache-status: HIT\), not a limiter counting it$/,
+    ],
+  ])("%s", (_what, headers, title) => {
+    const b = burst(Array.from({ length: LIMIT }, () => exchange("getMeta", 200)));
+    b.otherAddress = { ...exchange("getMeta", 429), headers, localAddress: "127.0.0.9" };
+    const found = codes(b).filter(([c]) => c === "rate-limit/per-ip");
+    expect(found[0]?.[1]).toMatch(title);
   });
 });

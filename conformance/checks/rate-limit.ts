@@ -1,3 +1,4 @@
+import { cacheEvidence } from "../http/cache-evidence.ts";
 import {
   type BurstRecord,
   type Check,
@@ -33,6 +34,9 @@ const costsText = (costly: Cost[]) =>
     )
     .join("; ");
 
+/** How a refusal's title names counted preflights as one explanation that fits (runner/causes-of-limits.ts reads it). */
+export const PREFLIGHTS_COUNTED = "preflights (OPTIONS) sent before it in the window are counted";
+
 type Fail = (exchange: Exchange, code: string, title: string, received: unknown, documented: unknown) => void;
 
 /**
@@ -40,7 +44,8 @@ type Fail = (exchange: Exchange, code: string, title: string, received: unknown,
  * RateLimit-Remaining fell at each of them; an operation costing two units when the countdown
  * shows every one of its requests taking two. With no such header, from when the refusal came
  * (rate-limit-evidence.ts earlyRefusalFits): one explanation that fits is named as likely, several
- * that fit are named together, and none is blamed alone.
+ * that fit are named together, and none is blamed alone. A limiter in front refusing with its own
+ * page (`inFront`) is not the one the API's RateLimit-Remaining counts down: only the timing speaks.
  */
 function judgeRefusedEarly(
   burst: BurstRecord,
@@ -48,13 +53,15 @@ function judgeRefusedEarly(
   firstRefused: number,
   fail: Fail,
   countsPreflight: boolean,
-  costly: Cost[],
+  apiCostly: Cost[],
   refused: Refused,
+  inFront: boolean,
 ): void {
   const e = gets[firstRefused] as Exchange;
   const uncertain = uncounted(burst.window);
   const preflights = burst.window.length - gets.length;
-  const counted = preflightsCounted(burst);
+  const counted = inFront ? undefined : preflightsCounted(burst);
+  const costly = inFront ? [] : apiCostly;
   const which = `request ${firstRefused + 1} of ${burst.limit} within the window was refused`;
   const sentBefore = preflightsBefore(burst, e.sentAt);
   const served = `${firstRefused} served`;
@@ -74,14 +81,12 @@ function judgeRefusedEarly(
   }
   if (firstRefused + uncertain >= burst.limit) return;
   const fits =
-    counted === undefined && !headersCount(gets)
+    counted === undefined && (inFront || !headersCount(gets))
       ? earlyRefusalFits(burst, uncertain, countsPreflight, refused)
       : undefined;
   const guesses = [
     ...(fits?.preflights
-      ? [
-          `the ${sentBefore} preflights (OPTIONS) sent before it in the window are counted (${firstRefused + 1} + ${sentBefore} >= ${burst.limit})`,
-        ]
+      ? [`the ${sentBefore} ${PREFLIGHTS_COUNTED} (${firstRefused + 1} + ${sentBefore} >= ${burst.limit})`]
       : []),
     ...(fits?.operations ?? []).map((op) => `each ${op} request takes two units`),
   ];
@@ -162,7 +167,16 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
       `${burst.limit} per client IP`,
     );
   } else if (firstRefused >= 0) {
-    judgeRefusedEarly(burst, gets, firstRefused, fail, policy.counts_preflight, costlyOf(burst), limited);
+    judgeRefusedEarly(
+      burst,
+      gets,
+      firstRefused,
+      fail,
+      policy.counts_preflight,
+      costlyOf(burst),
+      limited,
+      foreign !== undefined,
+    );
   }
   // An operation costing two units shows even when the burst's window held none of it (spread runs).
   const costly = costlyOf(burst);
@@ -275,7 +289,7 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
     fail(
       burst.otherAddress,
       "per-ip",
-      `another client IP (${burst.otherAddress.localAddress ?? "default"}) was refused too: the target counts clients together`,
+      `another client IP (${burst.otherAddress.localAddress ?? "default"}) was refused too: ${refusedBy(burst.otherAddress)}`,
       burst.otherAddress.status,
       "served: counted per client IP",
     );
@@ -325,6 +339,14 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
     burst.after ? undefined : (burst.skipped ?? "the client was not seen served again after the wait"),
   ].filter(Boolean);
   return { findings, informative: true, partial: partial.join("; ") };
+}
+
+/** Who refused another client: a cache giving a stored refusal (its own headers, a replayed Date), or the limiter counting clients together. */
+function refusedBy(e: Exchange): string {
+  const stored = [...cacheEvidence(e.headers), ...(e.replayed ? [`it repeats ${e.replayed}`] : [])];
+  return stored.length > 0
+    ? `a cache gave it a refusal from its storage (${stored.join("; ")}), not a limiter counting it`
+    : "the target counts clients together";
 }
 
 /** What the wait after the refusal was, as the refusal asked it (or did not). */

@@ -37,7 +37,7 @@ const lines = (found: Violation[]) =>
     return `${v.operation}${f.variant ? `, ${f.variant}` : ""}: ${f.evidence.join("; ")}`;
   });
 
-export function keyCauses({ violations, census }: CauseInput): Candidate[] {
+export function keyCauses({ spec, violations, census }: CauseInput): Candidate[] {
   const by = (who: AnsweredBy) => violations.filter((v) => keyFinding(v)?.answeredBy === who);
   const leakedByCache = by("cache");
   const leakedByApi = by("application");
@@ -53,12 +53,16 @@ export function keyCauses({ violations, census }: CauseInput): Candidate[] {
       credentialRule(v, cacheOperations),
   );
   if (cachedRows.length > 0) {
-    const signs = cachedRows.flatMap((v) => [
-      ...(v.answer?.cache ?? []),
-      ...(v.answer?.replayed ? [v.answer.replayed] : []),
-    ]);
+    // What each answer from storage showed, with the answer it was.
+    const signs = cachedRows.flatMap((v) =>
+      [...(v.answer?.cache ?? []), ...(v.answer?.replayed ? [`repeats ${v.answer.replayed}`] : [])].map(
+        (sign) => `${v.answer?.status} answer of ${v.operation}: ${sign}`,
+      ),
+    );
     const replays = [
-      census.cached.refusals > 0 ? `${census.cached.refusals} stored 429 refusals` : undefined,
+      census.cached.refusals > 0
+        ? `stored ${spec.rateLimit.status} refusals (${census.cached.refusals} seen)`
+        : undefined,
       census.cached.rateLimit > 0 ? "their RateLimit-* headers" : undefined,
     ].filter(Boolean);
     candidates.push({
@@ -70,10 +74,7 @@ export function keyCauses({ violations, census }: CauseInput): Candidate[] {
           ? `: it served ${list(leakedByCache.map((v) => v.operation))} without the key (it keys on the URL, not on X-API-Key)`
           : "") +
         (replays.length > 0 ? `, replaying other clients' answers with ${replays.join(" and ")}` : ""),
-      evidence: [...new Set([...lines(leakedByCache), ...signs.map((s) => `an answer carried ${s}`)])].slice(
-        0,
-        4,
-      ),
+      evidence: [...new Set([...lines(leakedByCache), ...signs])].slice(0, 4),
       explains: (v) => cachedRows.includes(v),
     });
   }

@@ -5,6 +5,7 @@
  * shape, clients counted together) follows from the cache; what a limiter in front does (its shape,
  * counting preflights) follows from it.
  */
+import { PREFLIGHTS_COUNTED } from "../checks/rate-limit.ts";
 import type { Violation } from "../types.ts";
 import { type Candidate, type CauseInput, looks, type StatedRate } from "./causes.ts";
 
@@ -50,7 +51,12 @@ export function limitCauses(input: CauseInput, keys: Candidate[]): Candidate[] {
   const candidates: Candidate[] = [];
   const rateRows = (v: Violation) => v.check === "rate-limit";
   const shape = violations.find((v) => SHAPE.includes(v.code));
-  const preflight = violations.find((v) => v.code === "rate-limit/counts-preflight");
+  // Counted preflights shown (counts-preflight), or one of the explanations an early refusal fits.
+  const preflight = violations.find(
+    (v) =>
+      v.code === "rate-limit/counts-preflight" ||
+      (v.code === "rate-limit/refused-early" && v.title.includes(PREFLIGHTS_COUNTED)),
+  );
   const perIp = violations.find((v) => v.code === "rate-limit/per-ip");
 
   // A cache that replays refusals and RateLimit-* makes the limiter look like what it is not.
@@ -92,7 +98,11 @@ export function limitCauses(input: CauseInput, keys: Candidate[]): Candidate[] {
       title: `The deployment runs another rate limit than the contract's: the manifest says ${stated}; the contract says ${contract}`,
       evidence: [
         `GET /api/v1/meta states rate_limit ${stated} (limit ${manifest.limit}, window_seconds ${manifest.windowSeconds})`,
-        ...(withinManifest && shape ? [`${shape.title} (within the manifest's ${manifest.limit})`] : []),
+        ...(withinManifest && measured
+          ? [
+              `${measured.served} served within ${measured.seconds} s from one client address: within the manifest's ${manifest.limit}, over the contract's ${spec.rateLimit.limit}`,
+            ]
+          : []),
       ],
       explains: (v) =>
         (v.check === "rule:meta-mirrors-spec" &&
@@ -145,7 +155,8 @@ export function limitCauses(input: CauseInput, keys: Candidate[]): Candidate[] {
 
   const shapeParent = cacheReplaysLimits ? "cache-answered" : inFront ? "limiter-in-front" : undefined;
   if (preflight && !cacheReplaysLimits) {
-    const likely = /\blikely\b/.test(preflight.title);
+    // Shown by the countdown (counts-preflight without "likely"), or only one explanation that fits.
+    const likely = preflight.code !== "rate-limit/counts-preflight" || /\blikely\b/.test(preflight.title);
     candidates.push({
       id: "limiter-counts-preflight",
       ...(shapeParent ? { parent: shapeParent } : {}),
@@ -157,7 +168,7 @@ export function limitCauses(input: CauseInput, keys: Candidate[]): Candidate[] {
             confirm: `send ${spec.rateLimit.limit} GETs without preflights from a fresh address: all are served`,
           }
         : {}),
-      explains: (v) => v.code === "rate-limit/counts-preflight",
+      explains: (v) => v === preflight,
     });
   }
   if (shape && !cacheReplaysLimits && !withinManifest) {

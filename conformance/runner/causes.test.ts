@@ -220,7 +220,7 @@ const CASES: [string, Case][] = [
         ],
       },
       title:
-        /^A shared cache in front answers from its storage, replaying other clients' answers with 1 stored 429 refusals and their RateLimit-\* headers$/,
+        /^A shared cache in front answers from its storage, replaying other clients' answers with stored 429 refusals \(1 seen\) and their RateLimit-\* headers$/,
     },
   ],
   [
@@ -254,6 +254,25 @@ const CASES: [string, Case][] = [
           "high",
           "49 served",
           "request 50 of 60 within the window was refused: the 14 preflights (OPTIONS) sent before it in the window are counted (50 + 14 >= 60), likely (no RateLimit-Remaining shows which requests were counted)",
+        ),
+      ],
+      answers: [answer(200, { "access-control-allow-origin": "*" }), answer(429, NGINX_PAGE)],
+      want: [["limiter-in-front", "high", 2, false]],
+      follows: { "limiter-in-front": [["limiter-counts-preflight", 1]] },
+    },
+  ],
+  [
+    "an early refusal that counted preflights fit, among other explanations: the preflights named under the limiter, as likely",
+    {
+      rows: [
+        violation("content-type", "content-type", answer(429, NGINX_PAGE)),
+        violation(
+          "rate-limit",
+          "rate-limit/refused-early",
+          answer(429, NGINX_PAGE),
+          "high",
+          429,
+          "request 53 of 60 within the window was refused: either the 9 preflights (OPTIONS) sent before it in the window are counted (53 + 9 >= 60), or each searchAlerts request takes two units (no RateLimit-Remaining shows which requests were counted)",
         ),
       ],
       answers: [answer(200, { "access-control-allow-origin": "*" }), answer(429, NGINX_PAGE)],
