@@ -169,18 +169,23 @@ function costlyInWindow(burst: BurstRecord): Cost[] {
 /**
  * Without RateLimit-Remaining, what explains a refusal that came early, from when it came: the
  * requests of the window served (in whatever order they arrived) plus the units a hypothesis adds
- * (each served request of one operation taking two) reach the limit, or fall one short when a
- * refused request is one that takes two. Requests the server may not have counted widen the
- * margin. Preflights fit when the refused request's number plus the preflights sent before it
- * reach the limit (refused at request N with K preflights sent, N + K >= limit): a limiter that
- * also refills (nginx's limit_req) lets a few more through, never fewer. Several hypotheses can
- * fit the same numbers: all are named, and none is then blamed alone.
+ * (each preflight counted; each served request of one operation taking two) reach the limit, or
+ * fall one short when a refused request is one that takes two. Requests the server may not have
+ * counted widen the margin. Several hypotheses can fit the same numbers: all are named, and none
+ * is then blamed alone.
+ *
+ * A limiter in front refusing with a page of its own (`inFront`: nginx's limit_req, mod_evasive,
+ * HAProxy) counts every request it sees and knows nothing of the API's operations: only counted
+ * preflights can explain its early refusal, and it may have refilled while the window filled, so
+ * they fit when the refused request's number plus the preflights sent before it reach the limit
+ * (refused at request N with K preflights sent, N + K >= limit).
  */
 export function earlyRefusalFits(
   burst: BurstRecord,
   uncertain: number,
   countsPreflight: boolean,
   refused: Refused,
+  inFront: boolean,
 ): { preflights: boolean; operations: string[] } {
   const gets = burst.window.filter((e) => e.request.method === "GET" && answered(e));
   const served = gets.filter((e) => !refused(e));
@@ -193,12 +198,14 @@ export function earlyRefusalFits(
   const preflights = preflightsBefore(burst, firstRefusal);
   const perOperation = new Map<string, number>();
   for (const e of served) perOperation.set(operationName(e), (perOperation.get(operationName(e)) ?? 0) + 1);
+  const preflightsFit = inFront
+    ? served.length + 1 + preflights + uncertain >= burst.limit
+    : fits(preflights, false);
   return {
-    preflights:
-      !countsPreflight && preflights > 0 && served.length + 1 + preflights + uncertain >= burst.limit,
-    operations: [...perOperation]
-      .filter(([op, n]) => n >= 2 && fits(n, refusedOps.has(op)))
-      .map(([op]) => op),
+    preflights: !countsPreflight && preflights > 0 && preflightsFit,
+    operations: inFront
+      ? []
+      : [...perOperation].filter(([op, n]) => n >= 2 && fits(n, refusedOps.has(op))).map(([op]) => op),
   };
 }
 

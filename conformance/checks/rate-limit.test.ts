@@ -186,8 +186,21 @@ const page = (status: number): Exchange => ({
 });
 
 describe("what the burst's refusals were, told truly", () => {
-  it("a limiter that refilled while the window filled still shows counted preflights: refused at N with K sent, N + K >= limit", () => {
-    // 9 served (a bucket let one more through), refused at request 10 after 4 preflights: 10 + 4 >= 10.
+  it.each([
+    [
+      "a limiter in front (its own 429 page) that refilled while the window filled: the counted preflights named, N + K >= limit",
+      () => page(429),
+      "rate-limit/counts-preflight",
+      /the 4 preflights \(OPTIONS\) sent before it in the window are counted \(10 \+ 4 >= 10\), likely/,
+    ],
+    [
+      "the API's own 429 after more than the limit could hold with the preflights counted: nothing fits, nothing blamed",
+      () => exchange("getFeed", 429),
+      "rate-limit/refused-early",
+      /^request 10 of 10 within the window was refused$/,
+    ],
+  ])("%s", (_what, refusal, code, title) => {
+    // 9 served (a bucket let one more through), refused at request 10 after 4 preflights.
     const ops = [
       "getMeta",
       "searchAlerts",
@@ -199,11 +212,11 @@ describe("what the burst's refusals were, told truly", () => {
       "getLegacyRankFile",
       "getRank",
     ];
-    const found = codes(burst(served(ops, "getFeed", 4)));
-    expect(found.map(([c]) => c)).toEqual(["rate-limit/counts-preflight"]);
-    expect(found[0]?.[1]).toMatch(
-      /the 4 preflights \(OPTIONS\) sent before it in the window are counted \(10 \+ 4 >= 10\), likely/,
-    );
+    // Made after the window's requests: sent after them.
+    const window = [...served(ops, "getFeed", 4).slice(0, -1), refusal()];
+    const found = codes(burst(window));
+    expect(found.map(([c]) => c)).toEqual([code]);
+    expect(found[0]?.[1]).toMatch(title);
   });
 
   it("refused with a limiter's own 403 pages: refused, not 429, and the pages are not counted as served", () => {

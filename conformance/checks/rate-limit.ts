@@ -13,6 +13,7 @@ import {
   type Cost,
   costlyOf,
   earlyRefusalFits,
+  foreignPage,
   limiterShape,
   preflightsBefore,
   preflightsCounted,
@@ -82,7 +83,7 @@ function judgeRefusedEarly(
   if (firstRefused + uncertain >= burst.limit) return;
   const fits =
     counted === undefined && (inFront || !headersCount(gets))
-      ? earlyRefusalFits(burst, uncertain, countsPreflight, refused)
+      ? earlyRefusalFits(burst, uncertain, countsPreflight, refused, inFront)
       : undefined;
   const guesses = [
     ...(fits?.preflights
@@ -175,7 +176,8 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
       policy.counts_preflight,
       costlyOf(burst),
       limited,
-      foreign !== undefined,
+      // Refused with another component's page: a limiter in front, not the API's.
+      foreign !== undefined || foreignPage(gets[firstRefused] as Exchange),
     );
   }
   // An operation costing two units shows even when the burst's window held none of it (spread runs).

@@ -208,24 +208,14 @@ export function findCauses(spec: Spec, violations: Violation[], census: AnswerCe
   for (const c of top) {
     // Followers first: what follows from this cause is claimed by the follower that names it.
     const follows = candidates
-      .filter((f) => f.parent === c.id && f !== c)
-      .flatMap((f) => {
-        const claimed = claim(f, violations, c.id);
-        return claimed ? [claimed] : [];
-      });
+      .filter((f) => f.parent === c.id)
+      .flatMap((f) => claim(f, violations, c.id) ?? []);
     const own = claim(c, violations, c.id);
     if (!own && follows.length === 0) continue;
     const all = [...(own ? [own] : []), ...follows];
     causes.push({
-      id: c.id,
-      severity: c.severity ?? worst(all.map((x) => x.severity)),
-      title: c.title,
-      evidence: c.evidence,
-      ...(c.likely ? { likely: c.likely, confirm: c.confirm ?? "" } : {}),
+      ...statement(c, all),
       ...(follows.length ? { follows } : {}),
-      checks: [...new Set(all.flatMap((x) => x.checks))],
-      operations: [...new Set(all.flatMap((x) => x.operations))],
-      count: all.reduce((n, x) => n + x.count, 0),
     });
   }
   return causes.sort(
@@ -238,14 +228,29 @@ function claim(c: Candidate, violations: Violation[], mark: string): Cause | und
   const explained = violations.filter((v) => v.cause === undefined && c.explains(v));
   if (explained.length === 0) return undefined;
   for (const v of explained) v.cause = mark;
+  return statement(c, [
+    {
+      severity: worst(explained.map((v) => v.severity)),
+      checks: explained.map((v) => v.check),
+      operations: explained.map((v) => v.operation),
+      count: explained.length,
+    },
+  ]);
+}
+
+/** A candidate stated, with what it explains (its own findings and its followers'). */
+function statement(
+  c: Candidate,
+  parts: Pick<Cause, "severity" | "checks" | "operations" | "count">[],
+): Cause {
   return {
     id: c.id,
-    severity: c.severity ?? worst(explained.map((v) => v.severity)),
+    severity: c.severity ?? worst(parts.map((x) => x.severity)),
     title: c.title,
     evidence: c.evidence,
     ...(c.likely ? { likely: c.likely, confirm: c.confirm ?? "" } : {}),
-    checks: [...new Set(explained.map((v) => v.check))],
-    operations: [...new Set(explained.map((v) => v.operation))],
-    count: explained.length,
+    checks: [...new Set(parts.flatMap((x) => x.checks))],
+    operations: [...new Set(parts.flatMap((x) => x.operations))],
+    count: parts.reduce((n, x) => n + x.count, 0),
   };
 }
