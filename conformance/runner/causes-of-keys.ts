@@ -59,10 +59,9 @@ export function keyCauses({ spec, violations, census }: CauseInput): Candidate[]
         (sign) => `${v.answer?.status} answer of ${v.operation}: ${sign}`,
       ),
     );
+    const refusals = census.cached.byStatus.get(spec.rateLimit.status) ?? 0;
     const replays = [
-      census.cached.refusals > 0
-        ? `stored ${spec.rateLimit.status} refusals (${census.cached.refusals} seen)`
-        : undefined,
+      refusals > 0 ? `stored ${spec.rateLimit.status} refusals (${refusals} seen)` : undefined,
       census.cached.rateLimit > 0 ? "their RateLimit-* headers" : undefined,
     ].filter(Boolean);
     candidates.push({

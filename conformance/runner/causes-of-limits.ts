@@ -73,7 +73,7 @@ function factsOf(input: CauseInput, keys: Candidate[]): LimitFacts {
     ...(perIp ? { perIp } : {}),
     cacheReplaysLimits:
       keys.some((c) => c.id === "cache-answered") &&
-      (census.cached.refusals > 0 || census.cached.rateLimit > 0),
+      (census.cached.byStatus.has(status) || census.cached.rateLimit > 0),
     ...(manifest ? { manifest } : {}),
     withinManifest: manifest !== undefined && served !== undefined && served <= manifest.limit,
     ...(refusal ? { refusal } : {}),

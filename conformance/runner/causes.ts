@@ -103,19 +103,16 @@ export class AnswerCensus {
   private apiCors = 0;
   private apiRateLimit = 0;
   private api = 0;
-  /** Answers a cache gave from its storage: how many, and how many of them were refusals or carried RateLimit-*. */
-  readonly cached = { total: 0, refusals: 0, rateLimit: 0 };
+  /** Answers a cache gave from its storage: how many of each status, and how many carried RateLimit-*. */
+  readonly cached = { byStatus: new Map<number, number>(), rateLimit: 0 };
   /** What the manifest states, from its first served answer. */
   manifestRate?: StatedRate;
-
-  constructor(private readonly refusal = 429) {}
 
   add(e: Exchange): void {
     if (e.failure || e.request.method !== "GET" || !e.operation || e.status === 0) return;
     const facts = answerFacts(e);
     if (fromCache(facts)) {
-      this.cached.total++;
-      if (facts.status === this.refusal) this.cached.refusals++;
+      this.cached.byStatus.set(facts.status, (this.cached.byStatus.get(facts.status) ?? 0) + 1);
       if (facts.rateLimit) this.cached.rateLimit++;
     }
     if (facts.status >= 200 && facts.status < 300) {
