@@ -1,4 +1,4 @@
-import { cacheEvidence } from "../http/cache-evidence.ts";
+import { storageEvidence } from "../http/cache-evidence.ts";
 import {
   type BurstRecord,
   type Check,
@@ -345,7 +345,7 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
 
 /** Who refused another client: a cache giving a stored refusal (its own headers, a replayed Date), or the limiter counting clients together. */
 function refusedBy(e: Exchange): string {
-  const stored = [...cacheEvidence(e.headers), ...(e.replayed ? [`it repeats ${e.replayed}`] : [])];
+  const stored = storageEvidence(e);
   return stored.length > 0
     ? `a cache gave it a refusal from its storage (${stored.join("; ")}), not a limiter counting it`
     : "the target counts clients together";

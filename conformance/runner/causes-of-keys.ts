@@ -7,7 +7,7 @@
  */
 import type { AnsweredBy } from "../checks/credentials-not-cached.ts";
 import type { Violation } from "../types.ts";
-import { type Candidate, type CauseInput, fromCache } from "./causes.ts";
+import { type Candidate, type CauseInput, fromCache, storedSigns } from "./causes.ts";
 
 const CREDENTIALS = "credentials-not-cached";
 
@@ -55,9 +55,7 @@ export function keyCauses({ spec, violations, census }: CauseInput): Candidate[]
   if (cachedRows.length > 0) {
     // What each answer from storage showed, with the answer it was.
     const signs = cachedRows.flatMap((v) =>
-      [...(v.answer?.cache ?? []), ...(v.answer?.replayed ? [`repeats ${v.answer.replayed}`] : [])].map(
-        (sign) => `${v.answer?.status} answer of ${v.operation}: ${sign}`,
-      ),
+      storedSigns(v.answer).map((sign) => `${v.answer?.status} answer of ${v.operation}: ${sign}`),
     );
     const refusals = census.cached.byStatus.get(spec.rateLimit.status) ?? 0;
     const replays = [

@@ -45,9 +45,14 @@ export function answerFacts(e: Exchange): AnswerFacts {
   };
 }
 
+/** What shows an answer came from a cache's storage: its headers, or the earlier answer it repeats. */
+export const storedSigns = (f: AnswerFacts | undefined) => [
+  ...(f?.cache ?? []),
+  ...(f?.replayed ? [`it repeats ${f.replayed}`] : []),
+];
+
 /** An answer a cache gave from its storage, as its own headers or a replayed Date show. */
-export const fromCache = (f: AnswerFacts | undefined) =>
-  (f?.cache.length ?? 0) > 0 || f?.replayed !== undefined;
+export const fromCache = (f: AnswerFacts | undefined) => storedSigns(f).length > 0;
 
 export interface Cause {
   /**

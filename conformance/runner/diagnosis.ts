@@ -5,7 +5,7 @@
  * client IPs, or a limiter that counts all clients as one), a limit lower than advertised or a
  * client IP shared with others, or a target that refuses this client altogether.
  */
-import { cacheEvidence } from "../http/cache-evidence.ts";
+import { storageEvidence } from "../http/cache-evidence.ts";
 import type { Pacer } from "../http/pacer.ts";
 import type { Exchange } from "../types.ts";
 
@@ -42,7 +42,7 @@ export class RateDiagnosis {
     // A 429 a cache gave from its storage is another client's refusal replayed: it says nothing of
     // how this address is counted, so it neither probes nor pools the addresses (a fresh address
     // asking the same URL would get the same stored refusal).
-    const stored = [...cacheEvidence(e.headers), ...(e.replayed ? [e.replayed] : [])];
+    const stored = storageEvidence(e);
     if (stored.length > 0) {
       if (this.cachedRefusals++ === 0)
         this.note(
