@@ -30,9 +30,14 @@ export const cacheControl: Check = {
     const have = directives(exchange.headers["cache-control"]);
     const findings: Finding[] = [];
     if (!sets.some((set) => set.every((d) => have.has(d)))) {
+      // The API never answers HTML: such a page is a proxy's, with no account's data to leak.
+      const why =
+        exchange.mediaType === "text/html"
+          ? `it is an HTML page (${exchange.headers.server ? `Server: ${exchange.headers.server}, ` : ""}not the API's answer), which a cache may keep and give to others in the API's place`
+          : WHY[kind];
       findings.push({
         code: `cache-control/${kind}`,
-        title: `${exchange.status} answer of ${exchange.operation.operationId} (${kind}) lacks Cache-Control: ${sets.map((s) => s.join(", ")).join(" or ")}: ${WHY[kind]}`,
+        title: `${exchange.status} answer of ${exchange.operation.operationId} (${kind}) lacks Cache-Control: ${sets.map((s) => s.join(", ")).join(" or ")}: ${why}`,
         received: exchange.headers["cache-control"] ?? null,
         documented: sets.map((s) => s.join(", ")),
       });

@@ -62,20 +62,59 @@ function variantOf(owner: Exchange, later: Exchange): string {
     : "the same URL with a wrong key";
 }
 
-/** What says the later answer is the owner's, replayed: cache headers, the same body, Date, RateLimit-Remaining. */
-function replayed(owner: Exchange, later: Exchange): string[] {
-  const same = (name: string) =>
-    owner.headers[name] !== undefined && owner.headers[name] === later.headers[name];
-  return [
-    ...cacheEvidence(later.headers),
-    ...(later.text === owner.text ? ["the owner's body, byte for byte"] : []),
-    ...(same("date") ? [`the owner's Date (${owner.headers.date})`] : []),
-    // A fresh answer counts this request too: the same Remaining is the owner's, replayed.
-    ...(same("ratelimit-remaining")
-      ? [`the owner's RateLimit-Remaining (${owner.headers["ratelimit-remaining"]})`]
-      : []),
+/** Who gave a personal stream to a client without its key, as the two answers show it. */
+export type AnsweredBy = "cache" | "application" | "unknown";
+
+/**
+ * Who answered the later request, and the facts that show it. A cache replays the owner's answer:
+ * a cache's own header (Age, X-Cache HIT), or the owner's Date, RateLimit-Remaining and body all
+ * repeated. The application answers afresh: no cache header, and its own RateLimit-Remaining (a
+ * fresh answer counts this request too), its own Date or another body. Neither shown: unknown.
+ */
+export function whoAnswered(owner: Exchange, later: Exchange): { by: AnsweredBy; evidence: string[] } {
+  const header = (e: Exchange, name: string) => e.headers[name];
+  const compare = (name: string, label: string) => {
+    const mine = header(later, name);
+    const theirs = header(owner, name);
+    if (mine === undefined || theirs === undefined) return undefined;
+    return mine === theirs
+      ? { same: `the owner's ${label} (${theirs})` }
+      : { own: `its own ${label} (${mine}; the owner's ${theirs})` };
+  };
+  const fromStorage = cacheEvidence(later.headers);
+  const date = compare("date", "Date");
+  const remaining = compare("ratelimit-remaining", "RateLimit-Remaining");
+  const sameBody = later.text === owner.text;
+  if (fromStorage.length > 0)
+    return {
+      by: "cache",
+      evidence: [...fromStorage, ...(sameBody ? ["the owner's body, byte for byte"] : [])],
+    };
+  if (date?.same && remaining?.same && sameBody)
+    return { by: "cache", evidence: [date.same, remaining.same, "the owner's body, byte for byte"] };
+  const fresh = [
+    ...(sameBody ? [] : ["a body other than the owner's"]),
+    ...(date?.own ? [date.own] : []),
+    // A fresh answer counts this request: Remaining moved, the API itself answered.
+    ...(remaining?.own ? [`${remaining.own}: the API counted it`] : []),
   ];
+  if (fresh.length > 0) return { by: "application", evidence: [...fresh, "no Age, X-Cache or Cache-Status"] };
+  return {
+    by: "unknown",
+    evidence: [
+      ...(sameBody ? ["the owner's body, byte for byte"] : []),
+      ...(date?.same ? [date.same] : []),
+      "no Age, X-Cache or Cache-Status",
+      ...(remaining ? [] : ["no RateLimit-Remaining to tell a counted answer from a replayed one"]),
+    ],
+  };
 }
+
+const WHO: Record<AnsweredBy, string> = {
+  cache: "a shared cache keyed on the URL replayed the owner's answer",
+  application: "the API answered it itself, fresh: it does not check the key",
+  unknown: "the answers do not tell a cache from the API",
+};
 
 export const credentialsNotCached: Check = {
   name: NAME,
@@ -99,14 +138,14 @@ export const credentialsNotCached: Check = {
     const findings: { finding: Finding; exchange: Exchange }[] = later
       .filter((e) => e.status >= 200 && e.status < 300)
       .map((e) => {
-        const evidence = replayed(owner, e);
+        const { by, evidence } = whoAnswered(owner, e);
         const what = variantOf(owner, e);
         return {
           exchange: e,
           finding: {
             code: NAME,
-            title: `${operationName(e)}: ${what} was answered ${e.status} right after the owner's request: the account's stream reached a client without its key${evidence.length ? ` (likely a shared cache keyed on the URL: ${evidence.join("; ")})` : ""}`,
-            received: { status: e.status, evidence },
+            title: `${operationName(e)}: ${what} was answered ${e.status} right after the owner's request: the account's stream reached a client without its key (${WHO[by]}: ${evidence.join("; ")})`,
+            received: { status: e.status, answeredBy: by, variant: what, evidence },
             documented: "401 (x-caching personal: private, no-store)",
           },
         };

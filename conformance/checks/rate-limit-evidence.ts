@@ -10,6 +10,31 @@ import { type BurstRecord, type Exchange, isCounted, operationName } from "../ty
 /** A whole answer came (its body may not decode: the server answered, and counted, all the same). */
 export const answered = (e: Exchange) => !e.failure || e.failure.kind === "undecodable";
 
+/** Whether an answer is the limiter's refusal (the contract's 429, or a limiter in front's own page). */
+export type Refused = (e: Exchange) => boolean;
+
+/** Statuses a limiter or WAF in front refuses bursts with, on a page of its own (mod_evasive 403, nginx limit_req 503). */
+const FOREIGN_REFUSALS = [403, 503];
+
+/** The API never answers an HTML page: one is another component's. */
+export const foreignPage = (e: Exchange) => answered(e) && e.mediaType === "text/html";
+
+/**
+ * What refuses this burst: the contract's status, and a page of another component when the
+ * request over the limit (the manifest, which nothing else blocks) got one: a limiter in front
+ * refusing with its own 403 or 503 page. An HTML 403 of a WAF rule some request of the window
+ * happened to trip is not a refusal of the limit, and the manifest over the limit shows which.
+ */
+export function refusalOf(burst: BurstRecord, status: number): { refused: Refused; foreign?: Exchange } {
+  const over = burst.overLimit[0];
+  const foreign = over && foreignPage(over) && FOREIGN_REFUSALS.includes(over.status) ? over : undefined;
+  return {
+    refused: (e) =>
+      e.status === status || (foreign !== undefined && e.status === foreign.status && foreignPage(e)),
+    ...(foreign ? { foreign } : {}),
+  };
+}
+
 const remainingOf = (e: Exchange) => Number(e.headers["ratelimit-remaining"] ?? Number.NaN);
 
 /** Every GET the burst's address sent, in sending order. */
@@ -37,10 +62,12 @@ export interface ServedInWindow {
  * from the first one's answer to the last one's request, less than the window apart (so client and
  * server clocks cannot make a correct limiter look generous).
  */
-export function servedInWindow(burst: BurstRecord, status: number): ServedInWindow {
-  // What an ordinary client gets: a request forging X-Forwarded-For is a fault of its own.
+export function servedInWindow(burst: BurstRecord, refused: Refused): ServedInWindow {
+  // What an ordinary client gets: a request forging X-Forwarded-For is a fault of its own, and
+  // another component's page (a WAF's 403) is no answer of the API's.
   const served = burstGets(burst).filter(
-    (e) => answered(e) && e.status !== status && e.request.headers["x-forwarded-for"] === undefined,
+    (e) =>
+      answered(e) && !refused(e) && !foreignPage(e) && e.request.headers["x-forwarded-for"] === undefined,
   );
   let best: ServedInWindow = { served: 0, seconds: 0 };
   let from = 0;
@@ -57,12 +84,11 @@ export function servedInWindow(burst: BurstRecord, status: number): ServedInWind
 }
 
 /** How a limiter that let requests through over the limit behaved: a shape, in words, with its numbers. */
-export function limiterShape(burst: BurstRecord, status: number): string {
-  const refusal =
-    burst.overLimit.find((e) => e.status === status) ?? burst.refill.find((e) => e.status === status);
+export function limiterShape(burst: BurstRecord, refused: Refused): string {
+  const refusal = burst.overLimit.find(refused) ?? burst.refill.find(refused);
   if (!refusal)
     return "no request over the limit was refused: the limit is not enforced, or is far above the contract's";
-  const served = (e: Exchange) => answered(e) && e.status !== status;
+  const served = (e: Exchange) => answered(e) && !refused(e) && !foreignPage(e);
   const before = burstGets(burst).filter((e) => served(e) && e.sentAt < refusal.sentAt).length;
   const probes = burst.refill.filter((e) => e.sentAt > refusal.sentAt);
   const servedAgain = probes.filter(served);
@@ -147,33 +173,45 @@ function costlyInWindow(burst: BurstRecord): Cost[] {
  * fall one short when a refused request is one that takes two. Requests the server may not have
  * counted widen the margin. Several hypotheses can fit the same numbers: all are named, and none
  * is then blamed alone.
+ *
+ * A limiter in front refusing with a page of its own (`inFront`: nginx's limit_req, mod_evasive,
+ * HAProxy) counts every request it sees and knows nothing of the API's operations: only counted
+ * preflights can explain its early refusal, and it may have refilled while the window filled, so
+ * they fit when the refused request's number plus the preflights sent before it reach the limit
+ * (refused at request N with K preflights sent, N + K >= limit).
  */
 export function earlyRefusalFits(
   burst: BurstRecord,
   uncertain: number,
   countsPreflight: boolean,
-  status: number,
+  refused: Refused,
+  inFront: boolean,
 ): { preflights: boolean; operations: string[] } {
   const gets = burst.window.filter((e) => e.request.method === "GET" && answered(e));
-  const served = gets.filter((e) => e.status !== status);
-  const refusedOps = new Set(gets.filter((e) => e.status === status).map(operationName));
+  const served = gets.filter((e) => !refused(e));
+  const refusedOps = new Set(gets.filter(refused).map(operationName));
   const fits = (extra: number, refusedCostsTwo: boolean) => {
     const units = served.length + extra;
     return units <= burst.limit && units + uncertain >= burst.limit - (refusedCostsTwo ? 1 : 0);
   };
-  const firstRefusal = Math.min(...gets.filter((e) => e.status === status).map((e) => e.sentAt));
-  const preflights = burst.window.filter(
-    (e) => e.request.method === "OPTIONS" && e.sentAt < firstRefusal,
-  ).length;
+  const firstRefusal = Math.min(...gets.filter(refused).map((e) => e.sentAt));
+  const preflights = preflightsBefore(burst, firstRefusal);
   const perOperation = new Map<string, number>();
   for (const e of served) perOperation.set(operationName(e), (perOperation.get(operationName(e)) ?? 0) + 1);
+  const preflightsFit = inFront
+    ? served.length + 1 + preflights + uncertain >= burst.limit
+    : fits(preflights, false);
   return {
-    preflights: !countsPreflight && preflights > 0 && fits(preflights, false),
-    operations: [...perOperation]
-      .filter(([op, n]) => n >= 2 && fits(n, refusedOps.has(op)))
-      .map(([op]) => op),
+    preflights: !countsPreflight && preflights > 0 && preflightsFit,
+    operations: inFront
+      ? []
+      : [...perOperation].filter(([op, n]) => n >= 2 && fits(n, refusedOps.has(op))).map(([op]) => op),
   };
 }
+
+/** The preflights (OPTIONS) the window sent before a moment. */
+export const preflightsBefore = (burst: BurstRecord, sentAt: number) =>
+  burst.window.filter((e) => e.request.method === "OPTIONS" && e.sentAt < sentAt).length;
 
 /**
  * The operations not counted: those served over the limit when every operation was asked once
@@ -187,12 +225,12 @@ export function uncountedOperations(
   servedOver: number,
   uncertain: number,
   forgedServed: boolean,
-  status: number,
+  refused: Refused,
 ): { operations: string[]; requests: number; exchange: Exchange } | undefined {
   // A request with a bad parameter over the limit is the 429-first question, not this one.
   const unlimited = new Set(
     burst.otherEndpoints
-      .filter((e) => answered(e) && e.status !== status && (e.parsed?.errors.length ?? 0) === 0)
+      .filter((e) => answered(e) && !refused(e) && (e.parsed?.errors.length ?? 0) === 0)
       .map(operationName),
   );
   const theirs = burst.window.filter(

@@ -104,7 +104,7 @@ describe("an early refusal without RateLimit-Remaining", () => {
     const found = codes(burst(served(ops, "getFeed", 2)));
     expect(found.map(([c]) => c)).toEqual(["rate-limit/refused-early"]);
     expect(found[0]?.[1]).toMatch(
-      /either the 2 preflights are counted, or each searchAlerts request takes two units/,
+      /either the 2 preflights \(OPTIONS\) sent before it in the window are counted \(9 \+ 2 >= 10\), or each searchAlerts request takes two units/,
     );
   });
 
@@ -175,5 +175,122 @@ describe("a limiter that refills within seconds", () => {
     const b = servedOverLimit(3, [exchange("getRss", 200), exchange("getRank", 429)]);
     b.refill = [exchange("getMeta", 200), exchange("getMeta", 200)];
     expect(codes(b).map(([c]) => c)).toEqual(["rate-limit/refills-early"]);
+  });
+});
+
+/** A limiter's page in front of the API (mod_evasive's 403, nginx's limit_req_status 403). */
+const page = (status: number): Exchange => ({
+  ...exchange("getMeta", status),
+  headers: { "content-type": "text/html", server: "nginx" },
+  mediaType: "text/html",
+});
+
+describe("what the burst's refusals were, told truly", () => {
+  it.each([
+    [
+      "a limiter in front (its own 429 page) that refilled while the window filled: the counted preflights named, N + K >= limit",
+      () => page(429),
+      "rate-limit/counts-preflight",
+      /the 4 preflights \(OPTIONS\) sent before it in the window are counted \(10 \+ 4 >= 10\), likely/,
+    ],
+    [
+      "the API's own 429 after more than the limit could hold with the preflights counted: nothing fits, nothing blamed",
+      () => exchange("getFeed", 429),
+      "rate-limit/refused-early",
+      /^request 10 of 10 within the window was refused$/,
+    ],
+  ])("%s", (_what, refusal, code, title) => {
+    // 9 served (a bucket let one more through), refused at request 10 after 4 preflights.
+    const ops = [
+      "getMeta",
+      "searchAlerts",
+      "getRank",
+      "getFeed",
+      "listActivities",
+      "getRss",
+      "getMyFollowHits",
+      "getLegacyRankFile",
+      "getRank",
+    ];
+    // Made after the window's requests: sent after them.
+    const window = [...served(ops, "getFeed", 4).slice(0, -1), refusal()];
+    const found = codes(burst(window));
+    expect(found.map(([c]) => c)).toEqual([code]);
+    expect(found[0]?.[1]).toMatch(title);
+  });
+
+  it("refused with a limiter's own 403 pages: refused, not 429, and the pages are not counted as served", () => {
+    const b = burst(Array.from({ length: LIMIT }, () => exchange("getMeta", 200)));
+    b.overLimit = [page(403)];
+    b.otherEndpoints = [page(403), page(403)];
+    b.refill = [page(403), page(403)];
+    const found = codes(b);
+    expect(found.map(([c]) => c)).toEqual(["rate-limit/refused-not-429"]);
+    expect(found[0]?.[1]).toBe(
+      "over the limit the client was refused with 403 text/html pages, Server: nginx, not 429 with Retry-After: a limiter in front answers for the API",
+    );
+  });
+
+  it("refused early by a limiter in front's 403 page: the API's countdown is not that limiter's, the timing names the preflights", () => {
+    // The API's RateLimit-Remaining did not fall at the preflights (it does not count them); the
+    // limiter in front refused request 9 after 2 preflights all the same: 9 + 2 >= 10.
+    const window = [
+      exchange("getMeta", 200, 9),
+      exchange("searchAlerts", 204, 9, "OPTIONS"),
+      exchange("searchAlerts", 204, 9, "OPTIONS"),
+      ...[
+        "getRank",
+        "getFeed",
+        "listActivities",
+        "getRss",
+        "getMyFollowHits",
+        "getLegacyRankFile",
+        "searchAlerts",
+      ].map((op, i) => exchange(op, 200, 8 - i)),
+      page(403),
+    ];
+    const b = burst(window);
+    b.overLimit = [page(403)];
+    const found = codes(b);
+    expect(found.map(([c]) => c)).toEqual(["rate-limit/refused-not-429", "rate-limit/counts-preflight"]);
+    expect(found[1]?.[1]).toMatch(
+      /request 9 of 10 within the window was refused: the 2 preflights \(OPTIONS\) sent before it in the window are counted \(9 \+ 2 >= 10\), likely/,
+    );
+  });
+
+  it.each([
+    [
+      "a 429 without Retry-After: it asked no wait",
+      {},
+      "still refused after waiting 60 s (the whole window: the 429 asked no wait, no Retry-After)",
+    ],
+    [
+      "a 429 with Retry-After: the wait it asked",
+      { "retry-after": "30" },
+      "still refused after waiting the 60 s the server asked for (Retry-After: 30)",
+    ],
+  ])("still refused after the wait, %s", (_what, headers, title) => {
+    const b = burst(Array.from({ length: LIMIT }, () => exchange("getMeta", 200)));
+    b.overLimit = [{ ...exchange("getMeta", 429), headers }];
+    b.waited = 60;
+    b.after = exchange("getMeta", 429);
+    const found = codes(b).filter(([c]) => c === "rate-limit/not-served-after-wait");
+    expect(found.map(([, t]) => t)).toEqual([title]);
+  });
+});
+
+describe("another client IP refused", () => {
+  it.each([
+    ["by the limiter: counted together", {}, /refused too: the target counts clients together$/],
+    [
+      "by a cache replaying a stored 429: said so, not 'counted together'",
+      { "x-cache-status": "HIT" },
+      /refused too: a cache gave it a refusal from its storage \(x-cache-status: HIT\), not a limiter counting it$/,
+    ],
+  ])("%s", (_what, headers, title) => {
+    const b = burst(Array.from({ length: LIMIT }, () => exchange("getMeta", 200)));
+    b.otherAddress = { ...exchange("getMeta", 429), headers, localAddress: "127.0.0.9" };
+    const found = codes(b).filter(([c]) => c === "rate-limit/per-ip");
+    expect(found[0]?.[1]).toMatch(title);
   });
 });

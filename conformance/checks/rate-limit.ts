@@ -1,3 +1,4 @@
+import { storageEvidence } from "../http/cache-evidence.ts";
 import {
   type BurstRecord,
   type Check,
@@ -12,8 +13,12 @@ import {
   type Cost,
   costlyOf,
   earlyRefusalFits,
+  foreignPage,
   limiterShape,
+  preflightsBefore,
   preflightsCounted,
+  type Refused,
+  refusalOf,
   servedInWindow,
   uncountedOperations,
 } from "./rate-limit-evidence.ts";
@@ -30,6 +35,9 @@ const costsText = (costly: Cost[]) =>
     )
     .join("; ");
 
+/** How a refusal's title names counted preflights as one explanation that fits (runner/causes-of-limits.ts reads it). */
+export const PREFLIGHTS_COUNTED = "preflights (OPTIONS) sent before it in the window are counted";
+
 type Fail = (exchange: Exchange, code: string, title: string, received: unknown, documented: unknown) => void;
 
 /**
@@ -37,7 +45,8 @@ type Fail = (exchange: Exchange, code: string, title: string, received: unknown,
  * RateLimit-Remaining fell at each of them; an operation costing two units when the countdown
  * shows every one of its requests taking two. With no such header, from when the refusal came
  * (rate-limit-evidence.ts earlyRefusalFits): one explanation that fits is named as likely, several
- * that fit are named together, and none is blamed alone.
+ * that fit are named together, and none is blamed alone. A limiter in front refusing with its own
+ * page (`inFront`) is not the one the API's RateLimit-Remaining counts down: only the timing speaks.
  */
 function judgeRefusedEarly(
   burst: BurstRecord,
@@ -45,13 +54,17 @@ function judgeRefusedEarly(
   firstRefused: number,
   fail: Fail,
   countsPreflight: boolean,
-  costly: Cost[],
+  apiCostly: Cost[],
+  refused: Refused,
+  inFront: boolean,
 ): void {
   const e = gets[firstRefused] as Exchange;
   const uncertain = uncounted(burst.window);
   const preflights = burst.window.length - gets.length;
-  const counted = preflightsCounted(burst);
+  const counted = inFront ? undefined : preflightsCounted(burst);
+  const costly = inFront ? [] : apiCostly;
   const which = `request ${firstRefused + 1} of ${burst.limit} within the window was refused`;
+  const sentBefore = preflightsBefore(burst, e.sentAt);
   const served = `${firstRefused} served`;
   if (!countsPreflight && preflights > 0 && counted === true) {
     fail(
@@ -69,11 +82,13 @@ function judgeRefusedEarly(
   }
   if (firstRefused + uncertain >= burst.limit) return;
   const fits =
-    counted === undefined && !headersCount(gets)
-      ? earlyRefusalFits(burst, uncertain, countsPreflight, e.status)
+    counted === undefined && (inFront || !headersCount(gets))
+      ? earlyRefusalFits(burst, uncertain, countsPreflight, refused, inFront)
       : undefined;
   const guesses = [
-    ...(fits?.preflights ? [`the ${preflights} preflights are counted`] : []),
+    ...(fits?.preflights
+      ? [`the ${sentBefore} ${PREFLIGHTS_COUNTED} (${firstRefused + 1} + ${sentBefore} >= ${burst.limit})`]
+      : []),
     ...(fits?.operations ?? []).map((op) => `each ${op} request takes two units`),
   ];
   const unseen = "no RateLimit-Remaining shows which requests were counted";
@@ -118,14 +133,29 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
   const findings: { finding: Finding; exchange: Exchange }[] = [];
   const fail: Fail = (exchange, code, title, received, documented) =>
     findings.push({ exchange, finding: { code: `rate-limit/${code}`, title, received, documented } });
-  const limited = (e: Exchange) => e.status === policy.status;
   const over = burst.overLimit[0];
   if (!over) return { findings, informative: false, inconclusive: burst.skipped ?? "the burst was not sent" };
+  const { refused: limited, foreign } = refusalOf(burst, policy.status);
+  if (foreign) {
+    // Refused, but with another component's page: the limit holds, the contract's answer does not.
+    const server = foreign.headers.server ? `, Server: ${foreign.headers.server}` : "";
+    fail(
+      foreign,
+      "refused-not-429",
+      `over the limit the client was refused with ${foreign.status} ${foreign.mediaType} pages${server}, not ${policy.status} with Retry-After: a limiter in front answers for the API`,
+      {
+        status: foreign.status,
+        mediaType: foreign.mediaType,
+        ...(foreign.headers.server ? { server: foreign.headers.server } : {}),
+      },
+      `${policy.status} with Retry-After (${policy.retry_after})`,
+    );
+  }
 
   const gets = burst.window.filter((e) => isCounted(e.request));
   const uncertain = uncounted(burst.window);
   const firstRefused = gets.findIndex(limited);
-  const inWindow = servedInWindow(burst, policy.status);
+  const inWindow = servedInWindow(burst, limited);
   const measured = `${inWindow.served} served within ${inWindow.seconds} s from one client address (limit ${burst.limit} per ${burst.windowSeconds} s)`;
   if (burst.countedTogether) {
     // Requests from the other addresses used up this client's window: that is the finding.
@@ -138,7 +168,17 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
       `${burst.limit} per client IP`,
     );
   } else if (firstRefused >= 0) {
-    judgeRefusedEarly(burst, gets, firstRefused, fail, policy.counts_preflight, costlyOf(burst));
+    judgeRefusedEarly(
+      burst,
+      gets,
+      firstRefused,
+      fail,
+      policy.counts_preflight,
+      costlyOf(burst),
+      limited,
+      // Refused with another component's page: a limiter in front, not the API's.
+      foreign !== undefined || foreignPage(gets[firstRefused] as Exchange),
+    );
   }
   // An operation costing two units shows even when the burst's window held none of it (spread runs).
   const costly = costlyOf(burst);
@@ -166,7 +206,7 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
   const refillsSoon = burst.refill.some((x) => answered(x) && !limited(x));
   const uncountedOps =
     firstRefusal >= 0 && servedOver.length > uncertain && !refillsSoon
-      ? uncountedOperations(burst, servedOver.length, uncertain, forgedServed, policy.status)
+      ? uncountedOperations(burst, servedOver.length, uncertain, forgedServed, limited)
       : undefined;
   if (uncountedOps) {
     const names = uncountedOps.operations.join(" and ");
@@ -208,7 +248,7 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
     fail(
       e,
       refilled ? "refills-early" : "not-enforced",
-      `${measured}: ${servedOver.length} served over the limit; ${limiterShape(burst, policy.status)}`,
+      `${measured}: ${servedOver.length} served over the limit; ${limiterShape(burst, limited)}`,
       { ...inWindow, limit: burst.limit, windowSeconds: burst.windowSeconds, overLimit: servedOver.length },
       `at most ${burst.limit} within any ${burst.windowSeconds} s, then ${policy.status}`,
     );
@@ -242,7 +282,7 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
     fail(
       refilled[0] as Exchange,
       "refills-early",
-      `${measured}: ${limiterShape(burst, policy.status)}`,
+      `${measured}: ${limiterShape(burst, limited)}`,
       { ...inWindow, limit: burst.limit, windowSeconds: burst.windowSeconds, servedAgain: refilled.length },
       `refused until the window's first request leaves it (sliding ${burst.windowSeconds}-second window)`,
     );
@@ -251,7 +291,7 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
     fail(
       burst.otherAddress,
       "per-ip",
-      `another client IP (${burst.otherAddress.localAddress ?? "default"}) was refused too: the target counts clients together`,
+      `another client IP (${burst.otherAddress.localAddress ?? "default"}) was refused too: ${refusedBy(burst.otherAddress)}`,
       burst.otherAddress.status,
       "served: counted per client IP",
     );
@@ -284,7 +324,7 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
     fail(
       burst.after,
       "not-served-after-wait",
-      `still refused after waiting the ${burst.waited} s the server asked for` +
+      `still refused after waiting ${waitedFor(burst, policy.status)}` +
         (knocks
           ? ` (${knocks} refused requests were sent during the wait: refused requests must not be counted)`
           : ""),
@@ -301,6 +341,24 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
     burst.after ? undefined : (burst.skipped ?? "the client was not seen served again after the wait"),
   ].filter(Boolean);
   return { findings, informative: true, partial: partial.join("; ") };
+}
+
+/** Who refused another client: a cache giving a stored refusal (its own headers, a replayed Date), or the limiter counting clients together. */
+function refusedBy(e: Exchange): string {
+  const stored = storageEvidence(e);
+  return stored.length > 0
+    ? `a cache gave it a refusal from its storage (${stored.join("; ")}), not a limiter counting it`
+    : "the target counts clients together";
+}
+
+/** What the wait after the refusal was, as the refusal asked it (or did not). */
+function waitedFor(burst: BurstRecord, status: number): string {
+  const refusal = burst.overLimit.find((e) => e.status === status);
+  const said = refusal?.headers["retry-after"];
+  if (!refusal) return `${burst.waited} s (the whole window: no ${status} was received to ask a wait)`;
+  if (said === undefined)
+    return `${burst.waited} s (the whole window: the ${status} asked no wait, no Retry-After)`;
+  return `the ${burst.waited} s the server asked for (Retry-After: ${said})`;
 }
 
 export const rateLimit: Check = {

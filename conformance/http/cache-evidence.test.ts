@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cacheEvidence, directives } from "./cache-evidence.ts";
+import { cacheEvidence, directives, storageEvidence } from "./cache-evidence.ts";
 
 describe("cacheEvidence: a cache answered from its storage", () => {
   it.each([
@@ -25,5 +25,19 @@ describe("directives of Cache-Control", () => {
   it("reads names and values, lower-cased, quotes dropped", () => {
     expect([...directives('Private, NO-STORE, max-age="0"')]).toEqual(["private", "no-store", "max-age=0"]);
     expect([...directives(undefined)]).toEqual([]);
+  });
+});
+
+describe("storageEvidence: a cache's headers, or the earlier answer repeated", () => {
+  it.each([
+    ["a cache's header", { headers: { age: "4" } }, ["Age: 4"]],
+    [
+      "a replayed answer",
+      { headers: {}, replayed: "the Date (D1) … 3 s before" },
+      ["it repeats the Date (D1) … 3 s before"],
+    ],
+    ["a fresh answer", { headers: { age: "0" } }, []],
+  ])("%s", (_what, e: { headers: Record<string, string>; replayed?: string }, want) => {
+    expect(storageEvidence(e)).toEqual(want);
   });
 });

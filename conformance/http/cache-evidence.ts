@@ -28,6 +28,14 @@ export function cacheEvidence(headers: Record<string, string>): string[] {
   return out;
 }
 
+/**
+ * What says an answer came from a cache's storage: its headers (cacheEvidence), or an earlier
+ * answer to the same URL it repeats (runner/replays.ts), one line each; empty when nothing does.
+ */
+export function storageEvidence(e: { headers: Record<string, string>; replayed?: string }): string[] {
+  return [...cacheEvidence(e.headers), ...(e.replayed ? [`it repeats ${e.replayed}`] : [])];
+}
+
 /** The directives of a Cache-Control value, lower-cased, `name` or `name=value` (quotes dropped). */
 export function directives(cacheControl: string | undefined): Set<string> {
   return new Set(

@@ -74,6 +74,32 @@ function pageIgnored(path: string): Mutation {
   });
 }
 
+/**
+ * An application that checks a personal stream's key is sent, not that it is the uid's: a wrong
+ * key, or the owner's key for another uid, is served 200 (the uid's own stream: the owner's items,
+ * or none for a uid it knows nothing of), a fresh answer: its own Date and RateLimit-* (the 401's
+ * the server made for it), no cache header. No key at all is still refused.
+ */
+function keyIgnored(): Mutation {
+  const served = new Map<string, ProxiedResponse>();
+  const personal = (req: ProxiedRequest) => req.method === "GET" && req.pathname.startsWith("/api/v1/my/");
+  return {
+    response(req, res) {
+      if (!personal(req)) return res;
+      const streamOf = `${req.pathname}?uid=${req.query.get("uid")}`;
+      if (res.status === 200) served.set(streamOf, res);
+      const any = [...served].find(([k]) => k.startsWith(`${req.pathname}?`))?.[1];
+      if (res.status !== 401 || req.headers["x-api-key"] === undefined || !any) return res;
+      const own = served.get(streamOf);
+      const body = own?.body ?? JSON.stringify({ ...(JSON.parse(any.body) as Body), data: [] });
+      const fresh = Object.fromEntries(
+        Object.entries(res.headers).filter(([k]) => k === "date" || k.startsWith("ratelimit-")),
+      );
+      return { status: 200, headers: { ...(own ?? any).headers, ...fresh }, body };
+    },
+  };
+}
+
 /** Pads a list past `limit` with copies of its last item (same timestamps: order unchanged). */
 function padPast(list: Record<string, unknown>[], limit: number): void {
   const last = list.at(-1);
@@ -953,3 +979,17 @@ export const PLANTED: PlantedBug[] = [
   ...TOO_LITTLE,
   ...CONTRACT_POINTS,
 ];
+
+/**
+ * The API itself ignoring its keys (the cause `credentials-ignored`, not a cache): run through the
+ * suite by test/stack/causes-nginx.test.ts. Not in PLANTED yet: the passive matrix
+ * (conformance/passive/planted.test.ts) must first say that an ordinary client never sends a
+ * wrong key, so its traffic cannot show it.
+ */
+export const KEY_IGNORED: PlantedBug = {
+  name: "key-ignored",
+  breaks: "the API serves a personal stream to a wrong key, and to the owner's key for another uid",
+  mutation: keyIgnored(),
+  expect: ["credentials-not-cached", "rule:my-follow-credentials", "rule:my-push-credentials"],
+  causes: ["credentials-ignored"],
+};

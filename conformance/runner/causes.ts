@@ -1,14 +1,19 @@
 /**
  * Root causes before rows. One defect of the stack in front of an API (a proxy's own error page, a
  * limiter of another shape, a cache answering from storage) breaks many rows at once: nginx's own
- * 429 fails content-type, cors and response-headers on every operation. A cause is named from
- * evidence only: the answers themselves (media type, CORS and RateLimit-* headers present on the
- * API's own answers and absent on these, Server/Via, a cache's status headers) and the findings
- * that measure a limiter. Findings no known cause explains stay as they are.
+ * 429 fails content-type, cors and response-headers on every operation. A cause is a claim about
+ * someone's deployment, so it is stated with the evidence that shows it (the answers themselves:
+ * media type, CORS and RateLimit-* headers present on the API's own answers and absent on these,
+ * Server/Via, a cache's status headers, a replayed Date; the manifest; the findings that measure a
+ * limiter), marked `likely` with what would confirm it when that evidence is partial, and never
+ * stated without any. What follows from a cause (a cache replaying 429s also replays RateLimit-*)
+ * goes under it (`follows`), not beside it. Findings no known cause explains stay as they are.
  */
 import type { Spec } from "../../src/spec/spec.ts";
 import { cacheEvidence } from "../http/cache-evidence.ts";
 import type { Exchange, Severity, Violation } from "../types.ts";
+import { keyCauses } from "./causes-of-keys.ts";
+import { limitCauses } from "./causes-of-limits.ts";
 
 /** What a report keeps of the answer a finding came from: the headers that tell who made it. */
 export interface AnswerFacts {
@@ -40,14 +45,34 @@ export function answerFacts(e: Exchange): AnswerFacts {
   };
 }
 
+/** What shows an answer came from a cache's storage: its headers, or the earlier answer it repeats. */
+export const storedSigns = (f: AnswerFacts | undefined) => [
+  ...(f?.cache ?? []),
+  ...(f?.replayed ? [`it repeats ${f.replayed}`] : []),
+];
+
+/** An answer a cache gave from its storage, as its own headers or a replayed Date show. */
+export const fromCache = (f: AnswerFacts | undefined) => storedSigns(f).length > 0;
+
 export interface Cause {
-  /** `cache-answered`, `limiter-in-front`, `limiter-shape` or `another-component-<status>`. */
+  /**
+   * `cache-answered`, `credentials-ignored`, `credentials-unguarded`, `manifest-rate-limit`,
+   * `limiter-in-front`, `limiter-shape`, `limiter-counts-preflight`, `counted-together` or
+   * `another-component-<status>`.
+   */
   id: string;
   severity: Severity;
+  /** The claim; a hypothesis says "likely" in it. */
   title: string;
-  /** What shows it, one line each. */
+  /** What shows it, one line each: never empty (a cause without evidence is not stated). */
   evidence: string[];
-  /** The checks and operations whose findings it explains, and how many findings. */
+  /** The evidence is partial: a hypothesis, with what would confirm it. */
+  likely?: true;
+  /** What would confirm a likely cause (set with `likely`). */
+  confirm?: string;
+  /** Causes that follow from this one (what the cache or the limiter in front also does), each with its own rows. */
+  follows?: Cause[];
+  /** The checks and operations whose findings it explains (its followers' included), and how many findings. */
   checks: string[];
   operations: string[];
   count: number;
@@ -66,24 +91,40 @@ interface StatusTally {
   sample?: AnswerFacts;
 }
 
+/** The rate limit a manifest (GET /api/v1/meta) states. */
+export interface StatedRate {
+  limit: number;
+  windowSeconds: number;
+}
+
 /**
  * Every judged answer's facts, tallied by status, so that a status another component answers
- * (every answer of it foreign) stands out against the API's own (2xx answers carrying CORS).
- * Decided at the end: the order answers came in does not matter.
+ * (every answer of it foreign) stands out against the API's own (2xx answers carrying CORS); the
+ * answers a cache gave from storage; the rate limit the manifest states. Decided at the end: the
+ * order answers came in does not matter.
  */
 export class AnswerCensus {
   private readonly byStatus = new Map<number, StatusTally>();
   private apiCors = 0;
   private apiRateLimit = 0;
   private api = 0;
+  /** Answers a cache gave from its storage: how many of each status, and how many carried RateLimit-*. */
+  readonly cached = { byStatus: new Map<number, number>(), rateLimit: 0 };
+  /** What the manifest states, from its first served answer. */
+  manifestRate?: StatedRate;
 
   add(e: Exchange): void {
     if (e.failure || e.request.method !== "GET" || !e.operation || e.status === 0) return;
     const facts = answerFacts(e);
+    if (fromCache(facts)) {
+      this.cached.byStatus.set(facts.status, (this.cached.byStatus.get(facts.status) ?? 0) + 1);
+      if (facts.rateLimit) this.cached.rateLimit++;
+    }
     if (facts.status >= 200 && facts.status < 300) {
       this.api++;
       if (facts.cors) this.apiCors++;
       if (facts.rateLimit) this.apiRateLimit++;
+      if (e.operation.operationId === "getMeta") this.manifestRate ??= statedRate(e.body);
       return;
     }
     const tally = this.byStatus.get(facts.status) ?? { total: 0, html: 0, htmlOrNoCors: 0 };
@@ -111,7 +152,17 @@ export class AnswerCensus {
   }
 }
 
-const looks = (f: AnswerFacts) =>
+/** The manifest's data.rate_limit, when it states one. */
+function statedRate(body: unknown): StatedRate | undefined {
+  const rl = (body as { data?: { rate_limit?: { limit?: unknown; window_seconds?: unknown } } } | null)?.data
+    ?.rate_limit;
+  return typeof rl?.limit === "number" && typeof rl.window_seconds === "number"
+    ? { limit: rl.limit, windowSeconds: rl.window_seconds }
+    : undefined;
+}
+
+/** What an answer of another component looks like, in a few words. */
+export const looks = (f: AnswerFacts) =>
   [
     f.mediaType ?? "no content type",
     f.cors ? undefined : "no CORS",
@@ -123,115 +174,85 @@ const looks = (f: AnswerFacts) =>
     .filter(Boolean)
     .join(", ");
 
-interface Candidate {
+/** A cause the findings may have, before it is known which findings it explains. */
+export interface Candidate {
   id: string;
   title: string;
   evidence: string[];
   explains(v: Violation): boolean;
   /** A cause made of the findings alone (the cache's leak) is critical whatever the rows say. */
   severity?: Severity;
+  likely?: true;
+  confirm?: string;
+  /** The cause this one follows from: stated under it when that one is stated. */
+  parent?: string;
+}
+
+/** What the candidates of one family are drawn from. */
+export interface CauseInput {
+  spec: Spec;
+  violations: Violation[];
+  census: AnswerCensus;
 }
 
 /**
- * The causes the run's findings have, most severe first; each violation explained by one is
- * marked with its id (`cause`). A cause is reported only when it explains a finding.
+ * The causes the run's findings have, those explaining most findings first (severity second);
+ * each violation explained by one is marked with the id of the top-level cause (`cause`). A cause
+ * is reported only when it explains a finding and has evidence to show.
  */
 export function findCauses(spec: Spec, violations: Violation[], census: AnswerCensus): Cause[] {
-  const limited = spec.rateLimit.status;
-  const candidates: Candidate[] = [];
-  const fromCache = (v: Violation) => (v.answer?.cache.length ?? 0) > 0 || v.answer?.replayed !== undefined;
-  const cached = violations.filter(
-    (v) => fromCache(v) || v.check === "credentials-not-cached" || v.code === "cache-control/from-cache",
-  );
-  if (cached.length > 0) {
-    const signs = cached.flatMap((v) => [
-      ...(v.answer?.cache ?? []),
-      ...(v.answer?.replayed ? [v.answer.replayed] : []),
-    ]);
-    const headers = [...new Set(signs)].slice(0, 3);
-    const leaks = cached.filter((v) => v.check === "credentials-not-cached").map((v) => v.operation);
-    candidates.push({
-      id: "cache-answered",
-      severity: leaks.length > 0 ? "critical" : undefined,
-      title:
-        "A shared cache in front answers from its storage" +
-        (leaks.length > 0
-          ? `: it served ${[...new Set(leaks)].sort().join(" and ")} without the key (it keys on the URL, not on X-API-Key)`
-          : "") +
-        ", replaying other clients' answers and their RateLimit-* headers",
-      evidence: [
-        ...headers.map((h) => `answers repeat or carry ${h}`),
-        ...cached.filter((v) => v.check === "credentials-not-cached").map((v) => v.title),
-      ].slice(0, 4),
-      // A finding on an answer the cache gave, whatever check it broke.
-      explains: (v) => cached.includes(v),
-    });
-  }
-  const foreign = census.foreignStatuses();
-  const foreign429 = foreign.find((f) => f.status === limited);
-  const shape = violations.find(
-    (v) => v.code === "rate-limit/not-enforced" || v.code === "rate-limit/refills-early",
-  );
-  // The headline's short form of the shape: what a client gets over a window, and how it refills.
-  const measured = shape?.received as
-    | { served: number; seconds: number; limit: number; windowSeconds: number }
-    | undefined;
-  const shapeInBrief = measured?.served
-    ? `it lets ${measured.served} requests through within ${measured.seconds} s from one address (limit ${measured.limit} per ${measured.windowSeconds} s)` +
-      (shape?.code === "rate-limit/refills-early"
-        ? ", refilling within seconds (a leaky or token bucket)"
-        : "")
-    : shape?.title;
-  if (foreign429 || (shape && census.noRateLimitHeaders)) {
-    candidates.push({
-      id: "limiter-in-front",
-      title:
-        "A limiter in front of the API answers the rate limit, not the API's own" +
-        (foreign429 ? `: its ${limited}s are ${looks(foreign429.sample)}` : "") +
-        (census.noRateLimitHeaders ? "; no answer carries RateLimit-* headers" : "") +
-        (shapeInBrief ? `; ${shapeInBrief}` : ""),
-      evidence: [
-        ...(foreign429 ? [`${foreign429.count} answers ${limited}: ${looks(foreign429.sample)}`] : []),
-        ...(census.noRateLimitHeaders
-          ? ["no served answer carries RateLimit-Limit or RateLimit-Remaining"]
-          : []),
-        ...(shape ? [shape.title] : []),
-      ],
-      explains: (v) =>
-        v.answer?.status === limited ||
-        v.check === "rate-limit" ||
-        (census.noRateLimitHeaders && v.check === "response-headers" && /ratelimit-/.test(v.code)),
-    });
-  } else if (shape) {
-    candidates.push({
-      id: "limiter-shape",
-      title: `The rate limit is not the contract's sliding window: ${shapeInBrief}`,
-      evidence: [shape.title],
-      explains: (v) => v.check === "rate-limit",
-    });
-  }
-  for (const f of foreign.filter((x) => x.status !== limited)) {
-    candidates.push({
-      id: `another-component-${f.status}`,
-      title: `Another component in front answers ${f.status} itself, not the API: ${looks(f.sample)}`,
-      evidence: [`${f.count} answers ${f.status}: ${looks(f.sample)}`],
-      explains: (v) => v.answer?.status === f.status,
-    });
-  }
+  const input = { spec, violations, census };
+  const keys = keyCauses(input);
+  const candidates = [...keys, ...limitCauses(input, keys)].filter((c) => c.evidence.length > 0);
+  const stated = new Set(candidates.filter((c) => !c.parent).map((c) => c.id));
+  const top = candidates.filter((c) => !c.parent || !stated.has(c.parent));
   const causes: Cause[] = [];
-  for (const c of candidates) {
-    const explained = violations.filter((v) => v.cause === undefined && c.explains(v));
-    if (explained.length === 0) continue;
-    for (const v of explained) v.cause = c.id;
+  for (const c of top) {
+    // Followers first: what follows from this cause is claimed by the follower that names it.
+    const follows = candidates
+      .filter((f) => f.parent === c.id)
+      .flatMap((f) => claim(f, violations, c.id) ?? []);
+    const own = claim(c, violations, c.id);
+    if (!own && follows.length === 0) continue;
+    const all = [...(own ? [own] : []), ...follows];
     causes.push({
-      id: c.id,
-      severity: c.severity ?? worst(explained.map((v) => v.severity)),
-      title: c.title,
-      evidence: c.evidence,
-      checks: [...new Set(explained.map((v) => v.check))],
-      operations: [...new Set(explained.map((v) => v.operation))],
-      count: explained.length,
+      ...statement(c, all),
+      ...(follows.length ? { follows } : {}),
     });
   }
-  return causes.sort((a, b) => SEVERITY.indexOf(a.severity) - SEVERITY.indexOf(b.severity));
+  return causes.sort(
+    (a, b) => b.count - a.count || SEVERITY.indexOf(a.severity) - SEVERITY.indexOf(b.severity),
+  );
+}
+
+/** The findings a candidate explains that no cause claimed yet, marked with `mark`; undefined when none. */
+function claim(c: Candidate, violations: Violation[], mark: string): Cause | undefined {
+  const explained = violations.filter((v) => v.cause === undefined && c.explains(v));
+  if (explained.length === 0) return undefined;
+  for (const v of explained) v.cause = mark;
+  return statement(c, [
+    {
+      severity: worst(explained.map((v) => v.severity)),
+      checks: explained.map((v) => v.check),
+      operations: explained.map((v) => v.operation),
+      count: explained.length,
+    },
+  ]);
+}
+
+/** A candidate stated, with what it explains (its own findings and its followers'). */
+function statement(
+  c: Candidate,
+  parts: Pick<Cause, "severity" | "checks" | "operations" | "count">[],
+): Cause {
+  return {
+    id: c.id,
+    severity: c.severity ?? worst(parts.map((x) => x.severity)),
+    title: c.title,
+    evidence: c.evidence,
+    ...(c.likely ? { likely: c.likely, confirm: c.confirm ?? "" } : {}),
+    checks: [...new Set(parts.flatMap((x) => x.checks))],
+    operations: [...new Set(parts.flatMap((x) => x.operations))],
+    count: parts.reduce((n, x) => n + x.count, 0),
+  };
 }

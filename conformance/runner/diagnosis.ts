@@ -5,6 +5,7 @@
  * client IPs, or a limiter that counts all clients as one), a limit lower than advertised or a
  * client IP shared with others, or a target that refuses this client altogether.
  */
+import { storageEvidence } from "../http/cache-evidence.ts";
 import type { Pacer } from "../http/pacer.ts";
 import type { Exchange } from "../types.ts";
 
@@ -18,6 +19,7 @@ export class RateDiagnosis {
   readonly notes: string[] = [];
   private refusals = 0;
   private lastRefusalAt = 0;
+  private cachedRefusals = 0;
 
   constructor(
     private readonly rate: () => { limit: number; windowSeconds: number },
@@ -37,6 +39,18 @@ export class RateDiagnosis {
   /** A 429 the pacing did not expect, from `address`; the pacer already holds the request's slot. */
   async unexpected(e: Exchange, pacer: Pacer, address: string | undefined): Promise<Reaction> {
     const { limit, windowSeconds } = this.rate();
+    // A 429 a cache gave from its storage is another client's refusal replayed: it says nothing of
+    // how this address is counted, so it neither probes nor pools the addresses (a fresh address
+    // asking the same URL would get the same stored refusal).
+    const stored = storageEvidence(e);
+    if (stored.length > 0) {
+      if (this.cachedRefusals++ === 0)
+        this.note(
+          `rate limit: a 429 came from a cache's storage (${stored.join("; ")}), not from a limiter counting this client: ` +
+            "the address rests for its Retry-After; the addresses are still paced apart",
+        );
+      return "rest";
+    }
     const now = e.receivedAt * 1000;
     // Refused again although the address rested a whole window since the last refusal.
     const afterRest = this.refusals > 0 && now - this.lastRefusalAt > windowSeconds * 1000;
@@ -81,4 +95,22 @@ export class RateDiagnosis {
   summary(unexpected: number): string | undefined {
     return unexpected > 0 ? `${unexpected} unexpected 429 answers outside the burst` : undefined;
   }
+}
+
+/**
+ * The line saying how long the burst waits after going over the limit, true to what was received:
+ * no 429 at all, a 429 that asked no wait, or the Retry-After it asked (never beyond the window).
+ */
+export function waitLine(refusal: Exchange | undefined, windowSeconds: number, knocks: number): string {
+  const inIt = `(${knocks} refused requests in it)`;
+  if (!refusal)
+    return `rate limit: no request over the limit was refused (no 429): waiting the whole ${windowSeconds}-second window ${inIt}`;
+  const said = refusal.headers["retry-after"];
+  const ra = Number(said);
+  if (said === undefined)
+    return `rate limit: the 429 asked no wait (no Retry-After): waiting the whole ${windowSeconds}-second window ${inIt}`;
+  if (!Number.isFinite(ra) || ra < 1)
+    return `rate limit: the 429's Retry-After (${said}) is no number of seconds: waiting the whole ${windowSeconds}-second window ${inIt}`;
+  const wait = Math.min(ra, windowSeconds);
+  return `rate limit: waiting Retry-After ${wait} s${ra > wait ? ` (it said ${ra} s: never longer than the window)` : ""} ${inIt}`;
 }

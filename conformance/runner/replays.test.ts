@@ -40,3 +40,14 @@ describe("Replays: an answer a cache repeats", () => {
     expect(r.see(answer(102.5, "D1", "57"))).toMatch(/3 s before$/);
   });
 });
+
+describe("Replays: a refusal a cache repeats", () => {
+  it("a stored 429 given again seconds later, to whoever asks the URL, is a replay too", () => {
+    const r = new Replays();
+    const refused = (at: number) => ({ ...answer(at, "D1", "0", '{"status":429}'), status: 429 });
+    expect(r.see(refused(100))).toBeUndefined();
+    expect(r.see(refused(104))).toMatch(
+      /^the Date \(D1\), RateLimit-Remaining \(0\) and body .* 4 s before$/,
+    );
+  });
+});

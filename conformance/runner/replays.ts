@@ -3,8 +3,10 @@
  * RateLimit-Remaining and body, although it came seconds later, was not made again (a fresh
  * answer's Date is its own: one second of resolution cannot stay the same over two). A cache that
  * says nothing about itself (no Age, no X-Cache) gives itself away so; the report names that cause
- * (runner/causes.ts). Answers less than two seconds apart prove nothing (a limiter that refills
- * may well give two fresh answers the same RateLimit-Remaining within one second).
+ * (runner/causes.ts). Whatever the status: a cache that stores 429s replays one client's
+ * refusal, its RateLimit-* headers with it, to every client asking the same URL, while a limiter's
+ * own refusal seconds later has its own Date. Answers less than two seconds apart prove nothing (a
+ * limiter that refills may well give two fresh answers the same RateLimit-Remaining within one second).
  */
 import { createHash } from "node:crypto";
 import type { Exchange } from "../types.ts";
@@ -22,7 +24,7 @@ export class Replays {
   see(e: Exchange): string | undefined {
     const date = e.headers.date;
     const remaining = e.headers["ratelimit-remaining"];
-    if (e.failure || e.status < 200 || e.status >= 300 || !date || remaining === undefined) return undefined;
+    if (e.failure || !date || remaining === undefined) return undefined;
     const hash = createHash("sha1").update(e.text).digest("hex");
     const before = this.latest.get(e.url);
     const same = before?.date === date && before.remaining === remaining && before.hash === hash;

@@ -11,9 +11,16 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { startBundledServer, type Target } from "../../conformance/runner/target.ts";
 import { freePort } from "../../mocks/port.ts";
 
-export type NginxConfig = "recommended" | "limit-req" | "cache" | "error-pages";
+export type NginxConfig =
+  | "recommended"
+  | "limit-req"
+  | "cache"
+  | "error-pages"
+  | "cache-429"
+  | "limit-req-403";
 
 export interface NginxInstance {
   /** http://127.0.0.1:PORT */
@@ -101,6 +108,44 @@ export async function startNginx(
     }
   } catch (error) {
     await rm(prefix, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/**
+ * nginx connects to the server from here, and the server trusts this address alone: the suite's
+ * own address (127.0.0.1 from one address, 127.0.0.10 and up spread) is never one it trusts.
+ */
+export const NGINX_ADDRESS = "127.0.0.2";
+
+/** The reference server behind one config, as a client meets it: nginx's URL, the demo account, one close for both. */
+export interface NginxStack extends Target {
+  nginx: NginxInstance;
+}
+
+/**
+ * The reference server (options as `dealkit serve` takes them) behind `config`, trusting
+ * X-Forwarded-For from nginx alone (the recommended deployment); nginx reaches it from
+ * NGINX_ADDRESS, an address the suite never sends from.
+ */
+export async function serverBehindNginx(
+  config: NginxConfig,
+  server: Record<string, unknown> = {},
+): Promise<NginxStack> {
+  const target = await startBundledServer({ trustedProxies: [NGINX_ADDRESS], ...server });
+  try {
+    const nginx = await startNginx(config, target.baseUrl, { upstreamBind: NGINX_ADDRESS });
+    return {
+      baseUrl: nginx.url,
+      ...(target.account ? { account: target.account } : {}),
+      nginx,
+      close: async () => {
+        await nginx.close();
+        await target.close();
+      },
+    };
+  } catch (error) {
+    await target.close();
     throw error;
   }
 }
