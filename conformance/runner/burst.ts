@@ -12,6 +12,7 @@ import type { Spec } from "../../src/spec/spec.ts";
 import { uncounted } from "../checks/rate-limit.ts";
 import type { Pacer } from "../http/pacer.ts";
 import { type BurstRecord, type Exchange, isCounted, type RequestCase } from "../types.ts";
+import { waitLine } from "./diagnosis.ts";
 import type { Progress } from "./progress.ts";
 import { countedRequests, type Item, type Sender } from "./sender.ts";
 import type { RunEnd } from "./stop.ts";
@@ -301,7 +302,7 @@ const waitItOut: Step = async (env, record) => {
   // Counted, the refused requests of the wait (refill probes, then knocks) would outnumber the
   // opening requests, the only ones gone when the wait ends.
   const refused = env.spec.rateLimit.counts_refused ? 0 : record.opening + KNOCKS_BEYOND_OPENING;
-  env.log(`rate limit: ${waitWords(refusal, ra, wait)} (${refused} refused requests in it)`);
+  env.log(waitLine(refusal, env.rate.windowSeconds, refused));
   // The wait counts from the refusal: the refill probes and the knocks go within it.
   const refusedAt = (refusal?.receivedAt ?? Date.now() / 1000) * 1000;
   env.progress?.waiting(refusedAt + wait * 1000, "Retry-After");
@@ -326,18 +327,6 @@ const waitItOut: Step = async (env, record) => {
   record.after = after;
   return undefined;
 };
-
-/** What the wait after the burst is for, as the answers have it: no 429 at all is not a 429 without Retry-After. */
-export function waitWords(refusal: Exchange | undefined, retryAfter: number, wait: number): string {
-  if (!refusal)
-    return `no request over the limit was refused: waiting the whole ${wait}-second window all the same`;
-  if (Number.isFinite(retryAfter) && retryAfter >= 1)
-    return `waiting Retry-After ${wait} s${retryAfter > wait ? ` (it said ${retryAfter} s: never longer than the window)` : ""}`;
-  const header = refusal.headers["retry-after"];
-  return header === undefined
-    ? `the 429 asked no wait (no Retry-After): waiting the whole ${wait}-second window`
-    : `the 429's Retry-After ${JSON.stringify(header)} is no delay in seconds: waiting the whole ${wait}-second window`;
-}
 
 export async function runBurst(env: BurstEnv): Promise<BurstRecord> {
   const record: BurstRecord = {
