@@ -76,7 +76,7 @@ describe.runIf(runnable)("HAProxy in front of the reference server", () => {
     ]);
     const rateLimit = report.checks.find((c) => c.name === "rate-limit")?.violations ?? [];
     // Refused within the 60: the preflights the run sent in the window were counted too.
-    expect(rateLimit.map((v) => v.code)).toContain("rate-limit/refused-early");
+    expect(rateLimit.map((v) => v.code)).toContain("rate-limit/counts-preflight");
     // HAProxy's own page: text/html, no Retry-After.
     const codes = report.checks.flatMap((c) => c.violations.map((v) => v.code));
     expect(codes).toContain("content-type");
@@ -84,13 +84,13 @@ describe.runIf(runnable)("HAProxy in front of the reference server", () => {
   }, 90_000);
 });
 
-// TODO(integration): passes once the causes rework lands.
-describe.skip("HAProxy counting preflights: the causes the report should state", () => {
+describe("HAProxy counting preflights: the causes the report should state", () => {
   it("names the limiter in front and that it counts CORS preflights, and explains every finding", async () => {
     const report = await preflightLimiter();
-    const ids = report.causes.map((c) => c.id);
-    expect(ids[0]).toMatch(/limiter-in-front/);
-    expect(ids.some((id) => /preflight/.test(id))).toBe(true);
+    // Preflight counting follows from the limiter in front: it is stated under it, not beside it.
+    expect(report.causes.map((c) => [c.id, (c.follows ?? []).map((f) => f.id)])).toEqual([
+      ["limiter-in-front", ["limiter-counts-preflight"]],
+    ]);
     expect(unexplained(report)).toEqual([]);
   }, 90_000);
 });

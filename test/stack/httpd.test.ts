@@ -114,8 +114,7 @@ describe.runIf(runnable)("Apache httpd in front of the reference server", () => 
   }, 90_000);
 });
 
-// TODO(integration): passes once the causes rework lands.
-describe.skip("mod_cache in front: the causes the report should state", () => {
+describe("mod_cache in front: the causes the report should state", () => {
   it("names one cause, a cache answering from storage, and explains every finding with it", async () => {
     const report = await cache();
     expect(report.causes.map((c) => c.id)).toHaveLength(1);
@@ -124,8 +123,7 @@ describe.skip("mod_cache in front: the causes the report should state", () => {
   }, 90_000);
 });
 
-// TODO(integration): passes once the causes rework lands.
-describe.skip("mod_evasive in front: the causes the report should state", () => {
+describe("mod_evasive in front: the causes the report should state", () => {
   it("names httpd's 403 pages first (a limiter in front / another component), never 'the limit is not enforced'", async () => {
     const report = await evasive();
     expect(report.causes[0]?.id).toMatch(/limiter-in-front|another-component-403/);

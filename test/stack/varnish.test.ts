@@ -87,8 +87,7 @@ describe.runIf(runnable)("Varnish in front of the reference server", () => {
   }, 90_000);
 });
 
-// TODO(integration): passes once the causes rework lands.
-describe.skip("Varnish storing 429s: the causes the report should state", () => {
+describe("Varnish storing 429s: the causes the report should state", () => {
   it("names one cause, a cache answering from storage, and explains every finding with it", async () => {
     const report = await store429();
     expect(report.causes.map((c) => c.id)).toHaveLength(1);
