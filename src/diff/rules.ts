@@ -192,6 +192,31 @@ export const RULES = {
     "A pattern changed and no witness string shows which way: a reviewer should look.",
     "Check values against the new pattern.",
   ],
+  "request-values-narrowed": [
+    B,
+    "A request value, compared as the set of values its schema admits (allOf/oneOf/anyOf branches, enums, patterns, bounds), refuses a value it accepted.",
+    "Send only values the new schema admits.",
+  ],
+  "request-values-widened": [
+    I,
+    "A request value's schema, compared as a set, admits more values.",
+    "Nothing to change.",
+  ],
+  "response-values-widened": [
+    B,
+    "A response value's schema, compared as a set (allOf/oneOf/anyOf branches, enums, patterns, bounds), admits a value it did not.",
+    "Accept the values the new schema admits.",
+  ],
+  "response-values-narrowed": [
+    I,
+    "A response value's schema, compared as a set, admits fewer values.",
+    "Nothing to change.",
+  ],
+  "values-undecided": [
+    W,
+    "A value's schema was respelled (compositions, patterns) and no value shows whether the set it admits changed: a reviewer should look.",
+    "Check the values you send or read against the new schema.",
+  ],
   "request-format-narrowed": [
     B,
     "A request string format was added or changed.",
