@@ -482,7 +482,16 @@ export const RULES = {
     "Descriptions, summaries, examples, titles, tags or other documentation changed.",
     "Nothing to change.",
   ],
-  "servers-changed": [W, "The servers list changed.", "Check the base URL you use."],
+  "servers-changed": [
+    W,
+    "The servers list changed, not where requests go: a variable's default, or the servers after the first.",
+    "Check the base URL you use.",
+  ],
+  "server-url-moved": [
+    B,
+    "The first server's URL template resolves elsewhere (another host, or a fixed path segment added): every request it covers, the document's or one path's or operation's, goes to another URL.",
+    "Call the new URL.",
+  ],
   "unclassified-change": [W, "A change no rule classifies: a reviewer should look.", "Read the change."],
 } as const satisfies Record<string, readonly [Level, string, string]>;
 
