@@ -1,7 +1,7 @@
 import { compareExtensions, EXTENSION_KEYS } from "./compare-extensions.ts";
 import { comparePaths } from "./compare-operations.ts";
 import { compareServers } from "./compare-servers.ts";
-import { Collector, compareRest, type Json, obj, same, show } from "./context.ts";
+import { Collector, compareRest, type Json, obj, show } from "./context.ts";
 import { dereference } from "./dereference.ts";
 import { type RuleId, ruleInfo } from "./rules.ts";
 import { type DiffOptions, type DiffResult, type Finding, LEVELS, type Summary } from "./types.ts";
