@@ -15,6 +15,7 @@ const operations: Case[] = [
   ["path parameter renamed (same route)", { given: (d) => { d.paths["/plus/json/rank/{window}.json"] = d.paths["/plus/json/rank/{act}.json"]; delete d.paths["/plus/json/rank/{act}.json"]; d.paths["/plus/json/rank/{window}.json"].get.parameters = [{ ...d.components.parameters.LegacyRankAct, name: "window" }]; }, want: ["documentation-changed"] }],
   ["error status removed", { given: (d) => delete get(d, "/api/v1/rank").responses["400"], want: ["response-error-status-removed"] }],
   ["success status replaced", { given: (d) => { const op = get(d, "/api/v1/meta"); op.responses["203"] = op.responses["200"]; delete op.responses["200"]; }, want: ["response-status-added", "response-status-removed"] }],
+  ["redirect added to the legacy file", { given: (d) => { get(d, "/plus/json/rank/{act}.json").responses["301"] = { description: "Moved to /api/v1/rank." }; }, want: ["response-redirect-added"] }],
   ["status added", { given: (d) => { get(d, "/api/v1/rank").responses["404"] = { description: "Nothing here." }; }, want: ["response-status-added"] }],
   ["Retry-After removed", { given: (d) => delete d.components.responses.TooManyRequests.headers["Retry-After"], want: ["response-header-removed"] }],
   ["RateLimit-Remaining removed from one operation", { given: (d) => delete ok200(d, "/api/v1/rank").headers["RateLimit-Remaining"], want: ["response-header-removed"] }],

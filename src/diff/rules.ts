@@ -296,6 +296,11 @@ export const RULES = {
     "A documented error status (4xx, 5xx, default) is gone: the requests that got it are served or answered otherwise.",
     "Keep handling it until the server stops sending it.",
   ],
+  "response-redirect-added": [
+    B,
+    "A redirect status (301, 302, 303, 307, 308) now answers an operation: clients follow it and read the target's body as this one's.",
+    "Call the target URL, and read its body as documented there.",
+  ],
   "response-status-added": [W, "A new documented response status.", "Handle the new status."],
   "response-header-removed": [
     B,
@@ -342,6 +347,11 @@ export const RULES = {
     "Browser clients: check cross-origin calls still work.",
   ],
   "cors-widened": [I, "x-cors allows browsers more.", "Nothing to change."],
+  "cors-preflight-status-changed": [
+    I,
+    "The preflight answers another 2xx status: browsers accept any ok status (Fetch: 200 to 299).",
+    "Nothing to change.",
+  ],
   "methods-narrowed": [
     B,
     "x-methods answers less: a method no longer allowed, or HEAD or OPTIONS answered differently.",
@@ -358,6 +368,11 @@ export const RULES = {
     B,
     "x-query-string decodes the query otherwise: the same request may now say something else.",
     "Encode queries as the new decoding reads them.",
+  ],
+  "caching-loosened": [
+    B,
+    "x-caching lets shared caches reuse a kind of answer without asking the API (no-store, no-cache or private dropped): the policy says such a replay breaks the contract.",
+    "Do not reuse such answers from a shared cache.",
   ],
   "caching-changed": [
     W,
