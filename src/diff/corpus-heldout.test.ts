@@ -11,7 +11,7 @@ describe("held-out batch (round five): its score on edits the diff was not tuned
     expect(breaking / HELDOUT.length).toBeLessThan(0.6);
   });
 
-  it("reports recall on breaking edits and the share of others called breaking", async () => {
+  it("finds >= 95% of the breaking edits and calls <= 5% of the others breaking, and reports both", async () => {
     const results: { c: (typeof HELDOUT)[number]; got: Verdict }[] = [];
     for (const c of HELDOUT) results.push({ c, got: verdictOf(await diffPatched(c.patch)) });
     const s = score(results);
@@ -23,6 +23,8 @@ describe("held-out batch (round five): its score on edits the diff was not tuned
         ...s.falselyBreaking.map((n) => `  falsely breaking: ${n}`),
       ].join("\n"),
     );
-    expect(s.recall).toBeGreaterThanOrEqual(0);
+    // The goal of round five, on edits the diff was not tuned on.
+    expect(s.recall).toBeGreaterThanOrEqual(0.95);
+    expect(s.falseBreaking).toBeLessThanOrEqual(0.05);
   }, 300_000);
 });
