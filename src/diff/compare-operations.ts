@@ -130,7 +130,7 @@ const HANDLED = new Set([
 function compareOperation(c: Collector, b: Side, h: Side, at: At, method: string): void {
   if (b.op.operationId !== h.op.operationId) {
     c.add(
-      "operation-id-changed",
+      onTheWire(b.doc, b.op.operationId) ? "operation-id-on-wire-changed" : "operation-id-changed",
       down(at, "operationId"),
       `operationId ${show(b.op.operationId)} → ${show(h.op.operationId)}`,
     );
@@ -184,6 +184,28 @@ function compareOperationServers(c: Collector, b: Side, h: Side, at: At): void {
     { ...at, base: where(b, at.base), head: where(h, at.head) },
     `${at.operation} servers`,
   );
+}
+
+/**
+ * Whether an operationId travels in answers, not only in generated method names: the document
+ * describes a map keyed by operationId (the manifest's `data.limits`: "by operationId and
+ * parameter name"), or one of its examples has the id as an object key.
+ */
+function onTheWire(doc: Json, id: unknown): boolean {
+  if (typeof id !== "string") return false;
+  const seen = new Set<unknown>();
+  const found = (v: unknown, inExample: boolean): boolean => {
+    if (v === null || typeof v !== "object" || seen.has(v)) return false;
+    seen.add(v);
+    if (Array.isArray(v)) return v.some((x) => found(x, inExample));
+    const node = v as Json;
+    if (isObject(node.additionalProperties) && /\boperationId\b/.test(String(node.description ?? "")))
+      return true;
+    return Object.entries(node).some(
+      ([k, x]) => (inExample && k === id) || found(x, inExample || k === "example" || k === "examples"),
+    );
+  };
+  return found(doc, false);
 }
 
 function securityOf(side: Side): Json[] {

@@ -157,7 +157,7 @@ export const CORPUS: CorpusCase[] = [
   { name: "public operation written with an empty alternative", patch: [{ op: "replace", path: `${META}/security`, value: [{}] }], want: "none", why: "[] and [{}] both mean no credentials" },
   { name: "security removed from a personal stream", patch: [{ op: "replace", path: `${PUSH}/security`, value: [] }], want: "info", why: "calls with the key still work" },
   { name: "API key moved to the query", patch: [{ op: "replace", path: "/components/securitySchemes/ApiKeyHeader/in", value: "query" }], want: "breaking", why: "the X-API-Key header is ignored" },
-  { name: "operationId changed", patch: [{ op: "replace", path: `${SHENGHUO}/operationId`, value: "getActivities" }], want: "warning", why: "generated method names change; the wire does not" },
+  { name: "operationId changed", patch: [{ op: "replace", path: `${SHENGHUO}/operationId`, value: "getActivities" }], want: "breaking", why: "meta's data.limits is keyed by operationId: limits.listActivities is what clients read (and generated method names change)" },
 
   // --- responses, headers, media types.
   { name: "success status removed", patch: [{ op: "move", from: `${META}/responses/200`, path: `${META}/responses/203` }], want: "breaking", why: "clients check for 200" },
@@ -359,6 +359,7 @@ export const CORPUS: CorpusCase[] = [
   { name: "feed limit lowered", patch: [{ op: "replace", path: `${P}/FeedLimit/schema/maximum`, value: 30 }], want: "breaking", why: "limit=40 refused" },
   // --- tenth batch (round five): the five disputed levels, each decided in README "Decisions: round five".
   { name: "fixed path segment added to the server URL", patch: [{ op: "replace", path: "/servers/0/url", value: "{base_url}/v1compat" }], want: "breaking", why: "every operation moves under /v1compat, on any implementation (base_url is scheme, host and port only)" },
+  { name: "operationId renamed where the manifest keys limits by it", patch: [{ op: "replace", path: `${RANK}/operationId`, value: "listRank" }], want: "breaking", why: "meta's data.limits.getRank is what clients read; it becomes data.limits.listRank" },
   { name: "legacy file answers a 301 to the API's rank", patch: [{ op: "add", path: `${LEGACY}/responses/301`, value: { description: "Moved to /api/v1/rank?act={act}&limit=50.", headers: { Location: { required: true, schema: { type: "string", format: "uri-reference" } } } } }], want: "breaking", why: "scripts follow the redirect and get the rank's envelope where they parse a bare array" },
   { name: "preflight answered 200 instead of 204", patch: [{ op: "replace", path: "/x-cors/preflight/status", value: 200 }], want: "info", why: "browsers accept any 2xx as a preflight's ok status" },
 ];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type Doc, diffEdit, get, rulesOf } from "./testing.ts";
+import { diffDocuments } from "./diff.ts";
+import { type Doc, diffEdit, get, rulesOf, spec, TODAY } from "./testing.ts";
 
 type Case = [string, { given: (d: Doc) => void; want: string[] }];
 
@@ -38,7 +39,7 @@ const operations: Case[] = [
   ["security alternative added", { given: (d) => { d.components.securitySchemes.Bearer = { type: "http", scheme: "bearer" }; get(d, "/api/v1/my/follow").security.push({ Bearer: [] }); }, want: ["documentation-changed"] }],
   ["API key header renamed", { given: (d) => { d.components.securitySchemes.ApiKeyHeader.name = "X-Key"; }, want: ["security-scheme-changed"] }],
   ["operation deprecated", { given: (d) => { get(d, "/plus/json/rank/{act}.json").deprecated = true; }, want: ["operation-deprecated"] }],
-  ["operationId changed", { given: (d) => { get(d, "/api/v1/rank").operationId = "rank"; }, want: ["operation-id-changed"] }],
+  ["operationId changed", { given: (d) => { get(d, "/api/v1/rank").operationId = "rank"; }, want: ["operation-id-on-wire-changed"] }],
   ["summary changed", { given: (d) => { get(d, "/api/v1/rank").summary = "Rank"; }, want: ["documentation-changed"] }],
   ["tags changed", { given: (d) => { get(d, "/api/v1/rank").tags = ["alerts"]; }, want: ["documentation-changed"] }],
   ["response description changed", { given: (d) => { ok200(d, "/api/v1/feed").description = "The feed."; }, want: ["documentation-changed"] }],
@@ -96,5 +97,21 @@ describe("operations, responses and security", () => {
       const r = await diffDocuments({ label: "b", raw: base }, { label: "h", raw: head });
       expect(rulesOf(r)).toEqual(want);
     }
+  });
+});
+
+describe("operationId on the wire", () => {
+  it("a rename is a warning where no answer is keyed by operationId (generated method names only)", async () => {
+    const base = spec();
+    delete base.components.schemas.MetaResponse.properties.data.properties.limits.description;
+    delete base.components.examples.MetaManifest.value.data.limits;
+    const head = structuredClone(base);
+    get(head, "/api/v1/rank").operationId = "rank";
+    const r = await diffDocuments(
+      { label: "base", raw: base },
+      { label: "head", raw: head },
+      { today: TODAY },
+    );
+    expect(rulesOf(r)).toEqual(["operation-id-changed"]);
   });
 });

@@ -36,6 +36,11 @@ export const RULES = {
   ],
   "path-added": [I, "A new path.", "Optional: use it."],
   "operation-added": [I, "A new operation.", "Optional: use it."],
+  "operation-id-on-wire-changed": [
+    B,
+    "The operationId changed, and the document's own response examples carry it (a map keyed by operationId): clients that look the old key up find nothing.",
+    "Look the new operationId up.",
+  ],
   "operation-id-changed": [
     W,
     "The operationId changed: generated client method names change.",
