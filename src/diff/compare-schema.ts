@@ -147,18 +147,17 @@ function comparedAsSets(b: Json, h: Json): boolean {
 
 function compareValues(c: Collector, b: Json, h: Json, at: At, dir: Direction): void {
   const change = compareValueSets(b, h);
-  const where = at;
   if (change.undecided) {
-    c.add("values-undecided", where, `${name(at)}respelled; no value shows whether what it admits changed`);
+    c.add("values-undecided", at, `${name(at)}respelled; no value shows whether what it admits changed`);
     return;
   }
   if (change.lost !== undefined) {
     const msg = `${name(at)}${show(change.lost)} ${dir === "request" ? "no longer accepted" : "no longer sent"}`;
-    c.add(dir === "request" ? "request-values-narrowed" : "response-values-narrowed", where, msg);
+    c.add(dir === "request" ? "request-values-narrowed" : "response-values-narrowed", at, msg);
   }
   if (change.gained === undefined) return;
   if (dir === "request") {
-    c.add("request-values-widened", where, `${name(at)}${show(change.gained)} now accepted`);
+    c.add("request-values-widened", at, `${name(at)}${show(change.gained)} now accepted`);
     return;
   }
   // The response rules of the keyword walk, by what the old schema listed: a null gained is
@@ -167,14 +166,14 @@ function compareValues(c: Collector, b: Json, h: Json, at: At, dir: Direction): 
     change.gained === null
       ? compareValueSets(b, { allOf: [h, { not: { type: "null" } }] }).gained
       : change.gained;
-  if (change.gained === null) c.add("response-field-became-nullable", where, `${name(at)}may now be null`);
+  if (change.gained === null) c.add("response-field-became-nullable", at, `${name(at)}may now be null`);
   if (gained === undefined) return;
   const msg = `${name(at)}${show(gained)} may now arrive`;
   const listed = finiteValues(b);
-  if (listed?.length === 1) c.add("response-const-widened", where, msg);
+  if (listed?.length === 1) c.add("response-const-widened", at, msg);
   else if (listed !== undefined && typeof gained === typeof listed[0])
-    c.add("response-enum-value-added", where, msg);
-  else c.add("response-values-widened", where, msg);
+    c.add("response-enum-value-added", at, msg);
+  else c.add("response-values-widened", at, msg);
 }
 
 /**
