@@ -21,7 +21,7 @@ let r: DiffResult;
 beforeAll(async () => {
   const compared = await diffEdit((d) => {
     param(d, "RankLimit").schema.maximum = 200;
-    get(d, "/api/v1/rank").operationId = "rank";
+    get(d, "/api/v1/rank").responses["404"] = { description: "Nothing here." };
   });
   r = acceptChanges(
     compared,
@@ -45,7 +45,7 @@ describe("formats with --accept", () => {
     expect(lines[0]).toBe(
       "BREAKING request-bound-narrowed GET /api/v1/rank (query limit) #/components/parameters/RankLimit/schema/maximum: query limit: maximum 300 → 200 [accepted until 2026-12-31: no client asks above 200, OPS-9]",
     );
-    expect(lines[1]).toMatch(/^WARNING operation-id-changed .*"rank"$/);
+    expect(lines[1]).toMatch(/^WARNING response-status-added .*response 404 added$/);
     expect(lines.slice(-4)).toEqual([
       EXPIRED,
       UNUSED,
@@ -95,7 +95,7 @@ describe("formats with --accept", () => {
     expect(out[0]).toMatch(
       /^::notice file=openapi\/openapi.yaml,line=\d+,title=request-bound-narrowed \(accepted\)::GET \/api\/v1\/rank \(query limit\): query limit: maximum 300 → 200 \[accepted until 2026-12-31: no client asks above 200, OPS-9\]$/,
     );
-    expect(out[1]).toMatch(/^::warning .*title=operation-id-changed::/);
+    expect(out[1]).toMatch(/^::warning .*title=response-status-added::/);
     expect(out.slice(-3)).toEqual([
       `::error title=dealkit diff --accept::${EXPIRED}`,
       `::notice title=dealkit diff --accept::${UNUSED}`,

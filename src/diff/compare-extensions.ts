@@ -140,8 +140,13 @@ function compareCors(c: Collector, b: Json, h: Json, at: At): void {
   const pre = down(at, "preflight");
   compareList(c, pb.allow_methods, ph.allow_methods, down(pre, "allow_methods"), "preflight allow_methods");
   compareList(c, pb.allow_headers, ph.allow_headers, down(pre, "allow_headers"), "preflight allow_headers");
-  if (pb.status !== ph.status)
-    c.add("cors-narrowed", down(pre, "status"), `preflight status ${show(pb.status)} → ${show(ph.status)}`);
+  // Browsers accept a preflight answered with any ok status (Fetch: 200 to 299), so 204 → 200
+  // fails nothing; a status outside 2xx fails every preflight.
+  if (pb.status !== ph.status) {
+    const ok = (s: unknown) => Number(s) >= 200 && Number(s) <= 299;
+    const rule = ok(pb.status) && ok(ph.status) ? "cors-preflight-status-changed" : "cors-narrowed";
+    c.add(rule, down(pre, "status"), `preflight status ${show(pb.status)} → ${show(ph.status)}`);
+  }
   // A shorter Max-Age only makes browsers preflight more often: nothing fails.
   if (pb.max_age_seconds !== ph.max_age_seconds) {
     c.add(
@@ -153,6 +158,48 @@ function compareCors(c: Collector, b: Json, h: Json, at: At): void {
   compareRest(c, pb, ph, pre, new Set(["allow_methods", "allow_headers", "status", "max_age_seconds"]));
   compareRest(c, b, h, at, new Set(["allow_origin", "on", "expose_headers", "preflight"]));
 }
+
+/**
+ * x-caching answers, by kind. The policy makes "a shared cache gave it from storage without
+ * asking the API" a broken answer (RateLimit-* replayed, the limiter skipped), so a kind whose
+ * Cache-Control sets newly let a shared cache reuse it is breaking; any other change to what
+ * caches keep is a warning.
+ */
+function compareCaching(c: Collector, b: unknown, h: unknown): void {
+  const byKind = (v: unknown) => new Map(entries(v).map((a) => [String(obj(a).kind), obj(a)]));
+  const kb = byKind(b);
+  const kh = byKind(h);
+  const at = down(root("x-caching"), "answers");
+  let loosened = false;
+  for (const [kind, answer] of kh) {
+    const before = kb.get(kind);
+    if (before && !sharedReuse(before.cache_control) && sharedReuse(answer.cache_control)) {
+      c.add(
+        "caching-loosened",
+        at,
+        `${kind} answers may now be reused by a shared cache without asking the API`,
+      );
+      loosened = true;
+    }
+  }
+  if (!loosened) c.add("caching-changed", at, "the Cache-Control of some answers changed");
+}
+
+/**
+ * Whether one of the Cache-Control sets lets a shared cache answer from storage without asking
+ * the API: none of no-store, no-cache, private, and no zero max-age or s-maxage (RFC 9111 §5.2.2;
+ * without a lifetime a cache may still assign one heuristically, §4.2.2).
+ */
+function sharedReuse(sets: unknown): boolean {
+  return entries(sets).some((set) => {
+    const directives = entries(set).map((d) => String(d).toLowerCase().replace(/\s+/g, ""));
+    if (directives.some((d) => ["no-store", "no-cache", "private"].includes(d))) return false;
+    const shared = directives.find((d) => d.startsWith("s-maxage="));
+    return shared ? shared !== "s-maxage=0" : !directives.includes("max-age=0");
+  });
+}
+
+const entries = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 /**
  * How answers travel: a lower query-string cap refuses requests that were served (breaking); a
@@ -190,8 +237,7 @@ function compareTransport(c: Collector, b: Json, h: Json): void {
   if (both) compareRest(c, qb, qh, at, new Set(["max_length", "reason", "measured", "decoding"]));
   const cb = obj(b["x-caching"]);
   const ch = obj(h["x-caching"]);
-  if ("answers" in cb && !same(cb.answers, ch.answers))
-    c.add("caching-changed", down(root("x-caching"), "answers"), "the Cache-Control of some answers changed");
+  if ("answers" in cb && !same(cb.answers, ch.answers)) compareCaching(c, cb.answers, ch.answers);
   if ("policy" in cb && "policy" in ch && cb.policy !== ch.policy)
     c.add("documentation-changed", down(root("x-caching"), "policy"), "policy changed");
   if ("x-caching" in b && "x-caching" in h)

@@ -1,5 +1,6 @@
 import { compareParameters } from "./compare-parameters.ts";
 import { compareRequestBody, compareResponses } from "./compare-responses.ts";
+import { compareServers, overriddenServers } from "./compare-servers.ts";
 import { compareConformance, compareRelations } from "./compare-x-conformance.ts";
 import {
   type At,
@@ -104,7 +105,7 @@ function comparePathItem(
       );
     }
   }
-  compareRest(c, b, h, at, new Set([...METHODS, "parameters"]));
+  compareRest(c, b, h, at, new Set([...METHODS, "parameters", "servers"]));
 }
 
 interface Side {
@@ -123,12 +124,13 @@ const HANDLED = new Set([
   "x-conformance",
   "x-relations",
   "x-sunset",
+  "servers",
 ]);
 
 function compareOperation(c: Collector, b: Side, h: Side, at: At, method: string): void {
   if (b.op.operationId !== h.op.operationId) {
     c.add(
-      "operation-id-changed",
+      onTheWire(b.doc, b.op.operationId) ? "operation-id-on-wire-changed" : "operation-id-changed",
       down(at, "operationId"),
       `operationId ${show(b.op.operationId)} → ${show(h.op.operationId)}`,
     );
@@ -146,6 +148,7 @@ function compareOperation(c: Collector, b: Side, h: Side, at: At, method: string
   if (b.op.deprecated === true && h.op.deprecated !== true)
     c.add("documentation-changed", down(at, "deprecated"), `${at.operation} is no longer deprecated`);
   compareSecurity(c, b, h, at);
+  compareOperationServers(c, b, h, at);
   compareParameters(c, b, h, at, method);
   compareRequestBody(c, b.op.requestBody, h.op.requestBody, down(at, "requestBody"));
   compareResponses(c, b.op.responses, h.op.responses, down(at, "responses"));
@@ -158,6 +161,51 @@ function compareOperation(c: Collector, b: Side, h: Side, at: At, method: string
   );
   compareRelations(c, b.op["x-relations"], h.op["x-relations"], down(at, "x-relations"));
   compareRest(c, b.op, h.op, at, HANDLED);
+}
+
+/**
+ * A path-level or operation-level `servers` override moves that operation's URL; the document's
+ * own list is compared once at the root. The pointer is where each side's servers are written.
+ */
+function compareOperationServers(c: Collector, b: Side, h: Side, at: At): void {
+  const ob = overriddenServers(b.item, b.op);
+  const oh = overriddenServers(h.item, h.op);
+  if (ob === undefined && oh === undefined) return;
+  const where = (side: Side, tokens: string[]) =>
+    side.op.servers !== undefined
+      ? [...tokens, "servers"]
+      : side.item.servers !== undefined
+        ? [...tokens.slice(0, -1), "servers"]
+        : ["servers"];
+  compareServers(
+    c,
+    ob ?? b.doc.servers,
+    oh ?? h.doc.servers,
+    { ...at, base: where(b, at.base), head: where(h, at.head) },
+    `${at.operation} servers`,
+  );
+}
+
+/**
+ * Whether an operationId travels in answers, not only in generated method names: the document
+ * describes a map keyed by operationId (the manifest's `data.limits`: "by operationId and
+ * parameter name"), or one of its examples has the id as an object key.
+ */
+function onTheWire(doc: Json, id: unknown): boolean {
+  if (typeof id !== "string") return false;
+  const seen = new Set<unknown>();
+  const found = (v: unknown, inExample: boolean): boolean => {
+    if (v === null || typeof v !== "object" || seen.has(v)) return false;
+    seen.add(v);
+    if (Array.isArray(v)) return v.some((x) => found(x, inExample));
+    const node = v as Json;
+    if (isObject(node.additionalProperties) && /\boperationId\b/.test(String(node.description ?? "")))
+      return true;
+    return Object.entries(node).some(
+      ([k, x]) => (inExample && k === id) || found(x, inExample || k === "example" || k === "examples"),
+    );
+  };
+  return found(doc, false);
 }
 
 function securityOf(side: Side): Json[] {

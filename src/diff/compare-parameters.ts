@@ -11,6 +11,7 @@ import {
   same,
   show,
 } from "./context.ts";
+import { defaultOf } from "./value-sets.ts";
 
 interface Located {
   param: Json;
@@ -84,7 +85,22 @@ export function compareParameters(
   }
 }
 
-function compareParameter(c: Collector, b: Json, h: Json, at: At): void {
+/**
+ * A one-value list of primitives (`type: array, maxItems: 1`) is written on the wire exactly as the
+ * primitive in every style (`tag=x`, `x` in a path or header): against a parameter that was (or
+ * becomes) that primitive, its item is what travels.
+ */
+function asWireValues(b: Json, h: Json): [Json, Json] {
+  const oneValueList = (s: unknown): s is Json =>
+    isObject(s) && s.type === "array" && s.maxItems === 1 && isObject(s.items) && !isObject(s.items.items);
+  const isList = (s: unknown) => isObject(s) && [s.type].flat().includes("array");
+  if (oneValueList(b.schema) && !isList(h.schema)) return [{ ...b, schema: b.schema.items }, h];
+  if (oneValueList(h.schema) && !isList(b.schema)) return [b, { ...h, schema: h.schema.items }];
+  return [b, h];
+}
+
+function compareParameter(c: Collector, bAsWritten: Json, hAsWritten: Json, at: At): void {
+  const [b, h] = asWireValues(bAsWritten, hAsWritten);
   if (b.name !== h.name)
     c.add(
       "documentation-changed",
@@ -117,13 +133,11 @@ function compareParameter(c: Collector, b: Json, h: Json, at: At): void {
     );
   } else if (isObject(b.content) && isObject(h.content))
     compareContent(c, b.content, h.content, { ...down(at, "content"), field: at.parameter }, "request");
-  else if (
-    b.required === true &&
-    h.required === true &&
-    !same(obj(b.schema).default, obj(h.schema).default)
-  ) {
-    // A required parameter is always sent: its default is never used (oasdiff agrees).
-    const msg = `${at.parameter} default ${show(obj(b.schema).default)} → ${show(obj(h.schema).default)} (required: never used)`;
+  else if (b.required === true && !same(defaultOf(obj(b.schema)), defaultOf(obj(h.schema)))) {
+    // A required parameter is always sent: its default is never used (oasdiff agrees). Made
+    // optional with a default, it still changes no call a client made: every one sent it.
+    const why = h.required === true ? "required: never used" : "was required: every existing call sends it";
+    const msg = `${at.parameter} default ${show(defaultOf(obj(b.schema)))} → ${show(defaultOf(obj(h.schema)))} (${why})`;
     c.add("documentation-changed", down(at, "schema", "default"), msg);
     const { default: _b, ...bs } = obj(b.schema);
     const { default: _h, ...hs } = obj(h.schema);

@@ -23,6 +23,15 @@ import { absorbMissing } from "./normalize-schema.ts";
 import { comparePatterns } from "./patterns.ts";
 import { writtenNode } from "./pointer.ts";
 import type { RuleId } from "./rules.ts";
+import {
+  compareValueSets,
+  defaultOf,
+  enumRespelled,
+  finiteValues,
+  hasComposition,
+  isScalarSchema,
+  keywordValues,
+} from "./value-sets.ts";
 
 /**
  * Direction-aware comparison of two dereferenced JSON Schemas. A request schema constrains what
@@ -72,6 +81,14 @@ function walk(
   const inner = new Set(seen).add(bAsWritten);
   // The same schema spelled with allOf, a one-branch oneOf or a oneOf of types is one schema.
   const [b, h] = absorbMissing(bAsWritten, hAsWritten);
+  if (comparedAsSets(b, h)) {
+    compareValues(c, b, h, at, dir);
+    compareDefault(c, b, h, at, dir);
+    compareAccess(c, b, h, at, dir);
+    if (b.deprecated !== true && h.deprecated === true)
+      c.add("documentation-changed", down(at, "deprecated"), `${name(at)}now deprecated`);
+    return;
+  }
   if (enumDecides(b, h)) {
     // The same enum, every value admitted alike: a new pattern or bound is a note, not a change.
     for (const key of VALUE_KEYWORDS.filter((k) => !same(b[k], h[k])))
@@ -87,13 +104,7 @@ function walk(
     compareBounds(c, b, h, at, dir);
     compareStrings(c, b, h, at, dir);
   }
-  if (!same(b.default, h.default)) {
-    // A request default is what the server assumes when the client says nothing: changing,
-    // adding or removing it changes what an existing call means (oasdiff agrees). In a response
-    // it is an annotation: the server sends the value.
-    const msg = `${name(at)}default ${show(b.default)} → ${show(h.default)}`;
-    c.add(dir === "request" ? "default-changed" : "documentation-changed", down(at, "default"), msg);
-  }
+  compareDefault(c, b, h, at, dir);
   compareAccess(c, b, h, at, dir);
   compareNot(c, b, h, at, dir);
   compareProperties(c, b, h, at, dir, inner);
@@ -120,6 +131,63 @@ function walk(
     c.add("documentation-changed", down(at, "deprecated"), `${name(at)}now deprecated`);
   }
   compareRest(c, b, h, at, HANDLED);
+}
+
+/**
+ * Scalar schemas with a composition on either side, or an enum on one side spelled as a pattern on
+ * the other, are compared as the sets of values they admit (value-sets.ts): keyword by keyword,
+ * an equivalent split reads as many changes and an overlapping oneOf as none. A format that
+ * differs is left to the keyword rules (a format is a name, not a check run here).
+ */
+function comparedAsSets(b: Json, h: Json): boolean {
+  if (same(b, h) || !isScalarSchema(b) || !isScalarSchema(h)) return false;
+  if (!hasComposition(b) && !hasComposition(h) && !enumRespelled(b, h)) return false;
+  return same([...keywordValues(b, "format")].sort(), [...keywordValues(h, "format")].sort());
+}
+
+function compareValues(c: Collector, b: Json, h: Json, at: At, dir: Direction): void {
+  const change = compareValueSets(b, h);
+  if (change.undecided) {
+    c.add("values-undecided", at, `${name(at)}respelled; no value shows whether what it admits changed`);
+    return;
+  }
+  if (change.lost !== undefined) {
+    const msg = `${name(at)}${show(change.lost)} ${dir === "request" ? "no longer accepted" : "no longer sent"}`;
+    c.add(dir === "request" ? "request-values-narrowed" : "response-values-narrowed", at, msg);
+  }
+  if (change.gained === undefined) return;
+  if (dir === "request") {
+    c.add("request-values-widened", at, `${name(at)}${show(change.gained)} now accepted`);
+    return;
+  }
+  // The response rules of the keyword walk, by what the old schema listed: a null gained is
+  // nullability, a const grown breaks routing, an enum grown is a warning (see README Decisions).
+  const gained =
+    change.gained === null
+      ? compareValueSets(b, { allOf: [h, { not: { type: "null" } }] }).gained
+      : change.gained;
+  if (change.gained === null) c.add("response-field-became-nullable", at, `${name(at)}may now be null`);
+  if (gained === undefined) return;
+  const msg = `${name(at)}${show(gained)} may now arrive`;
+  const listed = finiteValues(b);
+  if (listed?.length === 1) c.add("response-const-widened", at, msg);
+  else if (listed !== undefined && typeof gained === typeof listed[0])
+    c.add("response-enum-value-added", at, msg);
+  else c.add("response-values-widened", at, msg);
+}
+
+/**
+ * A request default is what the server assumes when the client says nothing: changing, adding or
+ * removing it changes what an existing call means (oasdiff agrees). In a response it is an
+ * annotation: the server sends the value. A default stated in a composition's part is the same
+ * default as one stated beside it.
+ */
+function compareDefault(c: Collector, b: Json, h: Json, at: At, dir: Direction): void {
+  const db = defaultOf(b);
+  const dh = defaultOf(h);
+  if (same(db, dh)) return;
+  const msg = `${name(at)}default ${show(db)} → ${show(dh)}`;
+  c.add(dir === "request" ? "default-changed" : "documentation-changed", down(at, "default"), msg);
 }
 
 function name(at: At): string {

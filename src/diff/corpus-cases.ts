@@ -157,7 +157,7 @@ export const CORPUS: CorpusCase[] = [
   { name: "public operation written with an empty alternative", patch: [{ op: "replace", path: `${META}/security`, value: [{}] }], want: "none", why: "[] and [{}] both mean no credentials" },
   { name: "security removed from a personal stream", patch: [{ op: "replace", path: `${PUSH}/security`, value: [] }], want: "info", why: "calls with the key still work" },
   { name: "API key moved to the query", patch: [{ op: "replace", path: "/components/securitySchemes/ApiKeyHeader/in", value: "query" }], want: "breaking", why: "the X-API-Key header is ignored" },
-  { name: "operationId changed", patch: [{ op: "replace", path: `${SHENGHUO}/operationId`, value: "getActivities" }], want: "warning", why: "generated method names change; the wire does not" },
+  { name: "operationId changed", patch: [{ op: "replace", path: `${SHENGHUO}/operationId`, value: "getActivities" }], want: "breaking", why: "meta's data.limits is keyed by operationId: limits.listActivities is what clients read (and generated method names change)" },
 
   // --- responses, headers, media types.
   { name: "success status removed", patch: [{ op: "move", from: `${META}/responses/200`, path: `${META}/responses/203` }], want: "breaking", why: "clients check for 200" },
@@ -281,7 +281,7 @@ export const CORPUS: CorpusCase[] = [
   { name: "discriminator added to the feed union", patch: [{ op: "add", path: `${S}/FeedResponse/properties/data/items/discriminator`, value: { propertyName: "type" } }], want: "warning", why: "a tooling hint a reviewer should look at (Alert has no type field)" },
   { name: "announce header dropped from the versioning policy", patch: [{ op: "replace", path: "/x-versioning/announce_headers", value: ["Sunset"] }], want: "breaking", why: "clients watching Deprecation miss the announcement" },
   { name: "compression coding added", patch: [{ op: "add", path: "/x-compression/codings/-", value: "zstd" }], want: "info", why: "only used when offered" },
-  { name: "caching made public and stored", patch: [{ op: "replace", path: "/x-caching/answers/2/cache_control", value: [["public", "max-age=60"]] }], want: "warning", why: "caches may replay RateLimit-* headers" },
+  { name: "caching made public and stored", patch: [{ op: "replace", path: "/x-caching/answers/2/cache_control", value: [["public", "max-age=60"]] }], want: "breaking", why: "shared caches may now answer without asking the API, which the policy says breaks the contract (RateLimit-* replayed, the limiter skipped)" },
   { name: "response example replaced", patch: [{ op: "replace", path: "/components/examples/FeedZdm/summary", value: "The zdm stream." }], want: "info", why: "documentation" },
   { name: "a top-level tag described", patch: [{ op: "replace", path: "/tags/0/description", value: "The manifest." }], want: "info", why: "documentation" },
   { name: "request enum value added and another removed", patch: [{ op: "replace", path: `${P}/ShenghuoWithCates/schema/enum`, value: ["1", "true"] }], want: "breaking", why: "with_cates=0 is refused" },
@@ -357,4 +357,9 @@ export const CORPUS: CorpusCase[] = [
   { name: "activity category restricted to an enum", patch: [{ op: "replace", path: `${P}/ShenghuoCate/schema`, value: { type: "string", enum: ["waimai", "chuxing", "chongzhi"] } }], want: "breaking", why: "cate=dianying is refused" },
   { name: "preflight allows HEAD", patch: [{ op: "add", path: "/x-cors/preflight/allow_methods/-", value: "HEAD" }], want: "info", why: "browsers may send more" },
   { name: "feed limit lowered", patch: [{ op: "replace", path: `${P}/FeedLimit/schema/maximum`, value: 30 }], want: "breaking", why: "limit=40 refused" },
+  // --- tenth batch (round five): the five disputed levels, each decided in README "Decisions: round five".
+  { name: "fixed path segment added to the server URL", patch: [{ op: "replace", path: "/servers/0/url", value: "{base_url}/v1compat" }], want: "breaking", why: "every operation moves under /v1compat, on any implementation (base_url is scheme, host and port only)" },
+  { name: "operationId renamed where the manifest keys limits by it", patch: [{ op: "replace", path: `${RANK}/operationId`, value: "listRank" }], want: "breaking", why: "meta's data.limits.getRank is what clients read; it becomes data.limits.listRank" },
+  { name: "legacy file answers a 301 to the API's rank", patch: [{ op: "add", path: `${LEGACY}/responses/301`, value: { description: "Moved to /api/v1/rank?act={act}&limit=50.", headers: { Location: { required: true, schema: { type: "string", format: "uri-reference" } } } } }], want: "breaking", why: "scripts follow the redirect and get the rank's envelope where they parse a bare array" },
+  { name: "preflight answered 200 instead of 204", patch: [{ op: "replace", path: "/x-cors/preflight/status", value: 200 }], want: "info", why: "browsers accept any 2xx as a preflight's ok status" },
 ];

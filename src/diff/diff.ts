@@ -1,6 +1,7 @@
 import { compareExtensions, EXTENSION_KEYS } from "./compare-extensions.ts";
 import { comparePaths } from "./compare-operations.ts";
-import { Collector, compareRest, type Json, obj, same, show } from "./context.ts";
+import { compareServers } from "./compare-servers.ts";
+import { Collector, compareRest, type Json, obj, show } from "./context.ts";
 import { dereference } from "./dereference.ts";
 import { type RuleId, ruleInfo } from "./rules.ts";
 import { type DiffOptions, type DiffResult, type Finding, LEVELS, type Summary } from "./types.ts";
@@ -70,14 +71,7 @@ export async function diffDocuments(
 
 /** Root keys other than paths and the x-rules. Components are compared where they are used. */
 function compareRoot(c: Collector, b: Json, h: Json): void {
-  if (!same(b.servers, h.servers)) {
-    const docsOnly = same(withoutDescriptions(b.servers), withoutDescriptions(h.servers));
-    c.add(
-      docsOnly ? "documentation-changed" : "servers-changed",
-      { base: ["servers"], head: ["servers"] },
-      `servers ${docsOnly ? "descriptions " : ""}changed`,
-    );
-  }
+  compareServers(c, b.servers, h.servers, { base: ["servers"], head: ["servers"] }, "servers");
   const ib = obj(b.info);
   const ih = obj(h.info);
   if (ib.version !== ih.version)
@@ -99,17 +93,6 @@ function compareRoot(c: Collector, b: Json, h: Json): void {
     h,
     { base: [], head: [] },
     new Set(["paths", "components", "servers", "info", "security", ...EXTENSION_KEYS]),
-  );
-}
-
-/** Servers with their (and their variables') descriptions dropped: what a client's base URL depends on. */
-function withoutDescriptions(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(withoutDescriptions);
-  if (v === null || typeof v !== "object") return v;
-  return Object.fromEntries(
-    Object.entries(v)
-      .filter(([k]) => k !== "description")
-      .map(([k, x]) => [k, withoutDescriptions(x)]),
   );
 }
 

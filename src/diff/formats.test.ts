@@ -16,7 +16,7 @@ const lineOf = (needle: string, after = 0) =>
 const mixed = () =>
   diffEdit((d) => {
     param(d, "RankLimit").schema.maximum = 200;
-    get(d, "/api/v1/rank").operationId = "rank";
+    get(d, "/api/v1/rank").responses["404"] = { description: "Nothing here." };
     schema(d, "Alert").properties.hot = { type: "boolean" };
   });
 
@@ -26,7 +26,7 @@ describe("formats", () => {
     expect(lines[0]).toBe(
       "BREAKING request-bound-narrowed GET /api/v1/rank (query limit) #/components/parameters/RankLimit/schema/maximum: query limit: maximum 300 → 200",
     );
-    expect(lines[1]).toMatch(/^WARNING operation-id-changed GET \/api\/v1\/rank /);
+    expect(lines[1]).toMatch(/^WARNING response-status-added GET \/api\/v1\/rank /);
     expect(lines.at(-1)).toBe("1 breaking, 1 warnings, 6 info");
   });
 
@@ -104,7 +104,7 @@ describe("formats", () => {
     expect(out[0]).toBe(
       `::error file=openapi/openapi.yaml,line=${line},title=request-bound-narrowed::GET /api/v1/rank (query limit): query limit: maximum 300 → 200`,
     );
-    expect(out[1]).toMatch(/^::warning file=openapi\/openapi.yaml,line=\d+,title=operation-id-changed::/);
+    expect(out[1]).toMatch(/^::warning file=openapi\/openapi.yaml,line=\d+,title=response-status-added::/);
     expect(out[2]).toMatch(/^::notice /);
     expect(out.at(-1)).toBe(
       `::notice title=dealkit diff::1 breaking, 1 warnings, 6 info (same-major: ${version} → ${version})`,
@@ -140,7 +140,7 @@ describe("gate", () => {
         param(d, "RankLimit").schema.maximum = 200;
       }),
       diffEdit((d) => {
-        get(d, "/api/v1/rank").operationId = "rank";
+        get(d, "/api/v1/rank").responses["404"] = { description: "Nothing here." };
       }),
       diffEdit((d) => {
         param(d, "RankLimit").schema.maximum = 500;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type Doc, diffEdit, get, rulesOf } from "./testing.ts";
+import { diffDocuments } from "./diff.ts";
+import { type Doc, diffEdit, get, rulesOf, spec, TODAY } from "./testing.ts";
 
 type Case = [string, { given: (d: Doc) => void; want: string[] }];
 
@@ -15,6 +16,7 @@ const operations: Case[] = [
   ["path parameter renamed (same route)", { given: (d) => { d.paths["/plus/json/rank/{window}.json"] = d.paths["/plus/json/rank/{act}.json"]; delete d.paths["/plus/json/rank/{act}.json"]; d.paths["/plus/json/rank/{window}.json"].get.parameters = [{ ...d.components.parameters.LegacyRankAct, name: "window" }]; }, want: ["documentation-changed"] }],
   ["error status removed", { given: (d) => delete get(d, "/api/v1/rank").responses["400"], want: ["response-error-status-removed"] }],
   ["success status replaced", { given: (d) => { const op = get(d, "/api/v1/meta"); op.responses["203"] = op.responses["200"]; delete op.responses["200"]; }, want: ["response-status-added", "response-status-removed"] }],
+  ["redirect added to the legacy file", { given: (d) => { get(d, "/plus/json/rank/{act}.json").responses["301"] = { description: "Moved to /api/v1/rank." }; }, want: ["response-redirect-added"] }],
   ["status added", { given: (d) => { get(d, "/api/v1/rank").responses["404"] = { description: "Nothing here." }; }, want: ["response-status-added"] }],
   ["Retry-After removed", { given: (d) => delete d.components.responses.TooManyRequests.headers["Retry-After"], want: ["response-header-removed"] }],
   ["RateLimit-Remaining removed from one operation", { given: (d) => delete ok200(d, "/api/v1/rank").headers["RateLimit-Remaining"], want: ["response-header-removed"] }],
@@ -37,7 +39,7 @@ const operations: Case[] = [
   ["security alternative added", { given: (d) => { d.components.securitySchemes.Bearer = { type: "http", scheme: "bearer" }; get(d, "/api/v1/my/follow").security.push({ Bearer: [] }); }, want: ["documentation-changed"] }],
   ["API key header renamed", { given: (d) => { d.components.securitySchemes.ApiKeyHeader.name = "X-Key"; }, want: ["security-scheme-changed"] }],
   ["operation deprecated", { given: (d) => { get(d, "/plus/json/rank/{act}.json").deprecated = true; }, want: ["operation-deprecated"] }],
-  ["operationId changed", { given: (d) => { get(d, "/api/v1/rank").operationId = "rank"; }, want: ["operation-id-changed"] }],
+  ["operationId changed", { given: (d) => { get(d, "/api/v1/rank").operationId = "rank"; }, want: ["operation-id-on-wire-changed"] }],
   ["summary changed", { given: (d) => { get(d, "/api/v1/rank").summary = "Rank"; }, want: ["documentation-changed"] }],
   ["tags changed", { given: (d) => { get(d, "/api/v1/rank").tags = ["alerts"]; }, want: ["documentation-changed"] }],
   ["response description changed", { given: (d) => { ok200(d, "/api/v1/feed").description = "The feed."; }, want: ["documentation-changed"] }],
@@ -95,5 +97,21 @@ describe("operations, responses and security", () => {
       const r = await diffDocuments({ label: "b", raw: base }, { label: "h", raw: head });
       expect(rulesOf(r)).toEqual(want);
     }
+  });
+});
+
+describe("operationId on the wire", () => {
+  it("a rename is a warning where no answer is keyed by operationId (generated method names only)", async () => {
+    const base = spec();
+    delete base.components.schemas.MetaResponse.properties.data.properties.limits.description;
+    delete base.components.examples.MetaManifest.value.data.limits;
+    const head = structuredClone(base);
+    get(head, "/api/v1/rank").operationId = "rank";
+    const r = await diffDocuments(
+      { label: "base", raw: base },
+      { label: "head", raw: head },
+      { today: TODAY },
+    );
+    expect(rulesOf(r)).toEqual(["operation-id-changed"]);
   });
 });

@@ -36,6 +36,11 @@ export const RULES = {
   ],
   "path-added": [I, "A new path.", "Optional: use it."],
   "operation-added": [I, "A new operation.", "Optional: use it."],
+  "operation-id-on-wire-changed": [
+    B,
+    "The operationId changed, and the document's own response examples carry it (a map keyed by operationId): clients that look the old key up find nothing.",
+    "Look the new operationId up.",
+  ],
   "operation-id-changed": [
     W,
     "The operationId changed: generated client method names change.",
@@ -192,6 +197,31 @@ export const RULES = {
     "A pattern changed and no witness string shows which way: a reviewer should look.",
     "Check values against the new pattern.",
   ],
+  "request-values-narrowed": [
+    B,
+    "A request value, compared as the set of values its schema admits (allOf/oneOf/anyOf branches, enums, patterns, bounds), refuses a value it accepted.",
+    "Send only values the new schema admits.",
+  ],
+  "request-values-widened": [
+    I,
+    "A request value's schema, compared as a set, admits more values.",
+    "Nothing to change.",
+  ],
+  "response-values-widened": [
+    B,
+    "A response value's schema, compared as a set (allOf/oneOf/anyOf branches, enums, patterns, bounds), admits a value it did not.",
+    "Accept the values the new schema admits.",
+  ],
+  "response-values-narrowed": [
+    I,
+    "A response value's schema, compared as a set, admits fewer values.",
+    "Nothing to change.",
+  ],
+  "values-undecided": [
+    W,
+    "A value's schema was respelled (compositions, patterns) and no value shows whether the set it admits changed: a reviewer should look.",
+    "Check the values you send or read against the new schema.",
+  ],
   "request-format-narrowed": [
     B,
     "A request string format was added or changed.",
@@ -271,6 +301,11 @@ export const RULES = {
     "A documented error status (4xx, 5xx, default) is gone: the requests that got it are served or answered otherwise.",
     "Keep handling it until the server stops sending it.",
   ],
+  "response-redirect-added": [
+    B,
+    "A redirect status (301, 302, 303, 307, 308) now answers an operation: clients follow it and read the target's body as this one's.",
+    "Call the target URL, and read its body as documented there.",
+  ],
   "response-status-added": [W, "A new documented response status.", "Handle the new status."],
   "response-header-removed": [
     B,
@@ -317,6 +352,11 @@ export const RULES = {
     "Browser clients: check cross-origin calls still work.",
   ],
   "cors-widened": [I, "x-cors allows browsers more.", "Nothing to change."],
+  "cors-preflight-status-changed": [
+    I,
+    "The preflight answers another 2xx status: browsers accept any ok status (Fetch: 200 to 299).",
+    "Nothing to change.",
+  ],
   "methods-narrowed": [
     B,
     "x-methods answers less: a method no longer allowed, or HEAD or OPTIONS answered differently.",
@@ -333,6 +373,11 @@ export const RULES = {
     B,
     "x-query-string decodes the query otherwise: the same request may now say something else.",
     "Encode queries as the new decoding reads them.",
+  ],
+  "caching-loosened": [
+    B,
+    "x-caching lets shared caches reuse a kind of answer without asking the API (no-store, no-cache or private dropped): the policy says such a replay breaks the contract.",
+    "Do not reuse such answers from a shared cache.",
   ],
   "caching-changed": [
     W,
@@ -457,7 +502,16 @@ export const RULES = {
     "Descriptions, summaries, examples, titles, tags or other documentation changed.",
     "Nothing to change.",
   ],
-  "servers-changed": [W, "The servers list changed.", "Check the base URL you use."],
+  "servers-changed": [
+    W,
+    "The servers list changed, not where requests go: a variable's default, or the servers after the first.",
+    "Check the base URL you use.",
+  ],
+  "server-url-moved": [
+    B,
+    "The first server's URL template resolves elsewhere (another host, or a fixed path segment added): every request it covers, the document's or one path's or operation's, goes to another URL.",
+    "Call the new URL.",
+  ],
   "unclassified-change": [W, "A change no rule classifies: a reviewer should look.", "Read the change."],
 } as const satisfies Record<string, readonly [Level, string, string]>;
 

@@ -163,19 +163,40 @@ describe("oneOf and anyOf swapped", () => {
     expect(rules).toEqual(["response-field-removed", "response-schema-anyof-to-oneof"]);
   });
 
-  it("request anyOf → oneOf refuses values matching both shapes (breaking); the reverse accepts them", async () => {
+  // Scalar branches are compared as the sets of values they admit (value-sets.ts): only a value
+  // matching both shapes tells oneOf from anyOf.
+  const overlappingLimit = (d: Doc, key: string) => {
+    feedLimit(d).schema = {
+      [key]: [
+        { type: "integer", minimum: 1, maximum: 50 },
+        { type: "integer", minimum: 40, maximum: 100 },
+      ],
+    };
+  };
+
+  it.each([
+    [
+      "overlapping anyOf → oneOf refuses the shared values",
+      overlappingLimit,
+      "anyOf",
+      "oneOf",
+      ["request-values-narrowed"],
+    ],
+    [
+      "overlapping oneOf → anyOf accepts them again",
+      overlappingLimit,
+      "oneOf",
+      "anyOf",
+      ["request-values-widened"],
+    ],
+    ["disjoint anyOf → oneOf refuses nothing", composedLimit, "anyOf", "oneOf", []],
+  ] as const)("request %s", async (_, shape, from, to, want) => {
     expect(
       await diff(
-        (d) => composedLimit(d, "anyOf"),
-        (d) => composedLimit(d, "oneOf"),
+        (d) => shape(d, from),
+        (d) => shape(d, to),
       ),
-    ).toEqual(["request-schema-anyof-to-oneof"]);
-    expect(
-      await diff(
-        (d) => composedLimit(d, "oneOf"),
-        (d) => composedLimit(d, "anyOf"),
-      ),
-    ).toEqual(["request-schema-oneof-to-anyof"]);
+    ).toEqual(want);
   });
 });
 
