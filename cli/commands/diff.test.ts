@@ -19,9 +19,9 @@ const write = (name: string, edit: (d: ReturnType<typeof spec>) => void) => {
 const narrowed = write("narrowed.yaml", (d) => {
   param(d, "RankLimit").schema.maximum = 200;
 });
-/** operationId changed: a warning (generated method names change, the wire does not). */
-const renamed = write("renamed.yaml", (d) => {
-  d.paths["/api/v1/rank"].get.operationId = "rank";
+/** A documented 404 added to rank: a warning (a client may meet a status it did not handle). */
+const statusAdded = write("status-added.yaml", (d) => {
+  d.paths["/api/v1/rank"].get.responses["404"] = { description: "Nothing here." };
 });
 /** Alert.louzhuregtime removed: one breaking finding per operation that returns alerts. */
 const fieldRemoved = write("field-removed.yaml", (d) => {
@@ -59,8 +59,8 @@ describe("dealkit diff", () => {
   it.each([
     ["breaking change, default fail-on", [SPEC_PATH, narrowed], 1],
     ["breaking change, --fail-on never", [SPEC_PATH, narrowed, "--fail-on", "never"], 0],
-    ["warning, default fail-on", [SPEC_PATH, renamed], 0],
-    ["warning, --fail-on warning", [SPEC_PATH, renamed, "--fail-on", "warning"], 1],
+    ["warning, default fail-on", [SPEC_PATH, statusAdded], 0],
+    ["warning, --fail-on warning", [SPEC_PATH, statusAdded, "--fail-on", "warning"], 1],
     ["no change, from git", ["git:HEAD:openapi/openapi.yaml", "git:HEAD:openapi/openapi.yaml"], 0],
     ["unreadable input", [SPEC_PATH, join(dir, "missing.yaml")], 2],
     ["unknown revision", ["git:no-such-rev:openapi/openapi.yaml", SPEC_PATH], 2],
