@@ -6,10 +6,9 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { type RunOptions, runConformance } from "../../conformance/runner/run.ts";
-import { startBundledServer, type Target } from "../../conformance/runner/target.ts";
 import { requireTool } from "../required-tool.ts";
 import { failedChecks, findings, unexercised } from "./behind-proxy.ts";
-import { type NginxConfig, type NginxInstance, nginxAvailable, startNginx } from "./nginx.ts";
+import { type NginxConfig, type NginxStack, nginxAvailable, serverBehindNginx } from "./nginx.ts";
 
 const runnable = requireTool({
   name: "nginx",
@@ -18,25 +17,16 @@ const runnable = requireTool({
   needs: "the suite through Debian's nginx",
 });
 
-let stack: { server: Target; nginx: NginxInstance } | undefined;
+let stack: NginxStack | undefined;
 afterEach(async () => {
-  await stack?.nginx.close();
-  await stack?.server.close();
+  await stack?.close();
   stack = undefined;
 });
 
-/**
- * nginx connects to the server from here, and the server trusts this address alone: the suite's
- * own address (127.0.0.1 from one address, 127.0.0.10 and up spread) is never one it trusts.
- */
-const NGINX_ADDRESS = "127.0.0.2";
-
 /** The reference server behind nginx, trusting nginx's X-Forwarded-For (the recommended deployment). */
 async function behindNginx(config: NginxConfig, server: Record<string, unknown> = {}) {
-  const target = await startBundledServer({ trustedProxies: [NGINX_ADDRESS], ...server });
-  const nginx = await startNginx(config, target.baseUrl, { upstreamBind: NGINX_ADDRESS });
-  stack = { server: target, nginx };
-  return { url: nginx.url, ...(target.account ? { account: target.account } : {}) };
+  stack = await serverBehindNginx(config, server);
+  return { url: stack.baseUrl, ...(stack.account ? { account: stack.account } : {}) };
 }
 
 describe.runIf(runnable)("the suite through Debian's nginx", () => {
