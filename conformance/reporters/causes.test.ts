@@ -204,6 +204,7 @@ describe("a likely cause and what follows from a cause, in every report", () => 
           "✗ content-type",
           "✗ rate-limit",
         ],
+        // No group of the follower's own; the hypothesis' 3 not counted as established, the follower's 1 not twice.
         never: [`── ${PREFLIGHT}`, "5 findings explained", "6 findings"],
       },
     ],

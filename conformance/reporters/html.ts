@@ -90,11 +90,7 @@ function causeItem(c: Cause, link = ""): string {
     ? `<ul class="follows" aria-label="what follows from it">${c.follows.map((f) => causeItem(f)).join("\n")}</ul>`
     : "";
   return [
-    `<li><span class="sev sev-${text(c.severity)}">${text(c.severity)}</span> ${claim}: ${explainsWords(
-      c,
-      (k) => `<code>${text(k)}</code>`,
-      (o) => text(o),
-    )}${link}`,
+    `<li><span class="sev sev-${text(c.severity)}">${text(c.severity)}</span> ${claim}: ${explainsWords(c, (k) => `<code>${text(k)}</code>`, text)}${link}`,
     evidence.length > 0 ? `<ul>${evidence.join("")}</ul>` : "",
     follows,
     "</li>",
