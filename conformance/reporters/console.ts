@@ -1,4 +1,6 @@
+import type { Cause } from "../runner/causes.ts";
 import type { CheckResult, RunReport } from "../runner/report.ts";
+import { causesHeading, explainedWords, explainsWords, severityTag, toConfirm } from "./cause-words.ts";
 import { asShown, headline } from "./verdict.ts";
 
 const show = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
@@ -23,19 +25,30 @@ function table(checks: CheckResult[]): string[] {
   return lines;
 }
 
-/** The root causes, most severe first: one headline each, what it explains, and its evidence. */
-function causeLines(report: RunReport): string[] {
+/**
+ * One root cause: its headline (✗ established, ? a hypothesis), what it explains, its evidence,
+ * what would confirm it, then what follows from it, indented under it (↳).
+ */
+function causeLines(c: Cause, indent = "", mark = c.likely ? "?" : "✗"): string[] {
+  const under = `${indent}    `;
+  const confirm = toConfirm(c);
+  return [
+    `${indent}${mark} [${severityTag(c)}] ${c.title}`,
+    `${under}${explainsWords(c)}`,
+    ...c.evidence.map((e) => `${under}evidence: ${clip(e, 300)}`),
+    ...(confirm ? [`${under}to confirm: ${clip(confirm, 300)}`] : []),
+    ...(c.follows ?? []).flatMap((f) => causeLines(f, under, "↳")),
+  ];
+}
+
+/** The root causes in their order (findings explained, then severity), under one headline. */
+function causesSection(report: RunReport): string[] {
   if (report.causes.length === 0) return [];
-  const explained = report.causes.reduce((n, c) => n + c.count, 0);
-  const lines = ["", `Root causes (${explained} findings explained):`];
-  for (const c of report.causes) {
-    lines.push(`✗ [${c.severity}] ${c.title}`);
-    lines.push(
-      `    explains ${c.count} finding${c.count > 1 ? "s" : ""} of ${c.checks.join(", ")} (${c.operations.join(", ")})`,
-    );
-    for (const e of c.evidence) lines.push(`    evidence: ${clip(e, 300)}`);
-  }
-  return lines;
+  return [
+    "",
+    `${causesHeading(report.causes)} (${explainedWords(report.causes)}):`,
+    ...report.causes.flatMap((c) => causeLines(c)),
+  ];
 }
 
 /** What the run did: requests it sent, or (passive) exchanges it saw pass. */
@@ -59,7 +72,7 @@ export function formatConsole(input: RunReport): string {
       .length;
   // Root causes first; checks --only/--skip left out are counted below, not listed.
   const lines = [
-    ...causeLines(report),
+    ...causesSection(report),
     "",
     ...table(report.checks.filter((c) => c.status !== "skipped")),
     "",

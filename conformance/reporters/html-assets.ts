@@ -25,6 +25,8 @@ white-space:pre-wrap;overflow-wrap:anywhere;max-height:24rem;overflow:auto}
 .st-passed{color:var(--pass)}.st-failed{color:var(--fail)}.st-incomplete,.st-not-judged{color:var(--warn)}
 .sev{display:inline-block;padding:0 .4em;border-radius:4px;border:1px solid currentColor;font-size:.8em}
 .sev-critical,.sev-high{color:var(--fail)}.sev-medium{color:var(--warn)}.sev-low{color:var(--muted)}
+.hypothesis{display:inline-block;padding:0 .4em;border-radius:4px;border:1px dashed var(--warn);color:var(--warn);font-size:.8em}
+li.confirm{color:var(--muted)}ul.follows{list-style:"↳ ";padding-left:1.4rem}ul.follows>li{margin-top:.3rem}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.3rem .4rem;border-bottom:1px solid var(--line);
 vertical-align:top;overflow-wrap:anywhere}
 .table{overflow-x:auto}

@@ -6,8 +6,10 @@
  * network; every text goes through html-escape.ts (a target's body can hold anything).
  */
 import { createHash } from "node:crypto";
+import type { Cause } from "../runner/causes.ts";
 import type { CheckResult, RunReport } from "../runner/report.ts";
 import type { Violation } from "../types.ts";
+import { causesHeading, explainsWords, toConfirm } from "./cause-words.ts";
 import { runVolume } from "./console.ts";
 import { SCRIPT, STYLE } from "./html-assets.ts";
 import { text } from "./html-escape.ts";
@@ -71,6 +73,31 @@ function verdictHeading(report: RunReport): string {
 }
 
 /**
+ * A root cause as a list item: its severity and claim (a hypothesis in italics and tagged as one),
+ * what it explains, `link` (its first finding), its evidence and what would confirm it, then what
+ * follows from it as a nested list.
+ */
+function causeItem(c: Cause, link = ""): string {
+  const claim = c.likely
+    ? `<span class="hypothesis">hypothesis</span> <em><strong>${text(c.title)}</strong></em>`
+    : `<strong>${text(c.title)}</strong>`;
+  const confirm = toConfirm(c);
+  const evidence = [
+    ...c.evidence.map((e) => `<li>${text(e)}</li>`),
+    ...(confirm ? [`<li class="confirm"><em>to confirm:</em> ${text(confirm)}</li>`] : []),
+  ];
+  const follows = c.follows?.length
+    ? `<ul class="follows" aria-label="what follows from it">${c.follows.map((f) => causeItem(f)).join("\n")}</ul>`
+    : "";
+  return [
+    `<li><span class="sev sev-${text(c.severity)}">${text(c.severity)}</span> ${claim}: ${explainsWords(c, (k) => `<code>${text(k)}</code>`, text)}${link}`,
+    evidence.length > 0 ? `<ul>${evidence.join("")}</ul>` : "",
+    follows,
+    "</li>",
+  ].join("\n");
+}
+
+/**
  * The verdict: `level` 1 for a report of its own, 3 for a target's inside a matrix (its heading
  * then names the target above it). An incomplete run lists why under its headline, its own reason first.
  */
@@ -92,16 +119,15 @@ export function verdict(report: RunReport, findingIds: Map<Violation, string>, l
     );
   }
   if (report.causes.length > 0) {
-    lines.push(`<h${level + 1}>Root causes</h${level + 1}><ol>`);
+    lines.push(`<h${level + 1}>${causesHeading(report.causes)}</h${level + 1}><ol>`);
     for (const c of report.causes) {
       const first = report.checks
         .flatMap((k) => k.violations)
         .find((v) => v.cause === c.id && findingIds.has(v));
-      lines.push(
-        `<li><span class="sev sev-${text(c.severity)}">${text(c.severity)}</span> <strong>${text(c.title)}</strong>: explains ${plural(c.count, "finding")} of ${c.checks.map((k) => `<code>${text(k)}</code>`).join(", ")} (${text(c.operations.join(", "))})${first ? ` · <a href="#${findingIds.get(first)}">first finding</a>${failingRequest(first, report)}` : ""}`,
-        c.evidence.length > 0 ? `<ul>${c.evidence.map((e) => `<li>${text(e)}</li>`).join("")}</ul>` : "",
-        "</li>",
-      );
+      const link = first
+        ? ` · <a href="#${findingIds.get(first)}">first finding</a>${failingRequest(first, report)}`
+        : "";
+      lines.push(causeItem(c, link));
     }
     lines.push("</ol>");
   } else if (failed.length > 0) {

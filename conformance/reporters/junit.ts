@@ -1,4 +1,6 @@
+import type { Cause } from "../runner/causes.ts";
 import type { CheckResult, RunReport } from "../runner/report.ts";
+import { explainsWords, severityTag, toConfirm } from "./cause-words.ts";
 import { asShown, headline } from "./verdict.ts";
 
 /** XML 1.0 cannot carry most control characters at all, escaped or not: they become U+FFFD. */
@@ -51,6 +53,20 @@ function testcase(c: CheckResult, report: RunReport): string[] {
   }
   lines.push("    </testcase>");
   return lines;
+}
+
+/** A cause's case text: what it explains, its evidence, what would confirm it, then what follows from it, indented. */
+function causeText(c: Cause, indent = ""): string[] {
+  const confirm = toConfirm(c);
+  return [
+    `${indent}${explainsWords(c)}`,
+    ...c.evidence.map((e) => `${indent}${e}`),
+    ...(confirm ? [`${indent}to confirm: ${confirm}`] : []),
+    ...(c.follows ?? []).flatMap((f) => [
+      `${indent}follows from it: [${severityTag(f)}] ${f.title}`,
+      ...causeText(f, `${indent}  `),
+    ]),
+  ];
 }
 
 /** A passive run's counts: exchanges seen and judged (it sent no request). */
@@ -111,11 +127,11 @@ export function formatJunit(input: RunReport): string {
       "    </testcase>",
     );
   }
-  // Root causes first, each a failing case of its own: what a CI page shows at the top.
+  // Root causes first, each a failing case of its own (what follows from one is in its text): what a CI page shows at the top.
   for (const c of report.causes) {
     lines.push(
       `    <testcase classname="conformance.cause" name="${esc(`cause: ${c.id}`)}">`,
-      `      <failure message="${esc(`[${c.severity}] ${c.title}`)}" type="cause">${esc(`explains ${c.count} findings of ${c.checks.join(", ")} (${c.operations.join(", ")})\n${c.evidence.join("\n")}`)}</failure>`,
+      `      <failure message="${esc(`[${severityTag(c)}] ${c.title}`)}" type="cause">${esc(causeText(c).join("\n"))}</failure>`,
       "    </testcase>",
     );
   }

@@ -1,4 +1,6 @@
+import type { Cause } from "../runner/causes.ts";
 import type { CheckResult, RunReport } from "../runner/report.ts";
+import { causesHeading, explainsWords, toConfirm } from "./cause-words.ts";
 import { runVolume } from "./console.ts";
 import { asShown, headline } from "./verdict.ts";
 
@@ -45,23 +47,37 @@ function notJudged(report: RunReport): string[] {
   ];
 }
 
-/** The root causes first: one line each, with its severity, what it explains and its evidence. */
+/**
+ * One root cause as a list item: its headline (a hypothesis in italics, said to be one), what it
+ * explains, its evidence and what would confirm it, then what follows from it as a nested list (↳).
+ */
+function causeItems(c: Cause, indent = "", mark = ""): string[] {
+  const under = `${indent}  `;
+  // A title's own * and _ (RateLimit-*) would end its emphasis early.
+  const words = `[${c.severity}] ${cell(c.title).replace(/[*_]/g, "\\$&")}`;
+  const title = c.likely ? `*${words}* *(hypothesis)*` : `**${words}**`;
+  const confirm = toConfirm(c);
+  return [
+    `${indent}- ${mark}${title}: ${explainsWords(c, (x) => `\`${x}\``)}`,
+    ...c.evidence.map((e) => `${under}- ${cell(e)}`),
+    ...(confirm ? [`${under}- *to confirm:* ${cell(confirm)}`] : []),
+    ...(c.follows ?? []).flatMap((f) => causeItems(f, under, "↳ ")),
+  ];
+}
+
+/** The root causes first, in their order: severity, what each explains, its evidence, what follows from it. */
 function causes(report: RunReport): string[] {
   if (report.causes.length === 0) return [];
-  const lines = ["", "### Root causes", ""];
-  for (const c of report.causes) {
-    lines.push(
-      `- **[${c.severity}] ${cell(c.title)}**: explains ${c.count} finding${c.count > 1 ? "s" : ""} of ${c.checks.map((x) => `\`${x}\``).join(", ")} (${c.operations.join(", ")})`,
-    );
-    for (const e of c.evidence) lines.push(`  - ${cell(e)}`);
-  }
-  return lines;
+  return ["", `### ${causesHeading(report.causes)}`, "", ...report.causes.flatMap((c) => causeItems(c))];
 }
 
 function failures(report: RunReport): string[] {
   const violations = report.checks.flatMap((c) => c.violations.filter((v) => !v.known));
   if (violations.length === 0) return [];
-  const causeNumber = (id?: string) => report.causes.findIndex((c) => c.id === id) + 1;
+  const causeOf = (id?: string) => {
+    const at = report.causes.findIndex((c) => c.id === id);
+    return at < 0 ? "" : `root cause ${at + 1}${report.causes[at]?.likely ? " (hypothesis)" : ""}`;
+  };
   const lines = [
     "",
     "### Failures",
@@ -70,9 +86,7 @@ function failures(report: RunReport): string[] {
     "|---|---|---|---|",
   ];
   for (const v of violations)
-    lines.push(
-      `| \`${v.check}\` | ${v.operation} | ${cell(v.title)} | ${causeNumber(v.cause) ? `root cause ${causeNumber(v.cause)}` : ""} |`,
-    );
+    lines.push(`| \`${v.check}\` | ${v.operation} | ${cell(v.title)} | ${causeOf(v.cause)} |`);
   lines.push("", "<details><summary>Reproduce</summary>", "");
   for (const v of violations) {
     lines.push(
