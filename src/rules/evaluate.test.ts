@@ -237,7 +237,7 @@ describe("checkRule", () => {
 
   it("meta mirrors: a missing rank type fails, the full list passes", () => {
     const acts = Object.keys(spec.rankWindows.windows);
-    const body = (list: string[]) => ({
+    const body = (list: string[], limit = spec.rateLimit.limit) => ({
       data: {
         rank_types: list.map((act) => ({ act })),
         categories: spec.categories.items.map(({ id, alias }) => ({ id, alias })),
@@ -245,13 +245,21 @@ describe("checkRule", () => {
           priced_categories: [...spec.set("priced-category-ids")],
           priced_streams: spec.categories.priced_streams,
         },
-        rate_limit: { limit: spec.rateLimit.limit, window_seconds: spec.rateLimit.window_seconds },
+        rate_limit: { limit, window_seconds: spec.rateLimit.window_seconds },
         not_provided: spec.notProvided.map(({ id }) => ({ id })),
       },
     });
     const r = rule("getMeta", "meta-mirrors-spec");
     expect(checkRule(spec, r, exchange("getMeta", "", 200, body(acts)))).toEqual([]);
-    expect(checkRule(spec, r, exchange("getMeta", "", 200, body(acts.slice(1))))).toHaveLength(1);
+    const missing = checkRule(spec, r, exchange("getMeta", "", 200, body(acts.slice(1))));
+    expect(missing.map((f) => f.message)).toEqual([
+      `/data/rank_types/*/act must mirror the spec (${acts[0]} missing)`,
+    ]);
+    // Regression: a manifest stating 120 showed its value only in the collapsed Received list.
+    const limit = checkRule(spec, r, exchange("getMeta", "", 200, body(acts, 120)));
+    expect(limit.map((f) => f.message)).toEqual([
+      `/data/rate_limit/limit must mirror the spec (120 where the spec has ${spec.rateLimit.limit})`,
+    ]);
   });
 });
 

@@ -310,7 +310,28 @@ function checkMirror(spec: Spec, mirror: Mirror, body: unknown, fail: Fail): Rul
   const same = a.size === b.size && [...a].every((v) => b.has(v)) && received.length === documented.length;
   return same
     ? []
-    : [fail(`${mirror.at} must mirror the spec`, { pointer: mirror.at, received, documented })];
+    : [
+        fail(`${mirror.at} must mirror the spec${mirrorDifference(a, b)}`, {
+          pointer: mirror.at,
+          received,
+          documented,
+        }),
+      ];
+}
+
+/**
+ * The values that differ, in the finding's title: a manifest stating a limit of 120 where the
+ * spec says 60 reads "(120 where the spec has 60)", not only in the Received/Documented lists.
+ */
+function mirrorDifference(received: Set<string>, documented: Set<string>): string {
+  const few = (values: string[]) =>
+    values.length > 3 ? `${values.slice(0, 3).join(", ")} and ${values.length - 3} more` : values.join(", ");
+  const extra = [...received].filter((v) => !documented.has(v));
+  const missing = [...documented].filter((v) => !received.has(v));
+  if (extra.length > 0 && missing.length > 0) return ` (${few(extra)} where the spec has ${few(missing)})`;
+  if (extra.length > 0) return ` (${few(extra)} not in the spec)`;
+  if (missing.length > 0) return ` (${few(missing)} missing)`;
+  return " (a value repeated)";
 }
 
 /** A pointer that lands on an array stands for its items. */
