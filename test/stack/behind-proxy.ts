@@ -43,6 +43,36 @@ export function oneRun(run: () => Promise<RunReport>): () => Promise<RunReport> 
   };
 }
 
+/** A 10 s window keeps the waits short; the suite paces at and judges against it. */
+const SHORT_WINDOW = { server: { rateLimit: { windowSeconds: 10 } }, rate: { limit: 60, windowSeconds: 10 } };
+
+/** The suite, spread, on the short window behind `startProxy`: what a recommended pass-through passes. */
+export function shortWindowRun(
+  startProxy: StartProxy,
+  cut: Pick<RunOptions, "randomRuns" | "maxTimeSeconds"> = {},
+): Promise<RunReport> {
+  return suiteBehind(startProxy, SHORT_WINDOW.server, { seed: 11, rate: SHORT_WINDOW.rate, ...cut });
+}
+
+/**
+ * shortWindowRun behind a cache that replays 429s, shared by the file's describe blocks. A fresh
+ * address refused by a replayed 429 makes the suite pace as one client from then on, and wait on
+ * every replayed refusal: the run is cut at 45 s (what the tests assert shows within its first 20),
+ * with few random requests.
+ */
+export function replayingCacheRun(startProxy: StartProxy): () => Promise<RunReport> {
+  return oneRun(() => shortWindowRun(startProxy, { randomRuns: 3, maxTimeSeconds: 45 }));
+}
+
+/**
+ * The suite behind a limiter in front with a window of its own (HAProxy's 60 s, mod_evasive's),
+ * shared by the file's describe blocks; skipSlow spares the wait for that window. The API's own
+ * limiter stays on behind it, at the contract's 60 per 60 s.
+ */
+export function limiterInFrontRun(startProxy: StartProxy): () => Promise<RunReport> {
+  return oneRun(() => suiteBehind(startProxy, {}, { seed: 11, skipSlow: true }));
+}
+
 export const failedChecks = (r: RunReport): string[] =>
   r.checks.filter((c) => c.status === "fail").map((c) => c.name);
 

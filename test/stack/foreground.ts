@@ -94,11 +94,19 @@ export async function renderTemplates(
   return confDir;
 }
 
-/** Runs the program's own config check (`varnishd -C`, `haproxy -c`, `apache2 -t`): a rejection throws its words. */
-export function checkConfig(binary: string, args: string[], what: string): Promise<void> {
+/**
+ * Runs the program's own config check (`varnishd -C`, `haproxy -c`, `apache2 -t`, `nginx -t`): a
+ * rejection throws `rejected` ("recommended.vcl was rejected") followed by the program's words.
+ */
+export function checkConfig(
+  binary: string,
+  args: string[],
+  rejected: string,
+  { timeoutMs = 20_000 }: { timeoutMs?: number } = {},
+): Promise<void> {
   return new Promise((resolve, reject) => {
-    execFile(binary, args, { timeout: 20_000, maxBuffer: 8 << 20 }, (error, _stdout, stderr) => {
-      if (error) reject(new Error(`${what} was rejected:\n${stderr.trim() || error.message}`));
+    execFile(binary, args, { timeout: timeoutMs, maxBuffer: 8 << 20 }, (error, _stdout, stderr) => {
+      if (error) reject(new Error(`${rejected}:\n${stderr.trim() || error.message}`));
       else resolve();
     });
   });

@@ -7,7 +7,14 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { requireTool } from "../required-tool.ts";
-import { failedChecks, findings, oneRun, suiteBehind, unexercised, unexplained } from "./behind-proxy.ts";
+import {
+  failedChecks,
+  findings,
+  limiterInFrontRun,
+  shortWindowRun,
+  unexercised,
+  unexplained,
+} from "./behind-proxy.ts";
 import { closeAllForeground } from "./foreground.ts";
 import { HAPROXY_TEMPLATES, haproxyBinary, startHaproxy } from "./haproxy.ts";
 import { harnessLaws } from "./harness-laws.ts";
@@ -19,13 +26,8 @@ const runnable = requireTool({
   needs: "the suite through HAProxy",
 });
 
-/**
- * The limiter's window is HAProxy's 60 s, as the template says; skipSlow spares the wait for it.
- * The API's own limiter stays on behind it, at the contract's 60 per 60 s.
- */
-const preflightLimiter = oneRun(() =>
-  suiteBehind((upstream) => startHaproxy("preflight-limiter", upstream), {}, { seed: 11, skipSlow: true }),
-);
+/** The limiter's window is HAProxy's 60 s, as the template says. */
+const preflightLimiter = limiterInFrontRun((upstream) => startHaproxy("preflight-limiter", upstream));
 
 // A run past its test timeout goes on, its proxy with it: stopped here at the latest.
 afterAll(closeAllForeground);
@@ -53,11 +55,7 @@ describe.runIf(runnable)("HAProxy in front of the reference server", () => {
   });
 
   it("recommended.cfg, spread: the whole suite passes with every check evidenced, no cause", async () => {
-    const report = await suiteBehind(
-      (upstream) => startHaproxy("recommended", upstream),
-      { rateLimit: { windowSeconds: 10 } },
-      { seed: 11, rate: { limit: 60, windowSeconds: 10 } },
-    );
+    const report = await shortWindowRun((upstream) => startHaproxy("recommended", upstream));
     expect(failedChecks(report), JSON.stringify(findings(report))).toEqual([]);
     expect(unexercised(report)).toEqual([]);
     expect(report.causes).toEqual([]);

@@ -43,7 +43,7 @@ export async function startHaproxy(
         { extensions: [".cfg"], unsafe: /[\s#'"\\]/ },
       );
       const file = join(confDir, `${config}.cfg`);
-      await checkConfig(binary, ["-c", "-f", file], `${config}.cfg`);
+      await checkConfig(binary, ["-c", "-f", file], `${config}.cfg was rejected`);
       // -db: foreground, no daemon; SIGUSR1 is its soft stop (finish the requests in flight).
       return runForeground({
         name: "haproxy",

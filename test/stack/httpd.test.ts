@@ -7,7 +7,15 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { requireTool } from "../required-tool.ts";
-import { failedChecks, findings, oneRun, suiteBehind, unexercised, unexplained } from "./behind-proxy.ts";
+import {
+  failedChecks,
+  findings,
+  limiterInFrontRun,
+  replayingCacheRun,
+  shortWindowRun,
+  unexercised,
+  unexplained,
+} from "./behind-proxy.ts";
 import { closeAllForeground } from "./foreground.ts";
 import { harnessLaws } from "./harness-laws.ts";
 import { HTTPD_TEMPLATES, httpdBinary, startHttpd } from "./httpd.ts";
@@ -19,26 +27,9 @@ const runnable = requireTool({
   needs: "the suite through Apache httpd",
 });
 
-/** A 10 s window keeps the waits short; the suite paces at and judges against it. */
-const SHORT_WINDOW = { server: { rateLimit: { windowSeconds: 10 } }, rate: { limit: 60, windowSeconds: 10 } };
+const cache = replayingCacheRun((upstream) => startHttpd("cache", upstream));
 
-/**
- * A fresh address refused by a replayed 429 makes the suite pace as one client from then on, and
- * wait on every replayed refusal: the run is cut at 45 s (what this file asserts shows within its
- * first 20), with few random requests.
- */
-const cache = oneRun(() =>
-  suiteBehind((upstream) => startHttpd("cache", upstream), SHORT_WINDOW.server, {
-    seed: 11,
-    rate: SHORT_WINDOW.rate,
-    randomRuns: 3,
-    maxTimeSeconds: 45,
-  }),
-);
-
-const evasive = oneRun(() =>
-  suiteBehind((upstream) => startHttpd("evasive", upstream), {}, { seed: 11, skipSlow: true }),
-);
+const evasive = limiterInFrontRun((upstream) => startHttpd("evasive", upstream));
 
 // A run past its test timeout goes on, its proxy with it: stopped here at the latest.
 afterAll(closeAllForeground);
@@ -74,10 +65,7 @@ describe.runIf(runnable)("Apache httpd in front of the reference server", () => 
   });
 
   it("recommended.conf, spread: the whole suite passes with every check evidenced, no cause", async () => {
-    const report = await suiteBehind((upstream) => startHttpd("recommended", upstream), SHORT_WINDOW.server, {
-      seed: 11,
-      rate: SHORT_WINDOW.rate,
-    });
+    const report = await shortWindowRun((upstream) => startHttpd("recommended", upstream));
     expect(failedChecks(report), JSON.stringify(findings(report))).toEqual([]);
     expect(unexercised(report)).toEqual([]);
     expect(report.causes).toEqual([]);

@@ -63,7 +63,7 @@ export async function startHttpd(
         await mkdir(join(prefix, "cache"), { recursive: true, mode: 0o777 });
         await chmod(join(prefix, "cache"), 0o777);
         const args = ["-d", prefix, "-f", join(confDir, `${config}.conf`)];
-        await checkConfig(binary, ["-t", ...args], `${config}.conf`);
+        await checkConfig(binary, ["-t", ...args], `${config}.conf was rejected`);
         return runForeground({
           name: "httpd",
           binary,

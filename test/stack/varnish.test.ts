@@ -7,7 +7,14 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { requireTool } from "../required-tool.ts";
-import { failedChecks, findings, oneRun, suiteBehind, unexercised, unexplained } from "./behind-proxy.ts";
+import {
+  failedChecks,
+  findings,
+  replayingCacheRun,
+  shortWindowRun,
+  unexercised,
+  unexplained,
+} from "./behind-proxy.ts";
 import { closeAllForeground } from "./foreground.ts";
 import { harnessLaws } from "./harness-laws.ts";
 import { startVarnish, VARNISH_TEMPLATES, varnishBinary } from "./varnish.ts";
@@ -19,22 +26,7 @@ const runnable = requireTool({
   needs: "the suite through Varnish",
 });
 
-/** A 10 s window keeps the burst's wait short; the suite paces at and judges against it. */
-const SHORT_WINDOW = { server: { rateLimit: { windowSeconds: 10 } }, rate: { limit: 60, windowSeconds: 10 } };
-
-/**
- * A fresh address refused by a replayed 429 makes the suite pace as one client from then on, and
- * wait on every replayed refusal: the run is cut at 45 s (what this file asserts shows within its
- * first 20), with few random requests.
- */
-const store429 = oneRun(() =>
-  suiteBehind((upstream) => startVarnish("store-429", upstream), SHORT_WINDOW.server, {
-    seed: 11,
-    rate: SHORT_WINDOW.rate,
-    randomRuns: 3,
-    maxTimeSeconds: 45,
-  }),
-);
+const store429 = replayingCacheRun((upstream) => startVarnish("store-429", upstream));
 
 // A run past its test timeout goes on, its proxy with it: stopped here at the latest.
 afterAll(closeAllForeground);
@@ -62,14 +54,7 @@ describe.runIf(runnable)("Varnish in front of the reference server", () => {
   });
 
   it("recommended.vcl, spread: the whole suite passes with every check evidenced, no cause", async () => {
-    const report = await suiteBehind(
-      (upstream) => startVarnish("recommended", upstream),
-      SHORT_WINDOW.server,
-      {
-        seed: 11,
-        rate: SHORT_WINDOW.rate,
-      },
-    );
+    const report = await shortWindowRun((upstream) => startVarnish("recommended", upstream));
     expect(failedChecks(report), JSON.stringify(findings(report))).toEqual([]);
     expect(unexercised(report)).toEqual([]);
     expect(report.causes).toEqual([]);

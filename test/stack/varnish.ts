@@ -43,7 +43,7 @@ export async function startVarnish(
       const vcl = join(confDir, `${config}.vcl`);
       // varnishd's work dir (-n): its shared memory log and compiled VCL, under the prefix.
       const workDir = join(prefix, "work");
-      await checkConfig(binary, ["-C", "-n", workDir, "-f", vcl], `${config}.vcl`);
+      await checkConfig(binary, ["-C", "-n", workDir, "-f", vcl], `${config}.vcl was rejected`);
       return onFreePort((port) =>
         runForeground({
           name: "varnishd",
