@@ -22,6 +22,12 @@ export interface Vocabulary {
    * description holds is what tells an implementation matching the name alone apart.
    */
   fieldWords: Record<string, string[]>;
+  /**
+   * For each field some alerts carry and others lack (price): the words of the titles of those
+   * that carry it, the most widespread first. A relation whose second request takes that field
+   * from the first answer's items searches one of these, so its first answer holds such items.
+   */
+  carrierWords: Record<string, string[]>;
 }
 
 export const FALLBACK_VOCABULARY: Vocabulary = {
@@ -32,6 +38,7 @@ export const FALLBACK_VOCABULARY: Vocabulary = {
   tags: ["京东", "红包"],
   categories: [],
   fieldWords: {},
+  carrierWords: {},
 };
 
 type Rec = Record<string, unknown>;
@@ -81,6 +88,22 @@ function wordsByField(records: Rec[], max: number): Record<string, string[]> {
   );
 }
 
+/** Per field that only some records carry, the ranked title words of those that carry it. */
+function wordsByCarrier(records: Rec[], max: number): Record<string, string[]> {
+  const fields = [...new Set(records.flatMap((r) => Object.keys(r)))];
+  const partial = fields.filter((f) => records.some((r) => r[f] === undefined || r[f] === null));
+  return Object.fromEntries(
+    partial.flatMap((f) => {
+      const carriers = records.filter((r) => r[f] !== undefined && r[f] !== null);
+      const words = rankedWords(
+        carriers.map((r) => text(r.title)),
+        max,
+      );
+      return words.length > 0 ? [[f, words]] : [];
+    }),
+  );
+}
+
 export function vocabularyFrom(alerts: unknown[], activities: unknown[], cates: unknown[]): Vocabulary {
   const records = (alerts as Rec[]).filter((a) => a !== null && typeof a === "object");
   const acts = (activities as Rec[]).filter((a) => a !== null && typeof a === "object");
@@ -112,5 +135,6 @@ export function vocabularyFrom(alerts: unknown[], activities: unknown[], cates: 
     tags: tags.length > 0 ? (tags as string[]) : FALLBACK_VOCABULARY.tags,
     categories,
     fieldWords: wordsByField([...records, ...acts], 8),
+    carrierWords: wordsByCarrier(records, 4),
   };
 }

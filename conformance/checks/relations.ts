@@ -56,12 +56,13 @@ function plan(ctx: PlanContext, op: Operation, relation: Relation): PlannedGroup
   // A base that gives the varied parameters itself shows what they change (limit 1 → 50).
   const given = (r: RequestCase) =>
     Object.keys(relation.vary).filter((p) => r.query.some(([k]) => k === p)).length;
-  const bases = [...ctx.validCases(op.operationId)].sort(
+  const sorted = [...ctx.validCases(op.operationId)].sort(
     (x, y) =>
       origin(x) - origin(y) ||
       given(y) - given(x) ||
       pageSize(ctx.spec, op, y.query) - pageSize(ctx.spec, op, x.query),
   );
+  const bases = [...primedBases(ctx, op, relation, sorted), ...sorted];
   const groups: PlannedGroup[] = [];
   // Fallbacks try another kind of request (other parameters given), not the same kind with other
   // values: what left the first nothing to judge (a total that pages evenly) holds for its kind.
@@ -95,6 +96,36 @@ function plan(ctx: PlanContext, op: Operation, relation: Relation): PlannedGroup
     if (groups.length === FIRST_REQUESTS) break;
   }
   return groups;
+}
+
+/**
+ * A relation whose second request takes a field from the first answer's items (`fromItem`: the
+ * price for inclusive bounds) can only judge a first answer whose items carry it: the best base
+ * that searches words, searching instead a word of alerts that carry the field (discovery's
+ * `carrierWords`). Searched by the most widespread word, a site's first page may hold no priced
+ * alert at all, and the relation could never have shown a violation.
+ */
+function primedBases(
+  ctx: PlanContext,
+  op: Operation,
+  relation: Relation,
+  bases: RequestCase[],
+): RequestCase[] {
+  const fields = Object.values(relation.vary).flatMap((v) => ("fromItem" in v ? [v.fromItem] : []));
+  const word = fields.map((f) => ctx.vocabulary.carrierWords[f]?.[0]).find((w) => w !== undefined);
+  // The parameters whose words every item holds (a rule's `matches: { mode: any }`), not block words.
+  const including = new Set(
+    op.rules.flatMap((r) => (r.then.each?.matches?.mode === "any" ? [r.then.each.matches.param] : [])),
+  );
+  const base = bases.find((b) => b.query.some(([k]) => including.has(k)));
+  if (!word || !base) return [];
+  return [
+    {
+      ...base,
+      query: base.query.map(([k, v]) => [k, including.has(k) ? word : v] as [string, string]),
+      label: `${base.label}: a word of alerts carrying ${fields.join(", ")}`,
+    },
+  ];
 }
 
 /** First requests per relation: the plan's own and two fallbacks. */
