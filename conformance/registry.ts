@@ -16,6 +16,7 @@ import { noServerErrors } from "./checks/no-server-errors.ts";
 import { optionsAnswered } from "./checks/options-answered.ts";
 import { queryDecoding } from "./checks/query-decoding.ts";
 import { rateLimit } from "./checks/rate-limit.ts";
+import { rateLimitReset } from "./checks/rate-limit-reset.ts";
 import { relationChecks } from "./checks/relations.ts";
 import { responseHeaders } from "./checks/response-headers.ts";
 import { responseSchema } from "./checks/response-schema.ts";
@@ -83,6 +84,7 @@ export const FIXED_CHECKS: Check[] = [
   versioning,
   metaLimits,
   rateLimit,
+  rateLimitReset,
 ];
 
 /** Every check for a spec: the fixed ones, then one per x-conformance rule, then one per x-relations relation. */

@@ -4,6 +4,7 @@
  * demands), both checks are expected.
  */
 import { localMidnight } from "../../src/rules/windows.ts";
+import { loadSpec } from "../../src/spec/load.ts";
 import { CONTRACT_POINTS } from "./contract-points.ts";
 import { faultyLimiter } from "./faulty-limiter.ts";
 import type { Mutation, ProxiedRequest, ProxiedResponse } from "./proxy.ts";
@@ -978,7 +979,30 @@ export const PLANTED: PlantedBug[] = [
   },
   ...TOO_LITTLE,
   ...CONTRACT_POINTS,
+  // Conformance power, round five: RateLimit-Reset means what the spec says.
+  {
+    name: "reset-always-window",
+    breaks:
+      "RateLimit-Reset always states the window's length, whatever the count (requests remaining, or a 429's real wait)",
+    mutation: resetAlwaysWindow(),
+    // Its 429s disagree with Retry-After only when sent seconds into the window: the codes vary.
+    expect: ["rate-limit-reset"],
+  },
 ];
+
+/** Every answer carrying RateLimit-Reset states the spec's window there (a limiter reporting its window, not its count). */
+function resetAlwaysWindow(): Mutation {
+  let windowSeconds = "";
+  void loadSpec().then((spec) => {
+    windowSeconds = String(spec.rateLimit.window_seconds);
+  });
+  return {
+    response(_req, res) {
+      if (res.headers["ratelimit-reset"] === undefined || !windowSeconds) return res;
+      return { ...res, headers: { ...res.headers, "ratelimit-reset": windowSeconds } };
+    },
+  };
+}
 
 /**
  * The API itself ignoring its keys (the cause `credentials-ignored`, not a cache): run through the

@@ -78,11 +78,14 @@ describe("the plan", () => {
     expect(narrow.burst).toBe(false);
   });
 
-  it("plans the burst when a selected check judges 429 answers, with preflights for its window", () => {
-    const headers = plan(["response-headers"]);
-    expect(headers.burst).toBe(true);
-    expect(headers.groups.some(isPreflightGroup)).toBe(true);
-  });
+  it.each([["response-headers"], ["rate-limit-reset"]])(
+    "plans the burst when a selected check judges 429 answers (%s), with preflights for its window",
+    (check) => {
+      const narrow = plan([check]);
+      expect(narrow.burst).toBe(true);
+      expect(narrow.groups.some(isPreflightGroup)).toBe(true);
+    },
+  );
 
   it("without an account, says which goals only an account can serve", () => {
     const anonymous = plan(undefined, { account: undefined });

@@ -67,7 +67,11 @@ export const requestsOf = (groups: PlannedGroup[]) =>
   groups.reduce((n, g) => n + g.requests.length + (g.kind === "compare" ? 1 : 0), 0);
 
 /** Fixed checks that judge 429 answers too: with one of them selected, the burst is sent. */
-const BURST_READERS = new Set(["rate-limit", ...EVERY_ANSWER.filter((c) => c !== "answers-complete")]);
+const BURST_READERS = new Set([
+  "rate-limit",
+  "rate-limit-reset",
+  ...EVERY_ANSWER.filter((c) => c !== "answers-complete"),
+]);
 /** Requests the burst sends beyond the window: over the limit (2), another address, knocks, after. */
 const burstExtras = (operations: number) => 2 + 1 + 3 + 1 + operations;
 /** Requests kept back for fallbacks. */

@@ -55,16 +55,23 @@ describe("sliding-window limiter (injected clock)", () => {
     expect((await l.hit("127.0.0.3", T0)).allowed).toBe(true);
   });
 
-  it("reports Remaining and Reset on every decision", async () => {
+  it("reports Remaining and Reset on every decision: Reset 0 while requests remain, else until a slot frees", async () => {
     const l = limiter();
     const first = await l.hit("a", T0);
     expect(rateLimitHeaders(first)).toEqual({
       "RateLimit-Limit": "60",
       "RateLimit-Remaining": "59",
-      "RateLimit-Reset": "60",
+      "RateLimit-Reset": "0",
     });
-    const later = await l.hit("a", T0 + 20_500);
-    expect(rateLimitHeaders(later)).toMatchObject({ "RateLimit-Remaining": "58", "RateLimit-Reset": "40" });
+    for (let i = 1; i < 59; i++) await l.hit("a", T0 + 10_000);
+    const last = await l.hit("a", T0 + 20_500);
+    expect(rateLimitHeaders(last)).toEqual({
+      "RateLimit-Limit": "60",
+      "RateLimit-Remaining": "0",
+      "RateLimit-Reset": "40",
+    });
+    const refused = await l.hit("a", T0 + 21_000);
+    expect(rateLimitHeaders(refused)).toMatchObject({ "RateLimit-Reset": "39", "Retry-After": "39" });
   });
 
   it("peeks without counting (preflights)", async () => {

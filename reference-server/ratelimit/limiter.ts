@@ -9,7 +9,10 @@ export interface Decision {
   allowed: boolean;
   limit: number;
   remaining: number;
-  /** Seconds until the oldest counted request leaves the window (a slot frees); 0 when none is counted. */
+  /**
+   * Seconds until at least one more request is allowed (components.headers.RateLimit-Reset): 0
+   * while requests remain; else until the oldest counted request leaves the window (a slot frees).
+   */
   resetSeconds: number;
 }
 
@@ -59,14 +62,16 @@ export class RateLimiter {
   }
 
   private decide(state: WindowState, nowMs: number): Decision {
+    const remaining = Math.max(0, this.policy.limit - state.count);
+    // A client with requests left may send one now: the wait for a slot matters only once none is left.
     const untilSlotFrees =
-      state.oldestMs === undefined
+      remaining > 0 || state.oldestMs === undefined
         ? 0
         : Math.max(0, Math.ceil((state.oldestMs + this.windowMs - nowMs) / 1000));
     return {
       allowed: state.allowed,
       limit: this.policy.limit,
-      remaining: Math.max(0, this.policy.limit - state.count),
+      remaining,
       resetSeconds: untilSlotFrees,
     };
   }
