@@ -152,10 +152,10 @@ export interface PlannedGroup {
   /** Sent only when the check has no evidence once the plan's own groups are judged. */
   fallback?: boolean;
   /**
-   * Set when its answers can show a fault but not the absence of one here, with why (the uid it
-   * asks about is a guess when no account was given): its verdict finds, but counts no evidence.
+   * Set when its answers judge only part of its check here, naming the part not judged and what it
+   * needs (a uid known to exist, when no account was given): its verdict carries it as `partial`.
    */
-  unproven?: string;
+  partial?: string;
 }
 
 /** A group once sent: one list of exchanges per attempt (a moved control is retried once). */

@@ -3,6 +3,8 @@
  * the help said the bundled demo account is used, while a run against a --base-url reported "no
  * account" and left the key-protected checks unjudged; the --skip it now advises must leave out
  * exactly those checks, no fewer (the run stays incomplete) and no more (checks lost for nothing).
+ * Regression: the identical 401 of the credentials rules came to be judged without an account, and
+ * the advised `rule:my-*` would have skipped them for nothing.
  */
 import { describe, expect, it } from "vitest";
 import { defaultRegistry, selectChecks } from "../../conformance/registry.ts";
@@ -14,7 +16,9 @@ const accountHelp = (usage.split("--uid/--api-key ")[1] ?? "").replace(/\s+/g, "
 
 describe("dealkit conformance --help: without an account", () => {
   it("says a run against a --base-url is incomplete (exit 3) unless the key-protected checks are skipped", () => {
-    expect(accountHelp).toContain("against a --base-url the key-protected checks are not judged");
+    expect(accountHelp).toContain(
+      "against a --base-url the checks of served personal streams are not judged",
+    );
     expect(accountHelp).toContain("incomplete (exit 3)");
   });
 
@@ -27,5 +31,16 @@ describe("dealkit conformance --help: without an account", () => {
     const needAccount = registry.all().filter((c) => c.needsAccount);
     expect(needAccount.length).toBeGreaterThan(0);
     expect(skipped.map((c) => c.name)).toEqual(needAccount.map((c) => c.name));
+  });
+
+  it("says the credentials rules, not skipped, are judged in part without an account", async () => {
+    const registry = defaultRegistry(await loadSpec());
+    const credentials = registry.all().filter((c) => /^rule:my-.*-credentials$/.test(c.name));
+    expect(credentials.map((c) => c.name)).toEqual([
+      "rule:my-follow-credentials",
+      "rule:my-push-credentials",
+    ]);
+    expect(credentials.every((c) => !c.needsAccount)).toBe(true);
+    expect(accountHelp).toContain("the identical 401 of rule:my-*-credentials is judged in part");
   });
 });

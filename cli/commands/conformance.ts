@@ -52,9 +52,11 @@ or a prefix ending in *.
   --uid/--api-key     an account for the key-protected streams; the key may come from the
                       DEALKIT_API_KEY environment variable instead, which keeps it off the command
                       line and the process list. Without them the bundled server's demo account is
-                      used, but against a --base-url the key-protected checks are not judged and
-                      the run is incomplete (exit 3) unless you skip them:
-                      --skip 'credentials-not-cached,rule:my-*'`;
+                      used, but against a --base-url the checks of served personal streams are not
+                      judged and the run is incomplete (exit 3) unless you skip them:
+                      --skip 'credentials-not-cached,rule:my-follow-count-within-limit,rule:my-push-count-within-limit'
+                      (the identical 401 of rule:my-*-credentials is judged in part: whether the
+                      uid asked exists needs an account)`;
 
 /** `--watch D`: dealkit watch with this command's --base-url, --ledger and --budget (per interval there). */
 async function watchInstead(

@@ -59,8 +59,9 @@ export function ruleCheck(op: Operation, rule: Rule): Check {
     source: `x-conformance ${op.operationId} (${rule.source})`,
     severity: about400 ? "medium" : "high",
     operationId: op.operationId,
-    // Served answers need the account; so does an identical body, which is evidence only about a uid known to exist.
-    needsAccount: op.secured && (rule.when?.credentials !== "invalid" || rule.then.uniformBody === true),
+    // Served answers need the account. Refusals do not: an identical 401 body is judged without one,
+    // its part about a uid known to exist named as not judged (rules/uniform-body.ts).
+    needsAccount: op.secured && rule.when?.credentials !== "invalid",
     judge(ctx, exchange) {
       const seen = ruleExchange(ctx, op, rule, exchange);
       if (!seen) return null;

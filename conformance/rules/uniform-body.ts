@@ -4,11 +4,12 @@
  * one identical body, so the answer does not reveal whether a uid exists. (Their status, 401, is
  * judged per exchange by the rule itself.)
  *
- * Whether a uid exists is the point, so the group is evidence only with a uid known to exist:
- * the account's (given, or the bundled server's demo account). Without one the uid asked about is
- * a guess (the bundled demo's 10001 means nothing on a real deployment): the group is still sent,
- * since bodies that differ between its variants are a fault whatever the uid, but it proves
- * nothing when they agree, and the rule is "not exercised" for want of an account.
+ * Whether a uid exists is the point, and only an account (given, or the bundled server's demo
+ * account) makes the uid asked about one known to exist. Without one it is a guess (the bundled
+ * demo's 10001 means nothing on a real deployment), yet most of the rule needs no account: every
+ * variant refused 401 (judged per answer) with one identical body across the variants and uids.
+ * So the group is judged as evidence of that part, and its verdict names the part left unjudged
+ * (`partial`): that equal bodies also hide which uid exists, which needs a uid known to exist.
  */
 import type { Rule } from "../../src/rules/types.ts";
 import type { Operation } from "../../src/spec/types.ts";
@@ -25,6 +26,12 @@ import type {
 
 /** The uid asked about without an account: well formed, not known to exist. */
 const GUESSED_UID = "10001";
+
+/**
+ * The part of the rule a run without an account leaves unjudged, and what it needs: the user did
+ * not give it, so the run's verdict may still pass, with this note on the check (README "Judged in part").
+ */
+export const UNKNOWN_UID = `judged in part, without an account: that every invalid credential gets one identical 401 body; not judged: that it hides which uid exists, since uid ${GUESSED_UID} is a guess, not known to exist (give --uid and --api-key)`;
 
 const VARIANTS = (
   uid: { value: string; known: boolean },
@@ -82,7 +89,7 @@ export function planUniformBody(ctx: PlanContext, op: Operation, rule: Rule): Pl
       kind: "set",
       requests,
       label: rule.id,
-      ...(uid.known ? {} : { unproven: `no account: uid ${GUESSED_UID} is a guess, not known to exist` }),
+      ...(uid.known ? {} : { partial: UNKNOWN_UID }),
     },
   ];
 }

@@ -153,8 +153,8 @@ export class Sender {
       }
       if (!check?.judgeGroup) break;
       const verdict = check.judgeGroup(this.ctx, { planned: group, exchanges: record.exchanges });
-      // A group that can show a fault here but not its absence finds, and counts as no evidence.
-      record.verdict = group.unproven ? { ...verdict, informative: false } : verdict;
+      // A group that judges part of its check here says which part it left (the report's note).
+      record.verdict = group.partial ? { ...verdict, partial: group.partial } : verdict;
       if (!record.verdict.moved) break;
     }
     for (const unused of slots) unused.cancel();
