@@ -978,7 +978,24 @@ export const PLANTED: PlantedBug[] = [
   },
   ...TOO_LITTLE,
   ...CONTRACT_POINTS,
+  // Conformance power, round five: totals are honest beyond the last page.
+  {
+    name: "search-total-capped",
+    breaks:
+      "search's meta.total is capped at 100 (a search engine's default total cap) while the pages after it still hold results",
+    mutation: onJson("/api/v1/search", (body) => {
+      const meta = body.meta as { total?: unknown } | undefined;
+      if (meta && typeof meta.total === "number" && meta.total > TOTAL_CAP) meta.total = TOTAL_CAP;
+    }),
+    expect: ["relation:search-after-last-page-empty"],
+  },
 ];
+
+/**
+ * The cap of search-total-capped: a multiple of every page size the suite asks (20, 50), so the
+ * last page it implies is full and adds up; only the page after it shows the results it hides.
+ */
+const TOTAL_CAP = 100;
 
 /**
  * The API itself ignoring its keys (the cause `credentials-ignored`, not a cache): run through the
