@@ -59,8 +59,14 @@ const NOT_IN_TRAFFIC: Record<string, { checks: string[]; why: string }> = {
     checks: ["relation:shenghuo-last-page-count"],
     why: "no last page asked",
   },
-  "search-page-ignored": { checks: ["relation:search-last-page-count"], why: "no last page asked" },
-  "shenghuo-page-ignored": { checks: ["relation:shenghuo-last-page-count"], why: "no last page asked" },
+  "search-page-ignored": {
+    checks: ["relation:search-last-page-count", "relation:search-after-last-page-empty"],
+    why: "no last page asked, nor the page after it",
+  },
+  "shenghuo-page-ignored": {
+    checks: ["relation:shenghuo-last-page-count", "relation:shenghuo-after-last-page-empty"],
+    why: "no last page asked, nor the page after it",
+  },
   "search-last-page-short": { checks: ["*"], why: "no last page asked" },
   "shenghuo-last-page-short": { checks: ["*"], why: "no last page asked" },
   "shenghuo-keyword-name-only": { checks: ["*"], why: "no keyword sequence" },

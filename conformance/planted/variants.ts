@@ -856,7 +856,12 @@ export const PLANTED: PlantedBug[] = [
     name: "search-page-ignored",
     breaks: "search ignores page: page 2 repeats page 1",
     mutation: pageIgnored("/api/v1/search"),
-    expect: ["relation:search-pages-disjoint", "relation:search-last-page-count"],
+    // Every page answers page 1: the page after the last holds page 1's items too.
+    expect: [
+      "relation:search-pages-disjoint",
+      "relation:search-last-page-count",
+      "relation:search-after-last-page-empty",
+    ],
   },
   {
     name: "search-short-page-starts-late",
@@ -974,7 +979,12 @@ export const PLANTED: PlantedBug[] = [
     name: "shenghuo-page-ignored",
     breaks: "shenghuo ignores page: page 2 repeats page 1",
     mutation: pageIgnored("/api/v1/shenghuo"),
-    expect: ["relation:shenghuo-pages-disjoint", "relation:shenghuo-last-page-count"],
+    // Every page answers page 1: the page after the last holds page 1's items too.
+    expect: [
+      "relation:shenghuo-pages-disjoint",
+      "relation:shenghuo-last-page-count",
+      "relation:shenghuo-after-last-page-empty",
+    ],
   },
   ...TOO_LITTLE,
   ...CONTRACT_POINTS,
