@@ -136,7 +136,8 @@ export interface PlanContext extends CheckContext {
  * answer to A′ that differs from A means the data moved meanwhile.
  */
 /** How a parameter of a later request is taken from the first answer (see PlannedGroup.fromFirst). */
-export type FromFirst = string | { windowOf: string } | { lastPage: { size: number } };
+/** `lastPage.after`: pages past the last one (1: the page after the last; default 0). */
+export type FromFirst = string | { windowOf: string } | { lastPage: { size: number; after?: number } };
 
 export interface PlannedGroup {
   check: string;

@@ -202,7 +202,7 @@ function variedValue(
   if ("add" in v) return String(Number(a.parsed?.values[name]) + v.add);
   if ("max" in v) return String(param?.schema.maximum);
   if ("remove" in v) return undefined;
-  if ("fromItem" in v || "windowOf" in v || "last" in v)
+  if ("fromItem" in v || "windowOf" in v || "last" in v || "afterLast" in v)
     return filledFromFirst(op, target, relation, name, a);
   if ("widerWindow" in v) {
     const now = a.sentAt;

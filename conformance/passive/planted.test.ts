@@ -59,8 +59,14 @@ const NOT_IN_TRAFFIC: Record<string, { checks: string[]; why: string }> = {
     checks: ["relation:shenghuo-last-page-count"],
     why: "no last page asked",
   },
-  "search-page-ignored": { checks: ["relation:search-last-page-count"], why: "no last page asked" },
-  "shenghuo-page-ignored": { checks: ["relation:shenghuo-last-page-count"], why: "no last page asked" },
+  "search-page-ignored": {
+    checks: ["relation:search-last-page-count", "relation:search-after-last-page-empty"],
+    why: "no last page asked, nor the page after it",
+  },
+  "shenghuo-page-ignored": {
+    checks: ["relation:shenghuo-last-page-count", "relation:shenghuo-after-last-page-empty"],
+    why: "no last page asked, nor the page after it",
+  },
   "search-last-page-short": { checks: ["*"], why: "no last page asked" },
   "shenghuo-last-page-short": { checks: ["*"], why: "no last page asked" },
   "shenghuo-keyword-name-only": { checks: ["*"], why: "no keyword sequence" },
@@ -70,6 +76,7 @@ const NOT_IN_TRAFFIC: Record<string, { checks: string[]; why: string }> = {
   "rank-wide-window-misses-last-hour": { checks: ["*"], why: "no window-widening sequence" },
   "feed-short-snapshot-starts-late": { checks: ["*"], why: "no feed limit sequence" },
   "shenghuo-keyword-misses-newest": { checks: ["*"], why: "no keyword sequence" },
+  "search-total-capped": { checks: ["*"], why: "the app never asks the page after the last" },
   // The contract's last open points (planted/contract-points.ts): the app's fetch does none of these.
 };
 

@@ -5,7 +5,7 @@
  */
 import { conditionHolds } from "../../src/rules/evaluate.ts";
 import { get } from "../../src/rules/pointer.ts";
-import { itemFields, pageSizeOf } from "../../src/rules/relations.ts";
+import { itemFields, lastPage, pageSizeOf } from "../../src/rules/relations.ts";
 import type { Relation, Variation } from "../../src/rules/types.ts";
 import { narrowestWindow, windowRange } from "../../src/rules/windows.ts";
 import { splitWords } from "../../src/rules/words.ts";
@@ -81,11 +81,12 @@ function follows(
     return wider.from <= own.from && wider.to >= own.to;
   }
   if ("remove" in v) return a.raw[name] !== undefined && b.raw[name] === undefined;
-  if ("last" in v) {
+  if ("last" in v || "afterLast" in v) {
     const total = get(first.body, "/meta/total");
     const { status, body, sentAt, receivedAt } = first;
     const size = pageSizeOf(spec, { operation: op, request: a, status, body, sentAt, receivedAt });
-    return typeof total === "number" && size !== undefined && after === Math.max(1, Math.ceil(total / size));
+    const past = "afterLast" in v ? 1 : 0;
+    return typeof total === "number" && size !== undefined && after === lastPage(total, size) + past;
   }
   if ("windowOf" in v) {
     const t = item?.[v.windowOf];

@@ -857,7 +857,12 @@ export const PLANTED: PlantedBug[] = [
     name: "search-page-ignored",
     breaks: "search ignores page: page 2 repeats page 1",
     mutation: pageIgnored("/api/v1/search"),
-    expect: ["relation:search-pages-disjoint", "relation:search-last-page-count"],
+    // Every page answers page 1: the page after the last holds page 1's items too.
+    expect: [
+      "relation:search-pages-disjoint",
+      "relation:search-last-page-count",
+      "relation:search-after-last-page-empty",
+    ],
   },
   {
     name: "search-short-page-starts-late",
@@ -975,7 +980,12 @@ export const PLANTED: PlantedBug[] = [
     name: "shenghuo-page-ignored",
     breaks: "shenghuo ignores page: page 2 repeats page 1",
     mutation: pageIgnored("/api/v1/shenghuo"),
-    expect: ["relation:shenghuo-pages-disjoint", "relation:shenghuo-last-page-count"],
+    // Every page answers page 1: the page after the last holds page 1's items too.
+    expect: [
+      "relation:shenghuo-pages-disjoint",
+      "relation:shenghuo-last-page-count",
+      "relation:shenghuo-after-last-page-empty",
+    ],
   },
   ...TOO_LITTLE,
   ...CONTRACT_POINTS,
@@ -987,6 +997,17 @@ export const PLANTED: PlantedBug[] = [
     mutation: resetAlwaysWindow(),
     // Its 429s disagree with Retry-After only when sent seconds into the window: the codes vary.
     expect: ["rate-limit-reset"],
+  },
+  // Conformance power, round five: totals are honest beyond the last page.
+  {
+    name: "search-total-capped",
+    breaks:
+      "search's meta.total is capped at 100 (a search engine's default total cap) while the pages after it still hold results",
+    mutation: onJson("/api/v1/search", (body) => {
+      const meta = body.meta as { total?: unknown } | undefined;
+      if (meta && typeof meta.total === "number" && meta.total > TOTAL_CAP) meta.total = TOTAL_CAP;
+    }),
+    expect: ["relation:search-after-last-page-empty"],
   },
 ];
 
@@ -1003,6 +1024,12 @@ function resetAlwaysWindow(): Mutation {
     },
   };
 }
+
+/**
+ * The cap of search-total-capped: a multiple of every page size the suite asks (20, 50), so the
+ * last page it implies is full and adds up; only the page after it shows the results it hides.
+ */
+const TOTAL_CAP = 100;
 
 /**
  * The API itself ignoring its keys (the cause `credentials-ignored`, not a cache): run through the

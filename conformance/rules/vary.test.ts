@@ -66,6 +66,23 @@ describe("the second request of a relation", () => {
     expect(page(undefined)).toBeUndefined();
   });
 
+  it("afterLast: one page past the last page of the first answer's total", () => {
+    const second = vary(
+      "search-after-last-page-empty",
+      request("searchAlerts", "/api/v1/search", [["q", "a"]]),
+    );
+    expect(second?.fromFirst).toEqual({ page: { lastPage: { size: 20, after: 1 } } });
+    const page = (total: unknown) =>
+      second &&
+      new URLSearchParams(
+        fillFromFirst(spec, { at: "/data", params: second.fromFirst }, second.request, {
+          body: { data: [], meta: { total } },
+          sentAt: 0,
+        })?.query,
+      ).get("page");
+    expect([45, 40, 0, 100].map(page)).toEqual(["4", "3", "2", "6"]);
+  });
+
   it("to + windowOf: feed to the rank of the narrowest window holding its newest alert", () => {
     const second = vary("feed-items-in-window-rank", request("getFeed", "/api/v1/feed", [["limit", "50"]]));
     expect(second?.request).toMatchObject({ operationId: "getRank", pathname: "/api/v1/rank" });

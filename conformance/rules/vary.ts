@@ -7,7 +7,7 @@
  * operation (`to`) starts from the first request's parameters that operation declares too.
  */
 import { get } from "../../src/rules/pointer.ts";
-import { pageSizeOf } from "../../src/rules/relations.ts";
+import { lastPage, pageSizeOf } from "../../src/rules/relations.ts";
 import type { Relation, Variation } from "../../src/rules/types.ts";
 import { narrowestWindow, windowRange } from "../../src/rules/windows.ts";
 import { splitWords } from "../../src/rules/words.ts";
@@ -122,8 +122,8 @@ function varied(
 
 /**
  * How a variation known only once the first answer is in takes its value from it (`fromItem`,
- * `windowOf`, `last` at the first request's page size on `op`); undefined for the others, and for
- * `last` when `op` has no page size.
+ * `windowOf`, `last` and `afterLast` at the first request's page size on `op`); undefined for the
+ * others, and for `last` and `afterLast` when `op` has no page size.
  */
 export function takenFromFirst(
   spec: Spec,
@@ -133,9 +133,10 @@ export function takenFromFirst(
 ): FromFirst | undefined {
   if ("fromItem" in v) return v.fromItem;
   if ("windowOf" in v) return { windowOf: v.windowOf };
-  if ("last" in v) {
+  if ("last" in v || "afterLast" in v) {
     const size = pageSize(spec, op, parsed);
-    return size ? { lastPage: { size } } : undefined;
+    if (!size) return undefined;
+    return { lastPage: "afterLast" in v ? { size, after: 1 } : { size } };
   }
   return undefined;
 }
@@ -235,7 +236,9 @@ export function fillFromFirst(
       return typeof t === "number" && first ? narrowestWindow(spec.rankWindows, t, first.sentAt) : undefined;
     }
     const total = get(first?.body, "/meta/total");
-    return typeof total === "number" ? String(Math.max(1, Math.ceil(total / how.lastPage.size))) : undefined;
+    return typeof total === "number"
+      ? String(lastPage(total, how.lastPage.size) + (how.lastPage.after ?? 0))
+      : undefined;
   };
   const query: [string, string][] = [];
   for (const [k, v] of request.query) {

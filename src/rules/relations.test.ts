@@ -274,6 +274,41 @@ describe("judgeRelation", () => {
       informative: false,
     });
   });
+
+  // Guards search-total-capped: a total capped at a multiple of the page size leaves a last page
+  // that adds up (search-last-page-count passes); only the page after it shows what is hidden.
+  const two: [number, number][] = [
+    [9, 90],
+    [8, 80],
+  ];
+  it.each([
+    {
+      when: "the page after the last is empty",
+      a: answer("q=a&limit=2", two, 4),
+      b: answer("q=a&limit=2&page=3", [], 4),
+      want: { failed: [], informative: true },
+    },
+    {
+      when: "a capped total: the page after its last page holds results",
+      a: answer("q=a&limit=2", two, 4),
+      b: answer("q=a&limit=2&page=3", [[5, 50]], 4),
+      want: { failed: ["page 3, after the last page of meta.total 4, holds items"], informative: true },
+    },
+    {
+      when: "the page after the last states another total",
+      a: answer("q=a&limit=2", two, 4),
+      b: answer("q=a&limit=2&page=3", [], 5),
+      want: { failed: ["meta.total of the second must be eq the first's"], informative: true },
+    },
+    {
+      when: "a first page short of the page size: the results never reached past it, no evidence",
+      a: answer("q=a&limit=2", [[9, 90]], 1),
+      b: answer("q=a&limit=2&page=2", [], 1),
+      want: { failed: [], informative: false },
+    },
+  ])("after the last page: $when", ({ a, b, want }) => {
+    expect(run("search-after-last-page-empty", a, b)).toEqual(want);
+  });
 });
 
 /** Relations whose second request is on another operation (`to`), its items at their own pointer. */

@@ -109,6 +109,9 @@ const keysOf = (relation: Relation, items: Item[]) => items.map((i) => String(i[
 const totalOf = (x: RuleExchange) => get(x.body, "/meta/total");
 const pageOf = (x: RuleExchange) => Number(x.request.values.page ?? 1);
 
+/** The last page of `total` results at `size` a page: at least 1 (an empty result has one, empty, page). */
+export const lastPage = (total: number, size: number) => Math.max(1, Math.ceil(total / size));
+
 /** The fields of A's item that `fromItem` and `windowOf` variations take. */
 export const itemFields = (relation: Relation): string[] =>
   Object.values(relation.vary).flatMap((v) =>
@@ -189,6 +192,17 @@ export function judgeRelation(
       fail("the item the second request was made from is missing from it", {
         received: [...bKeys].slice(0, 5),
         documented: key,
+      });
+  }
+  if (expect.empty) {
+    // Only a full first page shows that the results reach past one page: a total capped below the
+    // true count (100, a search engine's default) then leaves items on the page after the last.
+    const full = pageSizeOf(spec, a);
+    informative ||= full !== undefined && aItems.length >= full;
+    if (bItems.length > 0)
+      fail(`page ${pageOf(b)}, after the last page of meta.total ${String(totalOf(a))}, holds items`, {
+        received: bItems.length,
+        documented: 0,
       });
   }
   const ta = totalOf(a);

@@ -134,6 +134,12 @@ export type Variation =
   | { remove: true }
   /** The last page: A's meta.total over A's page size (known once A's answer is in). */
   | { last: true }
+  /**
+   * The page after the last: one past A's last page (known once A's answer is in). A total capped
+   * below the true count (a search engine's default total cap) leaves a consistent last page; only
+   * the page after it still holds what the total does not count.
+   */
+  | { afterLast: true }
   /** The narrowest rank window holding this time field of A's first item carrying it (known once A's answer is in). */
   | { windowOf: string };
 
@@ -150,6 +156,8 @@ export interface RelationExpectation {
   disjoint?: true;
   total?: "gte" | "lte" | "eq";
   pageCounts?: true;
+  /** B holds no items (the page after the last). Evidence only when A is a full page: the results reach past one page. */
+  empty?: true;
   containsItem?: true;
   /** B holds A's items, in A's order (items tying in `order` either way). */
   equal?: true;
