@@ -49,3 +49,13 @@ export function narrowestWindow(windows: RankWindows, t: number, now: number): s
     .filter((w) => w.from <= t && t <= w.to);
   return holding.sort((x, y) => x.to - x.from - (y.to - y.from))[0]?.act;
 }
+
+/**
+ * The local date (YYYY-MM-DD) or time (HH:mm) of the instant `unixSeconds` in `timeZone`: the
+ * minute it falls in, never rounded up (10:32:59 is 10:32), as a wall clock shows it.
+ */
+export function localStamp(unixSeconds: number, timeZone: string, format: "date" | "time"): string {
+  const whole = Math.floor(unixSeconds);
+  const iso = new Date((whole + zoneOffsetSeconds(whole, timeZone)) * 1000).toISOString();
+  return format === "date" ? iso.slice(0, 10) : iso.slice(11, 16);
+}
