@@ -2,7 +2,7 @@ import { checkRule, conditionHolds } from "../src/rules/evaluate.ts";
 import { compareValues } from "../src/rules/order.ts";
 import { get, has } from "../src/rules/pointer.ts";
 import type { EachExpectation, Expectation, Predicate, Rule } from "../src/rules/types.ts";
-import { windowRange, zoneOffsetSeconds } from "../src/rules/windows.ts";
+import { localStamp, windowRange, zoneOffsetSeconds } from "../src/rules/windows.ts";
 import type { ParsedRequest } from "../src/spec/request.ts";
 import type { Spec } from "../src/spec/spec.ts";
 import type { Operation } from "../src/spec/types.ts";
@@ -129,9 +129,10 @@ function itemFails(ctx: ShapeContext, each: EachExpectation, record: unknown): b
 }
 
 /**
- * The two field predicates an edit can satisfy honestly in a mock: a time inside the asked
- * rank window (static examples are dated once; the window moves with the clock), and the
- * category asked for. Anything else (a price bound, a literal value) drops the item instead.
+ * The field predicates an edit can satisfy honestly in a mock: a time inside the asked rank
+ * window (static examples are dated once; the window moves with the clock), the category asked
+ * for, and a local date or time written from the item's own timestamp. Anything else (a price
+ * bound, a literal value) drops the item instead.
  */
 function fixField(
   ctx: ShapeContext,
@@ -153,6 +154,12 @@ function fixField(
     if (!category) return;
     record[field] = category.id;
     if (typeof record.catename === "string") record.catename = category.name;
+  } else if (predicate.localTime) {
+    // A local date or time is derived from the item's timestamp: written from it, it says no more.
+    const t = record[predicate.localTime.of];
+    if (typeof t === "number") {
+      record[field] = localStamp(t, ctx.spec.rankWindows.timezone, predicate.localTime.format);
+    }
   }
 }
 

@@ -3,7 +3,7 @@
  * (exactly these). Where the spec states a rule twice (a required field that a rule also
  * demands), both checks are expected.
  */
-import { localMidnight } from "../../src/rules/windows.ts";
+import { localMidnight, localStamp } from "../../src/rules/windows.ts";
 import { loadSpec } from "../../src/spec/load.ts";
 import { CONTRACT_POINTS } from "./contract-points.ts";
 import { faultyLimiter } from "./faulty-limiter.ts";
@@ -97,6 +97,35 @@ function keyIgnored(): Mutation {
         Object.entries(res.headers).filter(([k]) => k === "date" || k.startsWith("ratelimit-")),
       );
       return { status: 200, headers: { ...(own ?? any).headers, ...fresh }, body };
+    },
+  };
+}
+
+/**
+ * Sets an alert's local `datetime` and `shorttime` from its `shijianchuo` in `timeZone`. In the
+ * contract's zone it keeps an edited timestamp honest; in UTC it is a server on a UTC host.
+ */
+function stampIn(alert: Record<string, unknown>, timeZone: string): void {
+  const t = alert.shijianchuo;
+  if (typeof t !== "number") return;
+  if (typeof alert.datetime === "string") alert.datetime = localStamp(t, timeZone, "date");
+  if (typeof alert.shorttime === "string") alert.shorttime = localStamp(t, timeZone, "time");
+}
+
+/**
+ * Every JSON answer's alerts (under `data`, or a bare array: the legacy rank file) written with
+ * their local date and time in UTC: the timestamp stays right, each field stays valid alone.
+ */
+function timesInUtc(): Mutation {
+  return {
+    response(_req, res) {
+      if (res.status !== 200 || !/json/.test(res.headers["content-type"] ?? "")) return res;
+      const body = JSON.parse(res.body) as Body | Record<string, unknown>[];
+      const list = Array.isArray(body) ? body : Array.isArray(body.data) ? body.data : [];
+      for (const item of list as unknown[]) {
+        if (item !== null && typeof item === "object") stampIn(item as Record<string, unknown>, "UTC");
+      }
+      return { ...res, body: JSON.stringify(body) };
     },
   };
 }
@@ -497,7 +526,12 @@ export const PLANTED: PlantedBug[] = [
     name: "rank-outside-window",
     breaks: "rank entries a year older than their window",
     mutation: onJson("/api/v1/rank", (b) => {
-      for (const e of items(b)) if (typeof e.shijianchuo === "number") e.shijianchuo -= 400 * 86400;
+      for (const e of items(b)) {
+        if (typeof e.shijianchuo !== "number") continue;
+        // A year older throughout: the local date and time move with the timestamp.
+        e.shijianchuo -= 400 * 86400;
+        stampIn(e, "Asia/Shanghai");
+      }
     }),
     // The legacy file (untouched) is then another rank than the API's for the same act.
     expect: ["rule:rank-entries-in-window", "relation:legacy-rank-equals-rank"],
@@ -1008,6 +1042,20 @@ export const PLANTED: PlantedBug[] = [
       if (meta && typeof meta.total === "number" && meta.total > TOTAL_CAP) meta.total = TOTAL_CAP;
     }),
     expect: ["relation:search-after-last-page-empty"],
+  },
+  // Conformance power, round five: time fields agree with the timestamp in the contract's zone.
+  {
+    name: "times-in-utc",
+    breaks: "alerts' datetime and shorttime written in UTC (a server on a UTC host), shijianchuo right",
+    mutation: timesInUtc(),
+    expect: [
+      "rule:rank-local-times",
+      "rule:feed-local-times",
+      "rule:search-local-times",
+      "rule:my-follow-local-times",
+      "rule:my-push-local-times",
+      "rule:legacy-rank-local-times",
+    ],
   },
 ];
 

@@ -14,7 +14,7 @@ import type {
   Predicate,
   Rule,
 } from "./types.ts";
-import { windowRange } from "./windows.ts";
+import { localStamp, windowRange } from "./windows.ts";
 import { containsWord, splitWords } from "./words.ts";
 
 /** What one request/response pair looked like, as the rule engine needs it. */
@@ -203,7 +203,10 @@ function checkEach(ctx: PredicateContext, each: EachExpectation, fail: Fail): Ru
     if (item === null || typeof item !== "object") return;
     const record = item as Record<string, unknown>;
     const at = join(each.at, i);
-    if (each.where && !Object.entries(each.where).every(([f, p]) => predicateHolds(ctx, record[f], p)))
+    if (
+      each.where &&
+      !Object.entries(each.where).every(([f, p]) => predicateHolds(ctx, record[f], p, undefined, record))
+    )
       return;
     for (const f of each.present ?? []) {
       if (!Object.hasOwn(record, f)) out.push(fail(`item must carry ${f}`, { pointer: at }));
@@ -213,9 +216,13 @@ function checkEach(ctx: PredicateContext, each: EachExpectation, fail: Fail): Ru
         out.push(fail(`item must not carry ${f}`, { pointer: join(at, f), received: record[f] }));
     }
     for (const [f, p] of Object.entries(each.fields ?? {})) {
-      if (!predicateHolds(ctx, record[f], p)) {
+      if (!predicateHolds(ctx, record[f], p, undefined, record)) {
         out.push(
-          fail(`${f} breaks ${describePredicate(ctx, p)}`, { pointer: join(at, f), received: record[f] }),
+          fail(`${f} breaks ${describePredicate(ctx, p)}`, {
+            pointer: join(at, f),
+            received: record[f],
+            documented: expectedLocal(ctx, p, record),
+          }),
         );
       }
     }
@@ -248,7 +255,13 @@ export function judgedItems(
       item !== null &&
       typeof item === "object" &&
       Object.entries(each.where ?? {}).every(([f, p]) =>
-        predicateHolds(ctx, (item as Record<string, unknown>)[f], p),
+        predicateHolds(
+          ctx,
+          (item as Record<string, unknown>)[f],
+          p,
+          undefined,
+          item as Record<string, unknown>,
+        ),
       ),
   );
 }
@@ -265,7 +278,10 @@ export function itemPasses(
   item: Record<string, unknown>,
 ): boolean {
   const ctx: PredicateContext = { ...contextOf(spec, exchange), toleranceSeconds: -5 };
-  if (filter.where && !Object.entries(filter.where).every(([f, p]) => predicateHolds(ctx, item[f], p)))
+  if (
+    filter.where &&
+    !Object.entries(filter.where).every(([f, p]) => predicateHolds(ctx, item[f], p, undefined, item))
+  )
     return false;
   return !filter.matches || matchesHold(ctx, item, filter.matches);
 }
@@ -394,7 +410,14 @@ function isBlank(ctx: PredicateContext, name: string, raw: string | undefined): 
  */
 const DECIMAL = /^[0-9]+(\.[0-9]+)?$/;
 
-function predicateHolds(ctx: PredicateContext, value: unknown, p: Predicate, valueWritten?: string): boolean {
+/** `item` is the record holding `value` (item fields), which `localTime` reads its timestamp from. */
+function predicateHolds(
+  ctx: PredicateContext,
+  value: unknown,
+  p: Predicate,
+  valueWritten?: string,
+  item?: Record<string, unknown>,
+): boolean {
   const cmp = (operand: Operand | undefined, test: (a: number, b: number) => boolean): boolean => {
     if (operand === undefined) return true;
     // A decimal parameter (a price bound) compares exactly, as written, never as a binary double.
@@ -425,7 +448,35 @@ function predicateHolds(ctx: PredicateContext, value: unknown, p: Predicate, val
     }
   }
   if (p.inWindow && !inWindow(ctx, value, p.inWindow.param)) return false;
+  if (p.localTime && item && !localTimeHolds(ctx, value, p.localTime, item)) return false;
   return true;
+}
+
+/** What a `localTime` predicate expected of this item, for the finding (undefined otherwise). */
+function expectedLocal(
+  ctx: PredicateContext,
+  p: Predicate,
+  item: Record<string, unknown>,
+): string | undefined {
+  const t = p.localTime && item[p.localTime.of];
+  if (!p.localTime || typeof t !== "number" || !Number.isFinite(t)) return undefined;
+  return localStamp(t, ctx.spec.rankWindows.timezone, p.localTime.format);
+}
+
+/**
+ * A local date or time agrees with the item's timestamp in the contract's zone (x-rank-windows):
+ * a server writing them in its host's zone (UTC) keeps a right timestamp and wrong wall clocks.
+ * A timestamp that is not a number leaves nothing to agree with (the schema says what is wrong).
+ */
+function localTimeHolds(
+  ctx: PredicateContext,
+  value: unknown,
+  p: NonNullable<Predicate["localTime"]>,
+  item: Record<string, unknown>,
+): boolean {
+  const t = item[p.of];
+  if (typeof t !== "number" || !Number.isFinite(t)) return true;
+  return typeof value === "string" && value === localStamp(t, ctx.spec.rankWindows.timezone, p.format);
 }
 
 function inWindow(ctx: PredicateContext, value: unknown, param: string): boolean {
@@ -455,6 +506,10 @@ function describePredicate(ctx: PredicateContext, p: Predicate): string {
   if (p.lt !== undefined) parts.push(`< ${show(p.lt)}`);
   if (p.inWindow) parts.push(`inside the window of ${show(p.inWindow)}`);
   if (p.sameCategory) parts.push(`the category ${show(p.sameCategory)}`);
+  if (p.localTime) {
+    const zone = ctx.spec.rankWindows.timezone;
+    parts.push(`the local ${p.localTime.format} of ${p.localTime.of} in ${zone}`);
+  }
   if (p.inSet) parts.push(`in ${p.inSet}`);
   return parts.join(" and ") || "the predicate";
 }

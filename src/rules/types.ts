@@ -27,6 +27,16 @@ export interface Predicate {
   inWindow?: { param: string };
   /** A category ID equal to the category (alias or ID) named by a parameter. */
   sameCategory?: { param: string };
+  /**
+   * (item fields) The local date (YYYY-MM-DD) or time (HH:mm, the minute, not rounded) of the
+   * item's Unix-seconds field `of`, in the contract's zone (x-rank-windows' timezone).
+   */
+  localTime?: LocalTime;
+}
+
+export interface LocalTime {
+  of: string;
+  format: "date" | "time";
 }
 
 export interface Condition {
