@@ -106,9 +106,12 @@ export function selectChecks(registry: Registry, only: string[] | undefined, ski
     const found =
       name === "rules" || name === "relations"
         ? all.filter((c) => c.name.startsWith(name === "rules" ? "rule:" : "relation:"))
-        : name.endsWith("*")
-          ? all.filter((c) => c.name.startsWith(name.slice(0, -1)))
-          : all.filter((c) => c.name === name);
+        : name === "account"
+          ? // The checks only an account can judge: `--skip account` without --uid, whatever rules the spec adds.
+            all.filter((c) => c.needsAccount)
+          : name.endsWith("*")
+            ? all.filter((c) => c.name.startsWith(name.slice(0, -1)))
+            : all.filter((c) => c.name === name);
     if (found.length === 0) throw new UnknownCheckError(name);
     return found;
   };

@@ -21,8 +21,8 @@ target's report (json), one testsuite a target (junit); the exit code is the wor
 Exit 0 when every selected check passed with evidence; 1 when any failed; 2 for a usage error, input
 that is not what it claims, or a target the run could not judge (unreachable, not this API); 3 when
 the run is incomplete: nothing failed but something selected was not judged (a check not
-exercised, a run cut short), its reason first. CHECK is a check name, "rules" (every rule check)
-or a prefix ending in *.
+exercised, a run cut short), its reason first. CHECK is a check name, "rules" (every rule check),
+"account" (the checks only an account can judge) or a prefix ending in *.
   --report F=PATH     write a report: junit (CI test results), json (everything), markdown (a job
                       summary or pull-request comment), html (one self-contained page to open:
                       verdict, findings with copyable curl and replay lines, timeline, filterable
@@ -53,10 +53,10 @@ or a prefix ending in *.
                       DEALKIT_API_KEY environment variable instead, which keeps it off the command
                       line and the process list. Without them the bundled server's demo account is
                       used, but against a --base-url the checks of served personal streams are not
-                      judged and the run is incomplete (exit 3) unless you skip them:
-                      --skip 'credentials-not-cached,rule:my-follow-count-within-limit,rule:my-push-count-within-limit'
-                      (the identical 401 of rule:my-*-credentials is judged in part: whether the
-                      uid asked exists needs an account)`;
+                      judged and the run is incomplete (exit 3) unless you skip them with
+                      --skip 'account' (every check only an account can judge; the identical 401
+                      of rule:my-*-credentials is judged in part: whether the uid asked exists
+                      needs an account)`;
 
 /** `--watch D`: dealkit watch with this command's --base-url, --ledger and --budget (per interval there). */
 async function watchInstead(

@@ -198,7 +198,7 @@ describe("the conformance action", () => {
     );
     // The key reached the run: with no account the served-stream rules are "not exercised".
     expect(run.summary).toMatch(/^## ✅ dealkit conformance: passed$/m);
-    expect(run.summary).toContain("11 passed, 0 failed, 0 not exercised");
+    expect(run.summary).toContain("14 passed, 0 failed, 0 not exercised");
     expect(run.log).toContain(`seed 7`);
     expect(run.log).not.toContain(KEY);
     expect(readFileSync(run.outputs.junit ?? "", "utf8")).not.toContain(KEY);
