@@ -70,17 +70,21 @@ function admits(s: Json, v: unknown): boolean | undefined {
       }
     }
   }
-  if (typeof v === "number") {
-    if (typeof s.minimum === "number" && (v < s.minimum || (s.exclusiveMinimum === true && v === s.minimum)))
-      return false;
-    if (typeof s.maximum === "number" && (v > s.maximum || (s.exclusiveMaximum === true && v === s.maximum)))
-      return false;
-    if (typeof s.exclusiveMinimum === "number" && v <= s.exclusiveMinimum) return false;
-    if (typeof s.exclusiveMaximum === "number" && v >= s.exclusiveMaximum) return false;
-    if (typeof s.multipleOf === "number") {
-      const q = v / s.multipleOf;
-      if (Math.abs(q - Math.round(q)) > 1e-9) return false;
-    }
+  if (typeof v === "number" && !numberAdmitted(s, v)) return false;
+  return true;
+}
+
+/** Whether a number keeps a schema's bounds and multipleOf (both spellings of the exclusive bounds). */
+export function numberAdmitted(s: Json, v: number): boolean {
+  if (typeof s.minimum === "number" && (v < s.minimum || (s.exclusiveMinimum === true && v === s.minimum)))
+    return false;
+  if (typeof s.maximum === "number" && (v > s.maximum || (s.exclusiveMaximum === true && v === s.maximum)))
+    return false;
+  if (typeof s.exclusiveMinimum === "number" && v <= s.exclusiveMinimum) return false;
+  if (typeof s.exclusiveMaximum === "number" && v >= s.exclusiveMaximum) return false;
+  if (typeof s.multipleOf === "number" && s.multipleOf > 0) {
+    const q = v / s.multipleOf;
+    if (Math.abs(q - Math.round(q)) > 1e-9) return false;
   }
   return true;
 }

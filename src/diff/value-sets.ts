@@ -1,4 +1,5 @@
 import { DOC_KEYS, isObject, type Json, same } from "./context.ts";
+import { numberAdmitted } from "./enum-values.ts";
 import { samplePattern } from "./regex-samples.ts";
 
 /**
@@ -193,20 +194,6 @@ export function admits(s: unknown, v: unknown, depth: number): boolean | undefin
     if (r) return false;
   }
   return undecided ? undefined : true;
-}
-
-function numberAdmitted(s: Json, v: number): boolean {
-  if (typeof s.minimum === "number" && (v < s.minimum || (s.exclusiveMinimum === true && v === s.minimum)))
-    return false;
-  if (typeof s.maximum === "number" && (v > s.maximum || (s.exclusiveMaximum === true && v === s.maximum)))
-    return false;
-  if (typeof s.exclusiveMinimum === "number" && v <= s.exclusiveMinimum) return false;
-  if (typeof s.exclusiveMaximum === "number" && v >= s.exclusiveMaximum) return false;
-  if (typeof s.multipleOf === "number" && s.multipleOf > 0) {
-    const q = v / s.multipleOf;
-    if (Math.abs(q - Math.round(q)) > 1e-9) return false;
-  }
-  return true;
 }
 
 const REGEXES = new Map<string, RegExp | undefined>();
