@@ -52,6 +52,18 @@ const codes = (b: BurstRecord) =>
   rateLimit.judgeBurst?.(ctx, b).findings.map((f) => [f.finding.code, f.finding.title]) ?? [];
 
 /** Served requests of the given operations, then a refused one of `refusedOp`, none carrying RateLimit-Remaining. */
+/** Eight operations, none repeated: a burst of them leaves no operation costing more in question. */
+const EIGHT_OPERATIONS = [
+  "getMeta",
+  "searchAlerts",
+  "getRank",
+  "getFeed",
+  "listActivities",
+  "getRss",
+  "getMyFollowHits",
+  "getLegacyRankFile",
+];
+
 function served(ops: string[], refusedOp: string, preflightsAfterFirst = 0): Exchange[] {
   const [first, ...rest] = ops;
   return [
@@ -75,17 +87,7 @@ describe("an early refusal without RateLimit-Remaining", () => {
 
   it("names counted preflights when they alone fit", () => {
     // 8 served GETs, each of another operation, after 2 preflights: 8 + 2 = 10.
-    const ops = [
-      "getMeta",
-      "searchAlerts",
-      "getRank",
-      "getFeed",
-      "listActivities",
-      "getRss",
-      "getMyFollowHits",
-      "getLegacyRankFile",
-    ];
-    const found = codes(burst(served(ops, "getFeed", 2)));
+    const found = codes(burst(served(EIGHT_OPERATIONS, "getFeed", 2)));
     expect(found.map(([c]) => c)).toEqual(["rate-limit/counts-preflight"]);
   });
 
@@ -201,17 +203,7 @@ describe("what the burst's refusals were, told truly", () => {
     ],
   ])("%s", (_what, refusal, code, title) => {
     // 9 served (a bucket let one more through), refused at request 10 after 4 preflights.
-    const ops = [
-      "getMeta",
-      "searchAlerts",
-      "getRank",
-      "getFeed",
-      "listActivities",
-      "getRss",
-      "getMyFollowHits",
-      "getLegacyRankFile",
-      "getRank",
-    ];
+    const ops = [...EIGHT_OPERATIONS, "getRank"];
     // Made after the window's requests: sent after them.
     const window = [...served(ops, "getFeed", 4).slice(0, -1), refusal()];
     const found = codes(burst(window));
