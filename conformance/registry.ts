@@ -18,6 +18,7 @@ import { queryDecoding } from "./checks/query-decoding.ts";
 import { rateLimit } from "./checks/rate-limit.ts";
 import { rateLimitReset } from "./checks/rate-limit-reset.ts";
 import { relationChecks } from "./checks/relations.ts";
+import { requestGate } from "./checks/request-gate.ts";
 import { responseHeaders } from "./checks/response-headers.ts";
 import { responseSchema } from "./checks/response-schema.ts";
 import { ruleChecks } from "./checks/rules.ts";
@@ -85,6 +86,7 @@ export const FIXED_CHECKS: Check[] = [
   metaLimits,
   rateLimit,
   rateLimitReset,
+  requestGate,
 ];
 
 /** Every check for a spec: the fixed ones, then one per x-conformance rule, then one per x-relations relation. */

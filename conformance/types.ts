@@ -9,6 +9,7 @@ import type { Operation } from "../src/spec/types.ts";
 import type { Account } from "./arbitraries/requests.ts";
 import type { Vocabulary } from "./arbitraries/vocabulary.ts";
 import type { TransportFailure } from "./http/client.ts";
+import type { WireRequest } from "./http/raw-request.ts";
 import type { AnswerFacts } from "./runner/causes.ts";
 import type { UnitCost } from "./runner/unit-costs.ts";
 
@@ -33,6 +34,11 @@ export interface RequestCase {
    * read from the URL as sent, like every other.
    */
   rawQuery?: string;
+  /**
+   * Sent over a socket of its own, byte for byte, for what no HTTP client sends (a head of an exact
+   * size, a header line that is no field, no Host): request-gate's cases. Read by no other check.
+   */
+  wire?: WireRequest;
 }
 
 /** Whether the rate limit counts a request: every method but OPTIONS (x-methods, x-rate-limit). */
@@ -73,6 +79,8 @@ export interface Exchange {
   replayed?: string;
   /** Seconds the client had waited since it was refused, for requests of the wait (burst replays). */
   waited?: number;
+  /** For a raw (`wire`) request: whether the server closed the connection after its answer. */
+  closed?: boolean;
 }
 
 /** The operation an exchange went to, for messages and grouping: its operationId, else the path asked. */

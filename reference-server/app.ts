@@ -160,6 +160,8 @@ export function createApp(parts: AppParts): FastifyInstance {
       }
     }
     if (req.raw.httpVersion === "1.1" && req.headers.host === undefined) {
+      // Refused before routing like the parser's refusals: the connection ends with it (x-request-gate.answered).
+      reply.header("Connection", "close");
       return sendProblem(
         reply,
         problem(spec, "malformed-request", { detail: "HTTP/1.1 requires a Host header." }),

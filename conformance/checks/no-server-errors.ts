@@ -8,7 +8,8 @@ export const noServerErrors: Check = {
   source: 'info.description "Errors": never a 500',
   severity: "critical",
   judge(_ctx, exchange) {
-    if (exchange.request.method !== "GET" || exchange.failure) return null;
+    // A raw request (request-gate) is judged by its own check alone.
+    if (exchange.request.method !== "GET" || exchange.failure || exchange.request.wire) return null;
     if (exchange.status < 500) return [];
     return [
       {

@@ -1,5 +1,6 @@
 import type { Exchange } from "../types.ts";
 import { ORIGIN } from "./client-headers.ts";
+import { wireLine } from "./raw-request.ts";
 
 /** Single-quotes a shell word. */
 export const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -15,6 +16,8 @@ export function curlLine(
   exchange: Pick<Exchange, "url" | "request" | "localAddress">,
   withInterface = false,
 ): string {
+  // What curl will not send (a head of an exact size, no Host, a line that is no field) goes raw.
+  if (exchange.request.wire) return wireLine(exchange);
   const parts = ["curl -i"];
   if (exchange.request.method !== "GET") parts.push(`-X ${exchange.request.method}`);
   // With the codings a browser offers, curl must also undo them to show the body.

@@ -32,7 +32,8 @@ export function readExchange(
     receivedAt: raw.receivedAt,
     ...(raw.failure ? { failure: raw.failure } : {}),
   };
-  const match = request.method === "GET" ? spec.match(request.pathname) : undefined;
+  // A raw request (request-gate's) is its check's alone: routed, every check would judge its refusal.
+  const match = request.method === "GET" && !request.wire ? spec.match(request.pathname) : undefined;
   if (match) {
     exchange.operation = match.operation;
     // Read as it went out (a raw query's `+` and `%zz` included), as the server must read it.

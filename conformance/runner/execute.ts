@@ -189,6 +189,8 @@ export async function execute(env: ExecEnv): Promise<Execution> {
     let best = -1;
     for (const [i, item] of queue.entries()) {
       if (countedRequests(item) > max || (item.kind === "group" && item.group.kind === "compare")) continue;
+      // Raw requests wait for the paced phase too: a component in front may answer them uncounted.
+      if (item.kind === "group" && item.group.requests.some((r) => r.wire)) continue;
       if (env.sender.blocked(itemOperation(item))) continue;
       if (best < 0 || share(item) < share(queue[best] as Item)) best = i;
     }

@@ -9,6 +9,7 @@ import type { Spec } from "../../src/spec/spec.ts";
 import { type AnswerLimits, DEFAULT_LIMITS, send as sendHttp } from "../http/client.ts";
 import { acceptEncoding, ORIGIN, offersCodings } from "../http/client-headers.ts";
 import type { Pacer, Slot } from "../http/pacer.ts";
+import { type RawWireResponse, sendRaw } from "../http/raw-request.ts";
 import type { Exchange, Phase, RequestCase } from "../types.ts";
 import type { RateDiagnosis } from "./diagnosis.ts";
 import { readExchange } from "./exchange.ts";
@@ -170,7 +171,7 @@ export class Transport {
       Math.max(1000, this.bounds.end.deadline + PAST_DEADLINE_MS - Date.now()),
     );
     const flight = this.costs.begin(slot.address);
-    const raw = await sendHttp(
+    const raw: RawWireResponse = await (request.wire ? sendRaw : sendHttp)(
       this.baseUrl,
       req,
       slot.address,
@@ -185,6 +186,7 @@ export class Transport {
       windowIndex,
       ...(preflightsBefore > 0 ? { preflightsBefore } : {}),
       ...(options.waited !== undefined ? { waited: options.waited } : {}),
+      ...(raw.closed !== undefined ? { closed: raw.closed } : {}),
     };
     const replayed = this.replays.see(exchange);
     if (replayed) exchange.replayed = replayed;

@@ -214,6 +214,8 @@ export function apiResponder(parts: ResponderParts): ApiResponder {
     }
     if (req.httpVersion === "1.1" && req.headers.host === undefined) {
       const detail = "HTTP/1.1 requires a Host header.";
+      // Refused before routing like the parser's refusals: the connection ends with it (x-request-gate.answered).
+      headers.push("Connection", "close");
       return sendProblem(req, res, headers, problem(spec, "malformed-request", { detail }));
     }
     const answer = answerOf(req, url, fromSocket);

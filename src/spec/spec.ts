@@ -18,6 +18,7 @@ import type {
   QueryStringPolicy,
   RankWindows,
   RateLimitPolicy,
+  RequestGatePolicy,
   ResponseSpec,
   VersioningPolicy,
   WordsSyntax,
@@ -80,6 +81,10 @@ export class Spec {
 
   get queryString(): QueryStringPolicy {
     return required(this.doc, "x-query-string");
+  }
+
+  get requestGate(): RequestGatePolicy {
+    return required(this.doc, "x-request-gate");
   }
 
   get caching(): CachingPolicy {

@@ -41,6 +41,33 @@ export interface QueryStringPolicy {
   reason: string;
 }
 
+/** A refusal before routing, or the encoded slash: the status and the x-problem-types key it answers with. */
+export interface GateAnswer {
+  status: number;
+  problem: string;
+}
+
+/** What x-request-gate lists as refused before routing. */
+export type GateRefusal =
+  | "head-too-large"
+  | "malformed-header"
+  | "missing-host"
+  | "malformed-request-line"
+  | "unknown-method"
+  | "headers-timeout";
+
+/** x-request-gate: the cap on the request head, how requests HTTP cannot read are answered, %2F in a segment. */
+export interface RequestGatePolicy {
+  head_max_bytes: number;
+  head_measured: "as-sent";
+  slack_bytes: number;
+  served_beyond_bytes: number;
+  refusals: Partial<Record<GateRefusal, GateAnswer>>;
+  answered: { media_type: string; cors: boolean; counted: boolean; connection: "close" | "keep-alive" };
+  encoded_slash: GateAnswer;
+  reason: string;
+}
+
 /** Which answers an x-caching entry covers. */
 export type CachingKind = "personal" | "rate-limited" | "public";
 
