@@ -12,6 +12,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { isDeepStrictEqual } from "node:util";
+import { clientErrorHandler } from "../../reference-server/http/client-errors.ts";
+import { corsHeaders } from "../../src/http/cors.ts";
+import { loadSpec } from "../../src/spec/load.ts";
 
 export interface ProxiedRequest {
   method: string;
@@ -28,6 +31,8 @@ export interface ProxiedResponse {
   body: string;
   /** Sent instead of `body` when set: the bytes a mutation compressed. */
   bytes?: Buffer;
+  /** The upstream closed the connection after it (a refusal before routing): the client's is closed too. */
+  close?: boolean;
 }
 
 export interface Mutation {
@@ -99,12 +104,14 @@ function forward(
   url.search = forwardedQuery(req);
   // The upstream answers as it is (no coding): mutations edit text, and compress it themselves.
   const { "accept-encoding": _codings, ...rest } = req.headers;
-  const headers = { ...rest, host: upstream.host };
+  // A request without Host goes on without one (setHost: false): the upstream refuses it, not the proxy.
+  const headers = req.headers.host === undefined ? rest : { ...rest, host: upstream.host };
   return new Promise((resolve, reject) => {
-    const r = http.request(url, { method, headers, localAddress, agent: false }, (res) => {
+    const r = http.request(url, { method, headers, localAddress, agent: false, setHost: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => {
+        const close = res.headers.connection === "close";
         const out: Record<string, string> = {};
         for (const [k, v] of Object.entries(res.headers))
           if (v !== undefined) out[k] = Array.isArray(v) ? v.join(", ") : v;
@@ -116,6 +123,7 @@ function forward(
           status: res.statusCode ?? 502,
           headers: out,
           body: Buffer.concat(chunks).toString("utf8"),
+          ...(close ? { close } : {}),
         });
       });
     });
@@ -148,7 +156,8 @@ export function startProxy(upstreamUrl: string, mutation: Mutation, subnet: numb
     tally.differing++;
     tally.paths.add(received.pathname);
   };
-  const server = http.createServer(async (incoming, outgoing) => {
+  // A request without Host reaches the handler, to be forwarded as it came (x-request-gate).
+  const server = http.createServer({ requireHostHeader: false }, async (incoming, outgoing) => {
     try {
       const url = new URL(incoming.url ?? "/", "http://proxy");
       sentAs.set(incoming.headers, url.search);
@@ -179,6 +188,7 @@ export function startProxy(upstreamUrl: string, mutation: Mutation, subnet: numb
         upstreamRes = await forward(upstream, req, req.method, local);
         res = mutation.response ? mutation.response(req, upstreamRes) : upstreamRes;
       }
+      if (res.close) outgoing.setHeader("connection", "close");
       outgoing.writeHead(res.status, res.headers);
       outgoing.end(res.bytes ?? res.body);
       const sent = res;
@@ -204,13 +214,21 @@ export function startProxy(upstreamUrl: string, mutation: Mutation, subnet: numb
       outgoing.end(`proxy: ${(err as Error).message}`);
     }
   });
-  return listenOnLoopback(server).then((proxy) => ({
-    ...proxy,
-    async tally() {
-      while (comparisons.size > 0) await Promise.allSettled([...comparisons]);
-      return { exchanges: tally.exchanges, differing: tally.differing, paths: [...tally.paths].sort() };
-    },
-  }));
+  // What this Node parser refuses itself (a head over 16 KB, a line that is no field) it answers as the
+  // contract does, like the server behind it: a correct component in front (x-request-gate).
+  const gate = loadSpec().then((spec) => {
+    const cors = corsHeaders(spec.cors);
+    server.on("clientError", clientErrorHandler({ spec, cors, trusted: new Set(), now: Date.now }));
+  });
+  return gate
+    .then(() => listenOnLoopback(server))
+    .then((proxy) => ({
+      ...proxy,
+      async tally() {
+        while (comparisons.size > 0) await Promise.allSettled([...comparisons]);
+        return { exchanges: tally.exchanges, differing: tally.differing, paths: [...tally.paths].sort() };
+      },
+    }));
 }
 
 /**

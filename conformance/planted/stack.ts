@@ -121,3 +121,17 @@ export const wafBlocksPipes: Mutation = {
     };
   },
 };
+
+/**
+ * Varnish's default http_req_hdr_len (8 KB): a header line over 8 KB gets an empty 400 from the
+ * component in front, although the API serves heads up to 16 KB (x-request-gate).
+ */
+export const longHeaderRefusedByProxy: Mutation = {
+  request(req) {
+    const longest = Math.max(
+      ...Object.entries(req.headers).map(([name, value]) => `${name}: ${String(value)}`.length),
+    );
+    if (longest <= 8192) return req;
+    return { status: 400, headers: {}, body: "" };
+  },
+};

@@ -14,6 +14,7 @@ import {
   compressedTwice,
   compressedUnasked,
   compressedWithoutVary,
+  longHeaderRefusedByProxy,
   longUrlRefusedByProxy,
   wafBlocksPipes,
 } from "./stack.ts";
@@ -1002,6 +1003,14 @@ export const PLANTED: PlantedBug[] = [
       "cache-control",
     ],
     causes: ["another-component-414"],
+  },
+  {
+    name: "long-header-refused-by-proxy",
+    breaks: "a proxy in front answers a header line over 8 KB with an empty 400 (Varnish's http_req_hdr_len)",
+    mutation: longHeaderRefusedByProxy,
+    expect: ["request-gate"],
+    codes: ["request-gate/head-over-common-limit", "request-gate/head-under-cap"],
+    causes: ["another-component-gate"],
   },
   {
     name: "waf-blocks-pipes",

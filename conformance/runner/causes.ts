@@ -12,6 +12,7 @@
 import type { Spec } from "../../src/spec/spec.ts";
 import { cacheEvidence } from "../http/cache-evidence.ts";
 import type { Exchange, Severity, Violation } from "../types.ts";
+import { gateCauses } from "./causes-of-gate.ts";
 import { keyCauses } from "./causes-of-keys.ts";
 import { limitCauses } from "./causes-of-limits.ts";
 
@@ -57,8 +58,8 @@ export const fromCache = (f: AnswerFacts | undefined) => storedSigns(f).length >
 export interface Cause {
   /**
    * `cache-answered`, `credentials-ignored`, `credentials-unguarded`, `manifest-rate-limit`,
-   * `limiter-in-front`, `limiter-shape`, `limiter-counts-preflight`, `counted-together` or
-   * `another-component-<status>`.
+   * `limiter-in-front`, `limiter-shape`, `limiter-counts-preflight`, `counted-together`,
+   * `another-component-<status>` or `another-component-gate` (request-gate's raw requests).
    */
   id: string;
   severity: Severity;
@@ -203,7 +204,9 @@ export interface CauseInput {
 export function findCauses(spec: Spec, violations: Violation[], census: AnswerCensus): Cause[] {
   const input = { spec, violations, census };
   const keys = keyCauses(input);
-  const candidates = [...keys, ...limitCauses(input, keys)].filter((c) => c.evidence.length > 0);
+  const candidates = [...keys, ...gateCauses(input), ...limitCauses(input, keys)].filter(
+    (c) => c.evidence.length > 0,
+  );
   const stated = new Set(candidates.filter((c) => !c.parent).map((c) => c.id));
   const top = candidates.filter((c) => !c.parent || !stated.has(c.parent));
   const causes: Cause[] = [];
