@@ -145,7 +145,7 @@ function received(e: Exchange, foreign: string[]) {
 }
 
 /** What is wrong with a refusal's answer, in words; empty when it is the documented one. */
-function refusalFaults(ctx: CheckContext, e: Exchange, doc: GateAnswer): string[] {
+function refusalFaults(ctx: CheckContext, e: Exchange, doc: GateAnswer, refusal: boolean): string[] {
   const answered = ctx.spec.requestGate.answered;
   const faults: string[] = [];
   if (e.failure) return [`no whole answer (${e.failure.message})`];
@@ -154,7 +154,9 @@ function refusalFaults(ctx: CheckContext, e: Exchange, doc: GateAnswer): string[
   if (!problemType(e)?.endsWith(`/${doc.problem}`)) faults.push(`problem type ${problemType(e) ?? "none"}`);
   const origin = e.headers["access-control-allow-origin"];
   if (answered.cors && origin !== ctx.spec.cors.allow_origin) faults.push("no CORS");
-  if (answered.connection === "close" && e.closed === false) faults.push("the connection kept open");
+  // The encoded slash is routed like any request: only a refusal ends its connection.
+  if (refusal && answered.connection === "close" && e.closed === false)
+    faults.push("the connection kept open");
   return faults;
 }
 
@@ -166,7 +168,7 @@ function servedFaults(e: Exchange): string[] {
 
 function judgeCase(ctx: CheckContext, c: GateCase, e: Exchange, own: Exchange[]): Finding | undefined {
   const doc = c.expect === "served" ? undefined : documentedOf(ctx.spec, c.expect);
-  const faults = doc ? refusalFaults(ctx, e, doc) : servedFaults(e);
+  const faults = doc ? refusalFaults(ctx, e, doc, c.expect !== "encoded-slash") : servedFaults(e);
   if (faults.length === 0) return undefined;
   const foreign = e.failure ? [] : foreignSigns(e, own);
   const by = foreign.length ? `, answered in front of the API (${foreign.join("; ")})` : "";
