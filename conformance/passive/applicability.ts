@@ -7,7 +7,7 @@
 import type { Spec } from "../../src/spec/spec.ts";
 import type { Check } from "../types.ts";
 
-export type PassiveUse = "every exchange" | "client sequences" | "partly";
+export type PassiveUse = "every exchange" | "client sequences" | "partly" | "suite only";
 
 export interface Applicability {
   use: PassiveUse;
@@ -59,6 +59,12 @@ export function applicability(spec: Spec, check: Check): Applicability {
       use: "client sequences",
       how: "a client's HEAD of a URL within 120 s after its GET of the same URL",
     };
+  // A fixed check that judges only what it sends itself (request-gate's raw requests): traffic never holds it.
+  if (!check.judge && !rule)
+    return {
+      use: "suite only",
+      how: "only the suite's own raw requests (dealkit conformance): what clients send does not hold them, and what a proxy refuses never reaches a recording",
+    };
   const fixed = FIXED[check.name];
   if (fixed) return { use: "every exchange", how: fixed };
   if (rule)
@@ -105,6 +111,8 @@ export function passiveReason(
   const { use } = applicability(spec, check);
   if (use === "partly")
     return `passive: the rate limit needs the suite's own 429 burst (dealkit conformance); ${evidence.cases} 429 answers judged for Retry-After`;
+  if (use === "suite only")
+    return "passive: it judges only the suite's own raw requests (dealkit conformance)";
   if (evidence.inconclusive.length > 0) return `inconclusive: ${evidence.inconclusive[0]}`;
   // The check's own reason its answers were no evidence (no schema, no frozen release for this operation).
   const [none, n] = Object.entries(evidence.none ?? {}).sort((a, b) => b[1] - a[1])[0] ?? [];
