@@ -2,8 +2,9 @@
  * The field run: `dealkit conformance` against a target it reaches through one address
  * (`http://localhost:PORT`, so one client IP and the advertised 60 requests a minute), whose data
  * moves while the run goes (the reference server with `--live 5s`), with an account, timed as a
- * CI job sees it. Targets: at most 180 s and 210 requests (200 until the relations of too-little
- * answers and the contract's open points added 16 requests of evidence), every check exercised.
+ * CI job sees it. Targets: at most 180 s and 218 requests (200 until the relations of too-little
+ * answers and the contract's open points added 16 requests of evidence, 210 until request-gate's
+ * 8 raw requests), every check exercised.
  */
 import type { BenchContext } from "../context.ts";
 import { startChild, urlOf } from "../procs.ts";
@@ -78,8 +79,8 @@ export async function field(ctx: BenchContext): Promise<Section> {
         unit: " s",
       },
       {
-        name: "field run in ≤ 210 requests",
-        met: report ? requests <= 210 : null,
+        name: "field run in ≤ 218 requests",
+        met: report ? requests <= 218 : null,
         measured: `${formatNumber(requests)} requests`,
         value: requests,
         unit: " requests",

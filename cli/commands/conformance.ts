@@ -36,7 +36,7 @@ exercised, a run cut short), its reason first. CHECK is a check name, "rules" (e
   --watch D           instead of one run, watch: a small rotating sample every D (e.g. 10m) within
                       --budget requests per interval (default 20), into --ledger, NDJSON out: the
                       same as dealkit watch (see dealkit watch --help)
-  --budget N          most requests of the whole run (default 210 from one address, 4000 when
+  --budget N          most requests of the whole run (default 218 from one address, 4000 when
                       spread over loopback addresses)
   --max-time S        stop sending after S seconds (default ${DEFAULT_MAX_TIME_SECONDS}); the report is written anyway
   --timeout S         deadline for one whole answer, headers and body (default 20)

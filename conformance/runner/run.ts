@@ -36,7 +36,7 @@ export interface RunOptions {
   seed: number;
   only?: string[];
   skip?: string[];
-  /** Most requests of the whole run (default 210 from one address, 4000 spread over loopback). */
+  /** Most requests of the whole run (default 218 from one address, 4000 spread over loopback). */
   budget?: number;
   /** Overrides the advertised rate (--rate N/MIN). */
   rate?: { limit: number; windowSeconds: number };
@@ -83,8 +83,9 @@ export interface RunResult {
   discovered: number;
 }
 
-// One address: 3 windows of 60 and a few more; the relations of issue 21 took the 10 added to 190.
-const BUDGET = { "one-address": 210, spread: 4000 };
+// One address: 3 windows of 60 and a few more; the relations of issue 21 took the 10 added to 190,
+// request-gate's raw requests (issue 37) the 8 added to 210.
+const BUDGET = { "one-address": 218, spread: 4000 };
 const SPREAD_RANDOM_RUNS = 40;
 /** Spread runs keep a few addresses for the burst: one an earlier run used gives way to the next. */
 const BURST_ADDRESSES = 6;
