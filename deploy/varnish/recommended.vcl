@@ -6,11 +6,15 @@
 # In the kit's own tests (test/stack/varnish.ts) they name a relay that reaches the server from
 # 127.0.0.2, since Varnish cannot choose its backend source address.
 #
-# What it breaks: nothing the API controls. What Varnish still answers itself, by its defaults: an
-# empty 400 for a header line over 8 KB (http_req_hdr_len; `-p http_req_hdr_len=16k` lets the API
-# answer up to its own 16 KB cap) and for a whole request head over 32 KB (http_req_size). A
-# request line of 9 KB does reach the API, and so does a request without Host: vcl_recv below
-# returns before Varnish's builtin one, whose check would answer that with its own 400.
+# Run varnishd with `-p http_req_hdr_len=32k -p http_req_size=64k` (x-request-gate): a request line
+# and headers up to the API's 16 KB cap must reach the API, and heads a little over it too, which the
+# API answers 431 problem+json itself. By default Varnish answers an empty 400 to any header line
+# over 8 KB (http_req_hdr_len), a long cookie or token the API serves.
+#
+# What it breaks: nothing the API controls. What Varnish still answers itself, whatever the VCL: an
+# empty 400 without CORS for a header line that is no field or a broken request line (x-request-gate
+# wants the 400 malformed-request problem: Varnish's HTTP/1 code writes that answer before any VCL
+# runs), and for a head over those limits. A request without Host gets the problem below.
 vcl 4.1;
 
 backend dealkit {
@@ -26,5 +30,29 @@ sub vcl_recv {
     # Varnish's cache key), and the server marks them private, no-store or no-cache, which Varnish
     # honours; pass says so outright and leaves no hit-for-miss objects behind. X-Forwarded-For
     # was already appended with the client's address by Varnish's core before this runs.
+    # HTTP/1.1 without Host: the API's 400 malformed-request (vcl_synth), before Varnish sends it on.
+    if (!req.http.host && req.proto ~ "(?i)^HTTP/1\.1") {
+        return (synth(400, "Malformed request"));
+    }
     return (pass);
+}
+
+sub vcl_synth {
+    # x-request-gate.answered: problem+json with CORS, the connection closed after it. (The space
+    # before the closing brace keeps `"}` out of the JSON: it would end the long string.)
+    if (resp.status == 400) {
+        set resp.http.Content-Type = "application/problem+json";
+        set resp.http.Access-Control-Allow-Origin = "*";
+        set resp.http.Connection = "close";
+        synthetic({"{"type":"/problems/malformed-request","title":"Malformed request","status":400,"detail":"HTTP/1.1 requires a Host header." }"});
+        return (deliver);
+    }
+}
+
+sub vcl_deliver {
+    # The API closes the connection after its 431 (x-request-gate.answered); Varnish drops the API's
+    # Connection header and would keep the client's open: a Connection: close of its own closes it.
+    if (resp.status == 431) {
+        set resp.http.Connection = "close";
+    }
 }

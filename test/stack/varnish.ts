@@ -24,11 +24,18 @@ export const VARNISH_TEMPLATES = fileURLToPath(new URL("../../deploy/varnish/", 
 
 export const varnishBinary = (): string | undefined => findProgram("varnishd");
 
+/**
+ * The runtime parameters deploy/varnish/recommended.vcl asks for (x-request-gate: heads up to and a
+ * little over the API's 16 KB cap reach the API); [] runs Varnish's defaults.
+ */
+export const RECOMMENDED_PARAMS = ["-p", "http_req_hdr_len=32k", "-p", "http_req_size=64k"];
+
 /** Starts varnishd with `deploy/varnish/<config>.vcl` in front of `upstream` (http://HOST:PORT). */
 export async function startVarnish(
   config: VarnishConfig,
   upstream: string,
   templatesDir = VARNISH_TEMPLATES,
+  params: string[] = RECOMMENDED_PARAMS,
 ): Promise<ForegroundProcess> {
   const binary = varnishBinary();
   if (!binary) throw new Error("varnishd not found on PATH nor at /usr/sbin (apt-get install -y varnish)");
@@ -49,7 +56,20 @@ export async function startVarnish(
           name: "varnishd",
           binary,
           // -F foreground, -j none: no jail (no varnish user needed), -s: a small in-memory store.
-          args: ["-F", "-j", "none", "-n", workDir, "-a", `${HOST}:${port}`, "-f", vcl, "-s", "malloc,64m"],
+          args: [
+            "-F",
+            "-j",
+            "none",
+            "-n",
+            workDir,
+            "-a",
+            `${HOST}:${port}`,
+            "-f",
+            vcl,
+            "-s",
+            "malloc,64m",
+            ...params,
+          ],
           prefix,
           port,
         }),
