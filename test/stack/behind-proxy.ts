@@ -9,7 +9,8 @@ import { type RunOptions, runConformance } from "../../conformance/runner/run.ts
 import { startBundledServer } from "../../conformance/runner/target.ts";
 import { type ForegroundProcess, PROXY_ADDRESS } from "./foreground.ts";
 
-export type StartProxy = (upstream: string) => Promise<ForegroundProcess>;
+/** Starts a proxy in front of `upstream`; the run needs its URL and its stop (nginx's harness has its own type). */
+export type StartProxy = (upstream: string) => Promise<Pick<ForegroundProcess, "url" | "close">>;
 
 /** The reference server with `server` options behind `startProxy`'s proxy: one suite run, then both stopped. */
 export async function suiteBehind(
