@@ -24,6 +24,9 @@ export async function suiteBehind(
     try {
       return await runConformance({
         baseUrl: proxy.url,
+        // request-gate's raw requests meet the proxy's own parser, which no config here is about:
+        // they are judged behind each proxy in request-gate.test.ts, unless the run asks for them.
+        ...(run.only ? {} : { skip: ["request-gate"] }),
         ...run,
         ...(target.account ? { account: target.account } : {}),
       });

@@ -42,10 +42,10 @@ describe.runIf(runnable)("HAProxy in front of the reference server", () => {
       badLine: "    no-such-keyword on",
       ownAnswers: [
         [
-          "headers past its 16 KB buffer with a 400 HTML page",
+          "headers past its 32 KB buffer with a 400 HTML page",
           {
             path: "/api/v1/meta",
-            headers: { "x-pad": "a".repeat(17_000) },
+            headers: { "x-pad": "a".repeat(33_000) },
             status: 400,
             contentType: /^text\/html/,
           },

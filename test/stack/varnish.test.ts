@@ -41,10 +41,10 @@ describe.runIf(runnable)("Varnish in front of the reference server", () => {
       badLine: "sub vcl_recv { set req.nonsense = 1; }",
       ownAnswers: [
         [
-          "a header line over 8 KB (http_req_hdr_len) with an empty 400",
+          "a header line over its 32 KB http_req_hdr_len with an empty 400",
           {
             path: "/api/v1/meta",
-            headers: { "x-pad": "a".repeat(9000) },
+            headers: { "x-pad": "a".repeat(33_000) },
             status: 400,
             contentType: undefined,
           },
