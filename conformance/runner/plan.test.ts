@@ -27,7 +27,7 @@ function plan(only?: string[], extra: Partial<PlanInput> = {}) {
     account,
     mode: "one-address",
     rate: { limit: 60, windowSeconds: 60 },
-    budget: 210,
+    budget: 218,
     seed: 1,
     spent: 4,
     ...extra,
