@@ -31,8 +31,6 @@ export interface ProxiedResponse {
   body: string;
   /** Sent instead of `body` when set: the bytes a mutation compressed. */
   bytes?: Buffer;
-  /** The upstream closed the connection after it (a refusal before routing): the client's is closed too. */
-  close?: boolean;
 }
 
 export interface Mutation {
@@ -111,7 +109,6 @@ function forward(
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => {
-        const close = res.headers.connection === "close";
         const out: Record<string, string> = {};
         for (const [k, v] of Object.entries(res.headers))
           if (v !== undefined) out[k] = Array.isArray(v) ? v.join(", ") : v;
@@ -123,7 +120,6 @@ function forward(
           status: res.statusCode ?? 502,
           headers: out,
           body: Buffer.concat(chunks).toString("utf8"),
-          ...(close ? { close } : {}),
         });
       });
     });
@@ -188,7 +184,9 @@ export function startProxy(upstreamUrl: string, mutation: Mutation, subnet: numb
         upstreamRes = await forward(upstream, req, req.method, local);
         res = mutation.response ? mutation.response(req, upstreamRes) : upstreamRes;
       }
-      if (res.close) outgoing.setHeader("connection", "close");
+      // HTTP/1.1 without Host: the upstream refuses it before routing and closes (x-request-gate), so does the proxy.
+      if (incoming.httpVersion === "1.1" && incoming.headers.host === undefined)
+        outgoing.setHeader("connection", "close");
       outgoing.writeHead(res.status, res.headers);
       outgoing.end(res.bytes ?? res.body);
       const sent = res;
