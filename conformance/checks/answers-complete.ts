@@ -21,8 +21,8 @@ export const answersComplete: Check = {
     'info.description "Conventions" (every endpoint answers JSON or RSS); x-rate-limit (clients are served)',
   severity: "critical",
   judge(_ctx, exchange) {
-    // A raw request (request-gate) is judged by its own check alone, what never came included.
-    if (exchange.request.wire) return null;
+    // A raw request (request-gate) that got a whole answer is its own check's; one that got none is this one's.
+    if (exchange.request.wire && !exchange.failure) return null;
     if (!exchange.failure) return [];
     // A whole answer whose body does not decode is content-encoding's finding.
     if (exchange.failure.kind === "undecodable") return null;

@@ -139,7 +139,6 @@ function received(e: Exchange, foreign: string[]) {
     type: problemType(e) ?? null,
     cors: e.headers["access-control-allow-origin"] ?? null,
     ...(e.closed !== undefined ? { connectionClosed: e.closed } : {}),
-    ...(e.failure ? { failure: e.failure.message } : {}),
     ...(foreign.length ? { answeredInFront: foreign } : {}),
   };
 }
@@ -148,7 +147,6 @@ function received(e: Exchange, foreign: string[]) {
 function refusalFaults(ctx: CheckContext, e: Exchange, doc: GateAnswer, refusal: boolean): string[] {
   const answered = ctx.spec.requestGate.answered;
   const faults: string[] = [];
-  if (e.failure) return [`no whole answer (${e.failure.message})`];
   if (e.status !== doc.status) faults.push(`status ${e.status}`);
   if (e.mediaType !== answered.media_type) faults.push(`content type ${e.mediaType ?? "none"}`);
   if (!problemType(e)?.endsWith(`/${doc.problem}`)) faults.push(`problem type ${problemType(e) ?? "none"}`);
@@ -162,7 +160,6 @@ function refusalFaults(ctx: CheckContext, e: Exchange, doc: GateAnswer, refusal:
 
 /** What is wrong with a served case's answer: it must be the operation's own 200. */
 function servedFaults(e: Exchange): string[] {
-  if (e.failure) return [`no whole answer (${e.failure.message})`];
   return e.status === 200 && e.mediaType === "application/json" ? [] : [`status ${e.status}`];
 }
 
@@ -170,7 +167,7 @@ function judgeCase(ctx: CheckContext, c: GateCase, e: Exchange, own: Exchange[])
   const doc = c.expect === "served" ? undefined : documentedOf(ctx.spec, c.expect);
   const faults = doc ? refusalFaults(ctx, e, doc, c.expect !== "encoded-slash") : servedFaults(e);
   if (faults.length === 0) return undefined;
-  const foreign = e.failure ? [] : foreignSigns(e, own);
+  const foreign = foreignSigns(e, own);
   const by = foreign.length ? `, answered in front of the API (${foreign.join("; ")})` : "";
   const want = doc ? `${doc.status} ${doc.problem}` : "served like any GET";
   return {
@@ -189,9 +186,13 @@ function judgeCase(ctx: CheckContext, c: GateCase, e: Exchange, own: Exchange[])
   };
 }
 
-/** Why a case's answer judges nothing, if so: no connection was made, or the limiter answered. */
+/**
+ * Why a case's answer judges nothing, if so: no connection was made, no whole answer came (a reset, a
+ * timeout: answers-complete's finding, one defect one check), or the limiter answered.
+ */
 function notJudged(ctx: CheckContext, e: Exchange): string | undefined {
   if (e.failure?.kind === "unreachable") return `not sent (${e.failure.message})`;
+  if (e.failure) return `no whole answer, judged by answers-complete (${e.failure.message})`;
   if (e.status === ctx.spec.rateLimit.status) return "refused by the rate limit";
   return undefined;
 }
