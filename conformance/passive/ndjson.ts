@@ -48,6 +48,7 @@ export function trafficOfExchange(e: Exchange): Traffic {
     startedAt: e.sentAt,
     receivedAt: e.receivedAt,
     ...(e.failure ? { failure: e.failure } : {}),
+    ...(e.request.wire ? { raw: true as const } : {}),
   };
 }
 
@@ -79,6 +80,7 @@ function asTraffic(line: Record<string, unknown>, n: number): Traffic {
     ...(line.failure && typeof line.failure === "object"
       ? { failure: line.failure as Traffic["failure"] }
       : {}),
+    ...(line.raw === true ? { raw: true as const } : {}),
   };
 }
 

@@ -27,7 +27,12 @@ export interface Traffic {
   startedAt: number;
   receivedAt: number;
   failure?: TransportFailure;
+  /** A request the suite wrote byte for byte (request-gate's): not what a client sends, never judged as traffic. */
+  raw?: true;
 }
+
+/** Why a recorded raw request is not judged from a recording. */
+export const RAW_REQUEST = "a raw request of request-gate (judged by dealkit conformance alone)";
 
 /** An exchange the checks can read, or why it is not judged. */
 export type Read = { exchange: Exchange } | { skipped: string };
@@ -107,6 +112,7 @@ export function readTraffic(spec: Spec, traffic: Traffic, basePath = ""): Read {
   } catch {
     return { skipped: "not a URL" };
   }
+  if (traffic.raw) return { skipped: RAW_REQUEST };
   const method = traffic.method.toUpperCase();
   // Bucketed: the reason is client-controlled text, and each distinct reason is kept.
   if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS")
