@@ -59,7 +59,7 @@ describe("planted bugs, from one address", () => {
         expect(report.mode).toBe("one-address");
         await expectMutated(proxy, bug);
         expectExactly(report, bug);
-        expect(report.requests).toBeLessThanOrEqual(210);
+        expect(report.requests).toBeLessThanOrEqual(218);
       } finally {
         await proxy.close();
       }
