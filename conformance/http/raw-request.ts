@@ -116,11 +116,52 @@ function open(url: URL, localAddress: string | undefined): Socket {
     : connectTcp({ host, port, ...local });
 }
 
+type FailureKind = NonNullable<RawResponse["failure"]>["kind"];
+
+/** What the bytes read so far make: nothing yet, no answer (and why), or a whole answer. */
+type Reading =
+  | { pending: true }
+  | { failed: FailureKind; message: string }
+  | { answer: Pick<RawResponse, "status" | "headers" | "text" | "failure"> };
+
+/** Reads one answer from the bytes as they come: the head, then the body by length, chunks or close. */
+class AnswerReader {
+  private data = Buffer.alloc(0);
+  head: Head | undefined;
+
+  constructor(private readonly limits: AnswerLimits) {}
+
+  feed(chunk: Buffer): void {
+    this.data = Buffer.concat([this.data, chunk]);
+  }
+
+  read(ended: boolean): Reading {
+    this.head ??= parseHead(this.data);
+    const head = this.head;
+    if (!head) {
+      if (!ended) return { pending: true };
+      return this.data.length
+        ? { failed: "malformed", message: "no HTTP status line and headers" }
+        : { failed: "reset", message: "the connection was closed without an answer" };
+    }
+    if (head.status < 0) return { failed: "malformed", message: "no HTTP status line" };
+    const body = bodyOf(head, this.data.subarray(head.length), ended);
+    if (!body) return { pending: true };
+    const cap = this.limits.maxBodyBytes;
+    if (body.length > cap) return { failed: "too-large", message: `body over the ${cap}-byte cap` };
+    const decoded = decodeContent(body, head.headers["content-encoding"], cap);
+    const text = "failure" in decoded ? "" : decoded.body.toString("utf8");
+    const failure = "failure" in decoded ? { failure: decoded.failure } : {};
+    return { answer: { status: head.status, headers: head.headers, text, ...failure } };
+  }
+}
+
 /**
  * Sends a raw request and reads its answer within the limits. Resolves with a failure instead of
  * throwing: `unreachable` when no connection was made (refused, no route, a TLS handshake that
  * failed), since then nothing was sent; `reset`, `timeout` or `malformed` when the server took the
- * request and gave no readable answer.
+ * request and gave no readable answer. After a whole answer it waits up to CLOSE_GRACE_MS for the
+ * server to close the connection (`closed`).
  */
 export function sendRaw(
   baseUrl: string,
@@ -134,66 +175,36 @@ export function sendRaw(
   const sentAt = Date.now() / 1000;
   return new Promise((resolve) => {
     const socket = open(target, localAddress);
+    const reader = new AnswerReader(limits);
     let connected = false;
-    let data = Buffer.alloc(0);
-    let head: Head | undefined;
     let answer: RawWireResponse | undefined;
-    let settled = false;
+    let grace: NodeJS.Timeout | undefined;
     const settle = (r: RawWireResponse) => {
-      if (settled) return;
-      settled = true;
       clearTimeout(timer);
+      clearTimeout(grace);
       signal?.removeEventListener("abort", abort);
       socket.destroy();
       resolve(r);
     };
     const base = () => ({ url, sentAt, receivedAt: Date.now() / 1000 });
-    const fail = (kind: NonNullable<RawResponse["failure"]>["kind"], message: string) =>
+    const fail = (kind: FailureKind, message: string) =>
       settle({
         ...base(),
-        status: head?.status ?? 0,
-        headers: head?.headers ?? {},
+        status: reader.head?.status ?? 0,
+        headers: reader.head?.headers ?? {},
         text: "",
         failure: { kind, message },
       });
-    const complete = (body: Buffer, closed: boolean) => {
-      if (!head) return;
-      const decoded = decodeContent(body, head.headers["content-encoding"], limits.maxBodyBytes);
-      const text = "failure" in decoded ? "" : decoded.body.toString("utf8");
-      answer = {
-        ...base(),
-        status: head.status,
-        headers: head.headers,
-        text,
-        ...("failure" in decoded ? { failure: decoded.failure } : {}),
-      };
-      if (closed) settle({ ...answer, closed: true });
-      // Kept open after a request that asked for close, or past the grace: the server keeps it.
-      else graceTimer = setTimeout(() => answer && settle({ ...answer, closed: false }), CLOSE_GRACE_MS);
-    };
-    let graceTimer: NodeJS.Timeout | undefined;
     const read = (ended: boolean) => {
-      if (answer) {
-        if (ended) {
-          clearTimeout(graceTimer);
-          settle({ ...answer, closed: true });
-        }
-        return;
-      }
-      head ??= parseHead(data);
-      if (!head) {
-        if (ended)
-          fail(
-            data.length ? "malformed" : "reset",
-            data.length ? "no HTTP status line and headers" : "the connection was closed without an answer",
-          );
-        return;
-      }
-      if (head.status < 0) return fail("malformed", "no HTTP status line");
-      const body = bodyOf(head, data.subarray(head.length), ended);
-      if (body && body.length > limits.maxBodyBytes)
-        return fail("too-large", `body over the ${limits.maxBodyBytes}-byte cap`);
-      if (body) complete(body, ended);
+      if (answer) return ended ? settle({ ...answer, closed: true }) : undefined;
+      const reading = reader.read(ended);
+      if ("failed" in reading) return fail(reading.failed, reading.message);
+      if ("pending" in reading) return undefined;
+      answer = { ...base(), ...reading.answer };
+      if (ended) return settle({ ...answer, closed: true });
+      // Still open past the grace: the server keeps the connection.
+      const kept = answer;
+      grace = setTimeout(() => settle({ ...kept, closed: false }), CLOSE_GRACE_MS);
     };
     const abort = () => fail("reset", "the run was stopped");
     signal?.addEventListener("abort", abort);
@@ -207,15 +218,14 @@ export function sendRaw(
       socket.write(headBytes(headLines(request, target)));
     });
     socket.on("data", (chunk: Buffer) => {
-      data = Buffer.concat([data, chunk]);
+      reader.feed(chunk);
       read(false);
     });
     socket.on("end", () => read(true));
     socket.on("close", () => read(true));
     socket.on("error", (err: NodeJS.ErrnoException) => {
-      // An answer that came whole before the error (a reset after a refusal) stands.
-      if (answer) return read(true);
-      if (head) return read(true);
+      // An answer (or its head) that came before the error (a reset after a refusal) stands.
+      if (answer || reader.head) return read(true);
       fail(connected ? classify(err) : "unreachable", `${connected ? "" : "not connected: "}${err.message}`);
     });
   });
