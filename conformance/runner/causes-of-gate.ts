@@ -21,10 +21,13 @@ export function gateCauses(input: CauseInput): Candidate[] {
     const r = v.received as { status?: unknown; contentType?: unknown };
     return `${v.code.slice(CHECK.length + 1)}: ${String(r.status)} ${String(r.contentType ?? "no content type")}, ${signsOf(v).join("; ")}`;
   };
+  // Who it is, when its answers say (their Server header): a name, not the evidence.
+  const servers = [...new Set(shown.flatMap((v) => (v.answer?.server ? [v.answer.server] : [])))];
+  const who = servers.length > 0 ? ` (Server: ${servers.join(", ")})` : "";
   return [
     {
       id: "another-component-gate",
-      title: `Another component in front answers requests the API would serve or refuse itself (${signsOf(shown[0] as Violation).join("; ")})`,
+      title: `Another component in front${who} answers requests the API would serve or refuse itself (${signsOf(shown[0] as Violation).join("; ")})`,
       evidence: shown.map(line),
       explains: (v) => signsOf(v).length > 0,
     },

@@ -48,8 +48,14 @@ async function withoutGateLines(templatesDir: string, file: string, directives: 
 }
 
 /** Every finding the report has is explained by another component in front, shown by these signs. */
-function expectProxyNamed(report: RunReport, sign: string, unexplainedCodes: string[] = []): void {
+function expectProxyNamed(
+  report: RunReport,
+  sign: string,
+  unexplainedCodes: string[] = [],
+  server?: string,
+): void {
   expect(report.causes.map((c) => c.id)).toEqual(["another-component-gate"]);
+  if (server) expect(report.causes[0]?.title).toContain(`(Server: ${server})`);
   expect(report.causes[0]?.evidence.every((line) => line.includes(sign))).toBe(true);
   expect(unexplained(report).map((u) => /request-gate\/([\w-]+)/.exec(u)?.[1])).toEqual(unexplainedCodes);
 }
@@ -81,7 +87,7 @@ describe.runIf(runnable("apache2"))("request-gate behind Apache httpd", () => {
         "malformed-request-line",
         "missing-host",
       ]);
-      expectProxyNamed(report, "an HTML page");
+      expectProxyNamed(report, "an HTML page", [], "Apache");
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -95,7 +95,7 @@ describe.runIf(runnable)("the suite through Debian's nginx", () => {
       ],
       // nginx's pages for request-gate's requests explain the most findings: that cause comes first.
       ["another-component-gate", "another-component-414"],
-      /^Another component in front answers requests the API would serve or refuse itself \(an HTML page\)/,
+      /^Another component in front \(Server: nginx\) answers requests the API would serve or refuse itself \(an HTML page\)/,
     ],
   ];
   it.each(faulty)(
