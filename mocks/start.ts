@@ -4,6 +4,7 @@ import type { DemoAccount } from "./auth.ts";
 import { dynamicFixtures } from "./fixtures/dynamic.ts";
 import { type PrismProcess, startPrism } from "./prism.ts";
 import { createRuleLayer } from "./rule-layer.ts";
+import { mockVariations } from "./variations.ts";
 
 export interface MockOptions {
   specPath?: string;
@@ -16,6 +17,8 @@ export interface MockOptions {
   rules?: boolean;
   account?: DemoAccount;
   now?: () => number;
+  /** `--variations SEED`: answers vary as v1 allows (variations.ts); needs the rule layer. */
+  variations?: string;
 }
 
 export interface RunningMock {
@@ -35,6 +38,7 @@ export interface RunningMock {
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
   const host = options.host ?? "127.0.0.1";
   const rules = options.rules ?? true;
+  if (!rules && options.variations !== undefined) throw new Error("variations need the rule layer");
   // Checked before Prism starts: a file that is not a spec is refused (src/spec/input.ts), not served.
   const spec = await loadSpec(options.specPath);
   const prism: PrismProcess = await startPrism({
@@ -56,6 +60,10 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       fixtures: options.dynamic ? dynamicFixtures(spec, options.seed, options.now ?? Date.now) : undefined,
       account: options.account,
       now: options.now,
+      variations:
+        options.variations === undefined
+          ? undefined
+          : mockVariations({ spec, seed: options.variations, now: options.now }),
     });
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);

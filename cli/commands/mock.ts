@@ -3,7 +3,7 @@ import { startMock } from "../../mocks/start.ts";
 import { intOption, parseOptions, UsageError } from "../args.ts";
 
 export const usage = `usage: dealkit mock [--port 4010] [--host 127.0.0.1] [--dynamic] [--seed S] [--no-rules] [--spec PATH]
-                   [--uid UID --api-key KEY]
+                   [--uid UID --api-key KEY] [--variations SEED]
 
 Starts Prism on the spec and, in front of it, the rule layer: parameter validation with the
 API's problem+json, the x-conformance rules, CORS and the 60/min/IP limit. Valid requests are
@@ -14,6 +14,9 @@ Force any documented answer with Prism's Prefer header, e.g.
   curl -H 'Prefer: code=429' http://127.0.0.1:4010/api/v1/meta
 The personal streams accept one account: by default uid ${DEFAULT_DEMO_ACCOUNT.uid} with
 X-API-Key ${DEFAULT_DEMO_ACCOUNT.apiKey}; every other uid or key gets the uniform 401.
+--variations SEED varies the answers as v1 allows (fields added, optional fields absent, content
+omitted, keys shuffled, compressed or not, now and then an honest 429), deterministically from SEED
+and each client's sequence of requests; each answer names its variations in X-Dealkit-Variations.
 See mocks/README.md.`;
 
 export async function run(args: string[]): Promise<number> {
@@ -26,7 +29,10 @@ export async function run(args: string[]): Promise<number> {
     spec: { type: "string" },
     uid: { type: "string" },
     "api-key": { type: "string" },
+    variations: { type: "string" },
   });
+  if (values.variations !== undefined && values["no-rules"])
+    throw new UsageError("--variations needs the rule layer: drop --no-rules");
   const apiKey = values["api-key"] ?? DEFAULT_DEMO_ACCOUNT.apiKey;
   if (!/^[0-9a-f]{32}$/.test(apiKey)) throw new UsageError("--api-key must be 32 lowercase hex characters");
   const account = {
@@ -41,6 +47,7 @@ export async function run(args: string[]): Promise<number> {
     rules: !values["no-rules"],
     specPath: values.spec,
     account,
+    variations: values.variations,
   });
   const mode = values["no-rules"]
     ? values.dynamic
@@ -53,6 +60,8 @@ export async function run(args: string[]): Promise<number> {
     ? "plain Prism, no rule layer"
     : `rule layer over Prism at ${mock.prismUrl}`;
   console.log(`dealkit mock listening on ${mock.url} (${mode}; ${layer}). Ctrl-C stops it.`);
+  if (values.variations !== undefined)
+    console.log(`variations: seed ${values.variations}; each answer lists its own in X-Dealkit-Variations`);
   if (!values["no-rules"]) console.log(`personal streams: uid ${account.uid}, X-API-Key ${account.apiKey}`);
   const stopped = await Promise.race([
     new Promise<string>((resolve) => {
