@@ -23,6 +23,7 @@ import {
   MAX_REFUSAL_SECONDS,
   VARIATIONS,
   VARIATIONS_HEADER,
+  type Variation,
   type VariationId,
 } from "./variations-catalogue.ts";
 import { type EncodingVariationId, encodeVaried } from "./variations-encoding.ts";
@@ -81,7 +82,7 @@ export function mockVariations(options: VariationsOptions): AnswerStage {
 }
 
 /** Each variation drawn once, in table order; `uncompressed` only when `compressed` was not. */
-function draw(enabled: readonly (typeof VARIATIONS)[number][], random: Prng): Set<VariationId> {
+function draw(enabled: readonly Variation[], random: Prng): Set<VariationId> {
   const drawn = new Set<VariationId>();
   for (const v of VARIATIONS) {
     const hit = random.chance(v.chance);
