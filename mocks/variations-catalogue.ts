@@ -68,7 +68,7 @@ export const VARIATIONS: readonly Variation[] = [
   },
   {
     id: "uncompressed",
-    does: "sends the body as it is although the request offered a coding (drawn only when `compressed` was not)",
+    does: "sends the body as it is although the request offered a coding and the body is large enough to be compressed (drawn only when `compressed` was not)",
     allowedBy: "x-compression.policy (compressing is optional)",
     allowed: () => true,
     chance: 0.25,
