@@ -5,6 +5,8 @@
  */
 import { localMidnight, localStamp } from "../../src/rules/windows.ts";
 import { loadSpec } from "../../src/spec/load.ts";
+import type { Spec } from "../../src/spec/spec.ts";
+import { widerWindow } from "../rules/vary.ts";
 import { CONTRACT_POINTS } from "./contract-points.ts";
 import { faultyLimiter } from "./faulty-limiter.ts";
 import type { Mutation, ProxiedRequest, ProxiedResponse } from "./proxy.ts";
@@ -1057,6 +1059,24 @@ export const PLANTED: PlantedBug[] = [
       "rule:legacy-rank-local-times",
     ],
   },
+  // Relation evidence that could have shown a violation (issue 37).
+  {
+    name: "legacy-rank-wider-window",
+    breaks:
+      "the legacy rank file of a window serves the next wider window's file (jintian's file is ershisixiaoshi's), each file valid alone",
+    mutation: legacyFileOfWiderWindow(),
+    expect: ["relation:legacy-rank-equals-rank"],
+  },
+  {
+    name: "shenghuo-total-capped",
+    breaks:
+      "shenghuo's meta.total is capped at 100 (a search engine's default total cap) while the pages after it still hold activities",
+    mutation: onJson("/api/v1/shenghuo", (body) => {
+      const meta = body.meta as { total?: unknown } | undefined;
+      if (meta && typeof meta.total === "number" && meta.total > TOTAL_CAP) meta.total = TOTAL_CAP;
+    }),
+    expect: ["relation:shenghuo-after-last-page-empty"],
+  },
 ];
 
 /** Every answer carrying RateLimit-Reset states the spec's window there (a limiter reporting its window, not its count). */
@@ -1069,6 +1089,30 @@ function resetAlwaysWindow(): Mutation {
     response(_req, res) {
       if (res.headers["ratelimit-reset"] === undefined || !windowSeconds) return res;
       return { ...res, headers: { ...res.headers, "ratelimit-reset": windowSeconds } };
+    },
+  };
+}
+
+/**
+ * The legacy rank file of each window answered with the file of the narrowest window containing
+ * it (the rank-windows-nest relation's own notion of "wider"), as an off-by-one in a table of
+ * windows would: every file is a valid rank, only the comparison with the API's rank of the same
+ * act shows it, and only on an act whose rank differs from its wider window's.
+ */
+function legacyFileOfWiderWindow(): Mutation {
+  let spec: Spec | undefined;
+  void loadSpec().then((s) => {
+    spec = s;
+  });
+  return {
+    request(req) {
+      const act = /^\/plus\/json\/rank\/([a-z]+)\.json$/.exec(req.pathname)?.[1];
+      // An unknown act stays the server's 400.
+      const wider =
+        act && spec && act in spec.rankWindows.windows
+          ? widerWindow(spec, act, Date.now() / 1000)
+          : undefined;
+      return wider ? { ...req, pathname: `/plus/json/rank/${wider}.json` } : req;
     },
   };
 }
