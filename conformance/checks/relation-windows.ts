@@ -67,7 +67,7 @@ export function foreseenRank(
       }
       return 0;
     })
-    .slice(0, size)
+    .slice(0, size > 0 ? size : undefined)
     .map((e) => JSON.stringify(e.id));
 }
 
@@ -106,11 +106,13 @@ export function withParameter(
   value: string,
 ): RequestCase {
   const param = op.parameters.find((p) => p.name === name);
-  if (param?.in !== "path")
-    return {
-      ...request,
-      query: request.query.map(([k, v]) => [k, k === name ? value : v] as [string, string]),
-    };
+  if (param?.in !== "path") {
+    const given = request.query.some(([k]) => k === name);
+    const query = given
+      ? request.query.map(([k, v]) => [k, k === name ? value : v] as [string, string])
+      : [...request.query, [name, value] as [string, string]];
+    return { ...request, query };
+  }
   const given = { ...(spec.match(request.pathname)?.pathParams ?? {}), [name]: value };
   const pathname = op.path.replace(/\{([^}]+)\}/g, (_, p: string) => encodeURIComponent(given[p] ?? ""));
   return { ...request, pathname };

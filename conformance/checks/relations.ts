@@ -52,8 +52,10 @@ const sentAs = (exchanges: Exchange[], id: string, role: string) =>
 function judge(ctx: CheckContext, op: Operation, relation: Relation, group: SentGroup): Verdict {
   const [a, ...rest] = group.exchanges;
   const again = rest.length > 0 ? rest.at(-1) : undefined;
-  const b = sentAs(rest.slice(0, -1), relation.id, "second");
-  const control = sentAs(rest.slice(0, -1), relation.id, CONTROL);
+  const middle = rest.slice(0, -1);
+  const control = sentAs(middle, relation.id, CONTROL);
+  // Paired from traffic (passive judging) the second carries the client's label, not the plan's.
+  const b = sentAs(middle, relation.id, "second") ?? middle.find((e) => e !== control);
   const none = (why: string): Verdict => ({ findings: [], informative: false, inconclusive: why });
   const served = (e: Exchange | undefined): e is Exchange =>
     e !== undefined && !e.failure && e.status >= 200 && e.status < 300;
