@@ -9,6 +9,7 @@ import type { RuleExchange } from "../../src/rules/evaluate.ts";
 import { get } from "../../src/rules/pointer.ts";
 import { itemFields, itemsAt, lastPage, pageSizeOf } from "../../src/rules/relations.ts";
 import type { Relation } from "../../src/rules/types.ts";
+import type { Spec } from "../../src/spec/spec.ts";
 import type { Exchange } from "../types.ts";
 
 type Item = Record<string, unknown>;
@@ -36,6 +37,7 @@ export function described(relation: Relation, e: Exchange, operationId: string):
  */
 export function sameAsControl(
   relation: Relation,
+  first: { exchange: Exchange; operationId: string },
   operationId: string,
   b: Exchange,
   control: Exchange,
@@ -43,16 +45,11 @@ export function sameAsControl(
   const mine = keysOf(relation, itemsOf(relation, operationId, b.body));
   const theirs = keysOf(relation, itemsOf(relation, operationId, control.body));
   if (mine.join() !== theirs.join()) return undefined;
-  return `the second answer holds the same ${mine.length} items as the control at a neighbouring window (second ${described(relation, b, operationId)}; control ${described(relation, control, operationId)}): an answer of the wrong window would have passed`;
+  return `the second answer holds the same ${mine.length} items as the control at a neighbouring window (first ${described(relation, first.exchange, first.operationId)}; second ${described(relation, b, operationId)}; control ${described(relation, control, operationId)}): an answer of the wrong window would have passed`;
 }
 
 /** The part of the relation that each expectation leaves unjudged on these answers, in words. */
-function unjudged(
-  relation: Relation,
-  spec: Parameters<typeof pageSizeOf>[0],
-  a: RuleExchange,
-  b: RuleExchange,
-): string[] {
+function unjudged(relation: Relation, spec: Spec, a: RuleExchange, b: RuleExchange): string[] {
   const { expect } = relation;
   const aItems = itemsOf(relation, a.operation.operationId, a.body);
   const bItems = itemsOf(relation, b.operation.operationId, b.body);
@@ -88,7 +85,7 @@ function unjudged(
 /** The reason a case the relation judged without evidence could not have shown a violation. */
 export function whyNoEvidence(
   relation: Relation,
-  spec: Parameters<typeof pageSizeOf>[0],
+  spec: Spec,
   a: { rule: RuleExchange; exchange: Exchange },
   b: { rule: RuleExchange; exchange: Exchange },
 ): string {

@@ -148,7 +148,7 @@ describe("relation cases count as evidence only where a violation would show", (
           informative: false,
           findings: 0,
           reason:
-            /same 2 items as the control .*act=qitian&limit=50 → 2 items\): an answer of the wrong window would have passed/,
+            /same 2 items as the control .*\(first \/plus\/json\/rank\/shiwutian\.json → 2 items; .*act=qitian&limit=50 → 2 items\): an answer of the wrong window would have passed/,
         },
       },
     ],

@@ -73,7 +73,9 @@ function judge(ctx: CheckContext, op: Operation, relation: Relation, group: Sent
     r.label.startsWith(`relation:${relation.id} ${CONTROL}`),
   );
   if (planned && !served(control)) return none(`the control request was answered ${answered(control)}`);
-  const same = control && sameAsControl(relation, target.operationId, b, control);
+  const same =
+    control &&
+    sameAsControl(relation, { exchange: a, operationId: op.operationId }, target.operationId, b, control);
   if (same) return none(same);
   const first = ruleExchange(ctx.spec, op, a);
   const second = ruleExchange(ctx.spec, target, b);
