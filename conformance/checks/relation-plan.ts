@@ -30,7 +30,7 @@ const sizeParameter = (op: Operation): string | undefined =>
   op.rules.flatMap((r) => (typeof r.then.count?.max === "object" ? [r.then.count.max.param] : []))[0];
 
 /** The page size a request asks for (the parameter its operation's count rule caps by). */
-export function pageSize(spec: Spec, op: Operation, query: [string, string][]): number {
+function pageSize(spec: Spec, op: Operation, query: [string, string][]): number {
   const values = parseRequest(spec, op, new URLSearchParams(query)).values;
   const params = op.rules.flatMap((r) =>
     typeof r.then.count?.max === "object" ? [r.then.count.max.param] : [],

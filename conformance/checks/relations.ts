@@ -4,7 +4,10 @@
  * target's data) and B made from it by `vary`, sent back to back as A, B, A′ from one address.
  * When A′ differs from A the data moved meanwhile: the group goes once more, and a second move is
  * "inconclusive", never a failure. The relation itself is judged by the rule engine
- * (src/rules/relations.ts).
+ * (src/rules/relations.ts). A case counts as evidence only if a violation would have shown on it:
+ * the first requests are chosen for that (relation-plan.ts), a second answer equal to its control's
+ * (the second request at a neighbouring window, relation-windows.ts) is no evidence, and a case
+ * that could not discriminate says why (relation-evidence.ts).
  */
 import type { RuleExchange } from "../../src/rules/evaluate.ts";
 import { get } from "../../src/rules/pointer.ts";
@@ -45,7 +48,7 @@ function ruleExchange(spec: Spec, op: Operation, e: Exchange): RuleExchange {
   };
 }
 
-/** The exchange of a group whose request's label ends with `role` (second, control…), if sent. */
+/** The exchange of a group whose request the plan labelled `role` (second, control…), if sent. */
 const sentAs = (exchanges: Exchange[], id: string, role: string) =>
   exchanges.find((e) => e.request.label.startsWith(`relation:${id} ${role}`));
 
