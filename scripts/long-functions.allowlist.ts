@@ -1,0 +1,55 @@
+/**
+ * The functions over 80 lines still waiting to be split, each with why it waits and its length when
+ * it was listed. `long-functions.test.ts` fails when a listed function grows past that length or no
+ * longer needs its entry, so this list can only shrink: split a function, then delete its line.
+ */
+export interface AllowedLongFunction {
+  file: string;
+  /** As scripts/long-functions.ts names it: "outer > inner" for a nested function. */
+  name: string;
+  /** Its length when listed: it may shrink, not grow. */
+  lines: number;
+  reason: string;
+}
+
+const PARALLEL = "being edited in parallel; split after merge";
+const OUTSIDE = "a test harness outside the rooms issue 40 split first; split next";
+const ISSUE_40 = "to split under issue 40 (wiring as named steps)";
+
+export const ALLOWED_LONG_FUNCTIONS: AllowedLongFunction[] = [
+  { file: "conformance/runner/run.ts", name: "run", lines: 281, reason: PARALLEL },
+  { file: "bench/scenarios/redis-stall.ts", name: "redisStall", lines: 262, reason: ISSUE_40 },
+  { file: "conformance/passive/proxy.ts", name: "startPassiveProxy", lines: 235, reason: PARALLEL },
+  { file: "conformance/checks/rate-limit.ts", name: "judgeBurst", lines: 214, reason: PARALLEL },
+  { file: "conformance/passive/proxy.ts", name: "startPassiveProxy > handle", lines: 182, reason: PARALLEL },
+  {
+    file: "conformance/passive/proxy.ts",
+    name: "startPassiveProxy > handle > new Promise(…) callback",
+    lines: 181,
+    reason: PARALLEL,
+  },
+  { file: "reference-server/http/api-responder.ts", name: "apiResponder", lines: 178, reason: ISSUE_40 },
+  { file: "reference-server/app.ts", name: "createApp", lines: 177, reason: ISSUE_40 },
+  { file: "mocks/rule-layer.ts", name: "createRuleLayer", lines: 166, reason: PARALLEL },
+  { file: "bench/scenarios/throughput.ts", name: "throughput", lines: 152, reason: ISSUE_40 },
+  { file: "bench/scenarios/throughput.ts", name: "report", lines: 134, reason: ISSUE_40 },
+  { file: "bench/scenarios/scaleout.ts", name: "scaleout", lines: 125, reason: ISSUE_40 },
+  { file: "bench/scenarios/search.ts", name: "measureSize", lines: 121, reason: ISSUE_40 },
+  { file: "cli/commands/conformance.ts", name: "run", lines: 109, reason: ISSUE_40 },
+  { file: "src/rules/relations.ts", name: "judgeRelation", lines: 109, reason: ISSUE_40 },
+  { file: "conformance/http/client.ts", name: "sendOnce", lines: 99, reason: PARALLEL },
+  { file: "conformance/runner/execute.ts", name: "execute", lines: 97, reason: PARALLEL },
+  { file: "test/actions/run-action.ts", name: "runAction", lines: 94, reason: OUTSIDE },
+  { file: "bench/scenarios/limiter.ts", name: "limiter", lines: 93, reason: ISSUE_40 },
+  { file: "conformance/main.ts", name: "conformanceCommand", lines: 90, reason: PARALLEL },
+  { file: "reference-server/db/write.ts", name: "alertWriter", lines: 90, reason: ISSUE_40 },
+  { file: "reference-server/data/import.ts", name: "importFile", lines: 88, reason: ISSUE_40 },
+  {
+    file: "conformance/http/client.ts",
+    name: "sendOnce > new Promise(…) callback",
+    lines: 87,
+    reason: PARALLEL,
+  },
+  { file: "conformance/planted/faulty-limiter.ts", name: "faultyLimiter", lines: 87, reason: PARALLEL },
+  { file: "conformance/planted/proxy.ts", name: "startProxy", lines: 84, reason: PARALLEL },
+];
