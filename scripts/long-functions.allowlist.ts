@@ -28,7 +28,6 @@ export const ALLOWED_LONG_FUNCTIONS: AllowedLongFunction[] = [
     lines: 181,
     reason: PARALLEL,
   },
-  { file: "reference-server/http/api-responder.ts", name: "apiResponder", lines: 178, reason: ISSUE_40 },
   { file: "reference-server/app.ts", name: "createApp", lines: 177, reason: ISSUE_40 },
   { file: "mocks/rule-layer.ts", name: "createRuleLayer", lines: 166, reason: PARALLEL },
   { file: "bench/scenarios/throughput.ts", name: "throughput", lines: 152, reason: ISSUE_40 },
