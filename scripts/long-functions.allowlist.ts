@@ -32,7 +32,6 @@ export const ALLOWED_LONG_FUNCTIONS: AllowedLongFunction[] = [
   { file: "bench/scenarios/throughput.ts", name: "report", lines: 134, reason: ISSUE_40 },
   { file: "bench/scenarios/scaleout.ts", name: "scaleout", lines: 125, reason: ISSUE_40 },
   { file: "bench/scenarios/search.ts", name: "measureSize", lines: 121, reason: ISSUE_40 },
-  { file: "cli/commands/conformance.ts", name: "run", lines: 109, reason: ISSUE_40 },
   { file: "conformance/http/client.ts", name: "sendOnce", lines: 99, reason: PARALLEL },
   { file: "conformance/runner/execute.ts", name: "execute", lines: 97, reason: PARALLEL },
   { file: "test/actions/run-action.ts", name: "runAction", lines: 94, reason: OUTSIDE },
