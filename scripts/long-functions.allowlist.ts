@@ -28,8 +28,6 @@ export const ALLOWED_LONG_FUNCTIONS: AllowedLongFunction[] = [
     reason: PARALLEL,
   },
   { file: "mocks/rule-layer.ts", name: "createRuleLayer", lines: 166, reason: PARALLEL },
-  { file: "bench/scenarios/throughput.ts", name: "throughput", lines: 152, reason: ISSUE_40 },
-  { file: "bench/scenarios/throughput.ts", name: "report", lines: 134, reason: ISSUE_40 },
   { file: "bench/scenarios/scaleout.ts", name: "scaleout", lines: 125, reason: ISSUE_40 },
   { file: "bench/scenarios/search.ts", name: "measureSize", lines: 121, reason: ISSUE_40 },
   { file: "conformance/http/client.ts", name: "sendOnce", lines: 99, reason: PARALLEL },

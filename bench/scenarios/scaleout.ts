@@ -7,7 +7,7 @@ import { type Child, REPO, startChild, urlOf } from "../procs.ts";
 import { type RedisServer, redisAvailable, startRedis } from "../redis.ts";
 import { formatNumber, formatRatio, ratio } from "../stats.ts";
 import type { Section } from "../types.ts";
-import { ENDPOINTS, RAISED_LIMIT } from "./throughput.ts";
+import { ENDPOINTS, RAISED_LIMIT } from "./throughput-plan.ts";
 
 const SERVER = join(REPO, "bench/servers/reference.ts");
 const PROXY = join(REPO, "bench/servers/proxy.ts");

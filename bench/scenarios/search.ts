@@ -26,7 +26,7 @@ import {
   TARGET_SIZE,
   V8_WORKERS_RAN_MS,
 } from "./search-results.ts";
-import { RAISED_LIMIT } from "./throughput.ts";
+import { RAISED_LIMIT } from "./throughput-plan.ts";
 
 /** A line of /proc/PID/status (Linux) in MB: VmRSS, RssFile (pages of mapped files: the database). */
 function statusMB(pid: number | undefined, field: "VmRSS" | "RssFile"): number | undefined {
