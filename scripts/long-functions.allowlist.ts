@@ -29,7 +29,6 @@ export const ALLOWED_LONG_FUNCTIONS: AllowedLongFunction[] = [
   },
   { file: "mocks/rule-layer.ts", name: "createRuleLayer", lines: 166, reason: PARALLEL },
   { file: "bench/scenarios/scaleout.ts", name: "scaleout", lines: 125, reason: ISSUE_40 },
-  { file: "bench/scenarios/search.ts", name: "measureSize", lines: 121, reason: ISSUE_40 },
   { file: "conformance/http/client.ts", name: "sendOnce", lines: 99, reason: PARALLEL },
   { file: "conformance/runner/execute.ts", name: "execute", lines: 97, reason: PARALLEL },
   { file: "test/actions/run-action.ts", name: "runAction", lines: 94, reason: OUTSIDE },
