@@ -34,7 +34,6 @@ export const ALLOWED_LONG_FUNCTIONS: AllowedLongFunction[] = [
   { file: "test/actions/run-action.ts", name: "runAction", lines: 94, reason: OUTSIDE },
   { file: "conformance/main.ts", name: "conformanceCommand", lines: 90, reason: PARALLEL },
   { file: "reference-server/db/write.ts", name: "alertWriter", lines: 90, reason: ISSUE_40 },
-  { file: "reference-server/data/import.ts", name: "importFile", lines: 88, reason: ISSUE_40 },
   {
     file: "conformance/http/client.ts",
     name: "sendOnce > new Promise(…) callback",
