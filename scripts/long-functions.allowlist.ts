@@ -33,7 +33,6 @@ export const ALLOWED_LONG_FUNCTIONS: AllowedLongFunction[] = [
   { file: "conformance/runner/execute.ts", name: "execute", lines: 97, reason: PARALLEL },
   { file: "test/actions/run-action.ts", name: "runAction", lines: 94, reason: OUTSIDE },
   { file: "conformance/main.ts", name: "conformanceCommand", lines: 90, reason: PARALLEL },
-  { file: "reference-server/db/write.ts", name: "alertWriter", lines: 90, reason: ISSUE_40 },
   {
     file: "conformance/http/client.ts",
     name: "sendOnce > new Promise(…) callback",
