@@ -14,7 +14,6 @@ export interface AllowedLongFunction {
 
 const PARALLEL = "being edited in parallel; split after merge";
 const OUTSIDE = "a test harness outside the rooms issue 40 split first; split next";
-const ISSUE_40 = "to split under issue 40 (wiring as named steps)";
 
 export const ALLOWED_LONG_FUNCTIONS: AllowedLongFunction[] = [
   { file: "conformance/runner/run.ts", name: "run", lines: 281, reason: PARALLEL },
@@ -28,7 +27,6 @@ export const ALLOWED_LONG_FUNCTIONS: AllowedLongFunction[] = [
     reason: PARALLEL,
   },
   { file: "mocks/rule-layer.ts", name: "createRuleLayer", lines: 166, reason: PARALLEL },
-  { file: "bench/scenarios/scaleout.ts", name: "scaleout", lines: 125, reason: ISSUE_40 },
   { file: "conformance/http/client.ts", name: "sendOnce", lines: 99, reason: PARALLEL },
   { file: "conformance/runner/execute.ts", name: "execute", lines: 97, reason: PARALLEL },
   { file: "test/actions/run-action.ts", name: "runAction", lines: 94, reason: OUTSIDE },
