@@ -44,7 +44,9 @@ export class ClientState {
     const stormAt = (t: number) => this.pacing.within(t);
     const folded = this.retry.early.filter((e) => stormAt(e.refusal.answeredAt));
     const includes = folded.length
-      ? [`${folded.length} request${folded.length === 1 ? "" : "s"} sent before the Retry-After ${folded.length === 1 ? "it was" : "they were"} given (client-waits-retry-after)`]
+      ? [
+          `${folded.length} request${folded.length === 1 ? "" : "s"} sent before the Retry-After ${folded.length === 1 ? "it was" : "they were"} given (client-waits-retry-after)`,
+        ]
       : [];
     const outcomes = this.variations.finish(ctx, stormAt);
     const findings = [
@@ -64,7 +66,12 @@ export class ClientState {
       findings,
       variations: outcomes,
       notJudged: this.keys.redacted
-        ? [{ rule: "client-one-account-per-key", reason: "the recording hid the keys (redacted): which account a key is cannot be told" }]
+        ? [
+            {
+              rule: "client-one-account-per-key",
+              reason: "the recording hid the keys (redacted): which account a key is cannot be told",
+            },
+          ]
         : [],
     };
   }

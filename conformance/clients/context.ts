@@ -66,9 +66,7 @@ export class JudgeContext {
 
   /** The query parameters carrying a key: a key's name, or the value of a key the judge knows. */
   keysInQuery(o: ClientObservation): string[] {
-    return [...this.query(o)]
-      .filter(([name, value]) => this.isKeyParam(name, value))
-      .map(([name]) => name);
+    return [...this.query(o)].filter(([name, value]) => this.isKeyParam(name, value)).map(([name]) => name);
   }
 
   /** The target with every key in its query masked. */

@@ -48,7 +48,10 @@ export class KeysTracker {
     if (uid === null) return;
     if (foreignUid(ctx, o)) add(this.foreign, o);
     let uids = this.uids.get(key);
-    if (!uids && this.uids.size < KEPT_KEYS) this.uids.set(key, (uids = new Map()));
+    if (!uids && this.uids.size < KEPT_KEYS) {
+      uids = new Map();
+      this.uids.set(key, uids);
+    }
     if (uids && !uids.has(uid) && uids.size < KEPT_UIDS) uids.set(uid, o);
   }
 
@@ -85,8 +88,16 @@ export class KeysTracker {
     const first = shared[0];
     if (!first && this.foreign.count === 0) return [];
     const parts = [
-      ...(first ? [`one key (${maskKey(first[0])}) sent with ${first[1].size} uids: ${[...first[1].keys()].join(", ")}`] : []),
-      ...(this.foreign.count > 0 ? [`${this.foreign.count} request${this.foreign.count === 1 ? "" : "s"} with a uid the key does not belong to`] : []),
+      ...(first
+        ? [
+            `one key (${maskKey(first[0])}) sent with ${first[1].size} uids: ${[...first[1].keys()].join(", ")}`,
+          ]
+        : []),
+      ...(this.foreign.count > 0
+        ? [
+            `${this.foreign.count} request${this.foreign.count === 1 ? "" : "s"} with a uid the key does not belong to`,
+          ]
+        : []),
     ];
     return [
       {

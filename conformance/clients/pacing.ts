@@ -63,7 +63,9 @@ export class PacingTracker {
         rule: "client-paces-below-limit",
         message: `met the limit ${first.peak} times within ${w} s (more than ${ctx.rules.maxRefusals} is a client that does not pace): ${refusals} × ${ctx.rules.refusalStatus} over ${stretches} stretch${stretches === 1 ? "" : "es"}, ${perMinute} per minute in the first`,
         count: refusals,
-        evidence: first.first.map((o) => ctx.evidence(o, `${o.status} (Retry-After: ${o.responseHeaders["retry-after"] ?? "none"})`)),
+        evidence: first.first.map((o) =>
+          ctx.evidence(o, `${o.status} (Retry-After: ${o.responseHeaders["retry-after"] ?? "none"})`),
+        ),
         ...(includes.length ? { includes } : {}),
       },
     ];

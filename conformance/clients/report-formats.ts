@@ -3,6 +3,7 @@
  * variation outcomes in each, the HTML escaped through the reporters' one escaping function.
  */
 import { text } from "../reporters/html-escape.ts";
+import { esc as xml } from "../reporters/junit.ts";
 import { evidenceLine, findingLine, outcomeLine } from "./report-text.ts";
 import type { ClientReport, ClientsReport } from "./types.ts";
 
@@ -12,7 +13,12 @@ function formatJson(report: ClientsReport): string {
 
 function markdownClient(c: ClientReport): string[] {
   const agents = c.userAgents.length ? ` (${c.userAgents.join("; ")})` : "";
-  const lines = [`## ${c.client}${agents}: ${c.verdict}`, "", `${c.requests} requests, ${c.first} to ${c.last}.`, ""];
+  const lines = [
+    `## ${c.client}${agents}: ${c.verdict}`,
+    "",
+    `${c.requests} requests, ${c.first} to ${c.last}.`,
+    "",
+  ];
   for (const f of c.findings) {
     lines.push(`- **${f.rule}**: ${f.message}`);
     for (const e of f.evidence) lines.push(`  - \`${evidenceLine(e)}\``);
@@ -28,7 +34,8 @@ function markdownClient(c: ClientReport): string[] {
 
 function formatMarkdown(report: ClientsReport): string {
   const head = [`# Clients: ${report.headline}`, "", `${report.observed} exchanges observed.`, ""];
-  if (report.untracked) head.push(`${report.untracked} more clients seen but not judged (the judge's bound).`, "");
+  if (report.untracked)
+    head.push(`${report.untracked} more clients seen but not judged (the judge's bound).`, "");
   return `${[...head, ...report.clients.flatMap(markdownClient)].join("\n")}\n`;
 }
 
@@ -46,9 +53,6 @@ function htmlClient(c: ClientReport): string {
 function formatHtml(report: ClientsReport): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>dealkit clients: ${text(report.verdict)}</title></head><body><h1>Clients: ${text(report.headline)}</h1><p>${report.observed} exchanges observed.</p>${report.clients.map(htmlClient).join("")}</body></html>\n`;
 }
-
-const xml = (s: string) =>
-  s.replace(/[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd]/gu, "\ufffd").replace(/[&<>"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 /** One testsuite per client, one testcase per rule: a finding is a failure, with its evidence. */
 function formatJunit(report: ClientsReport): string {

@@ -18,6 +18,8 @@ export function outcomeLine(v: VariationOutcome): string {
         : v.next === "storm"
           ? `went on into a 429 storm (${v.delaySeconds?.toFixed(1)} s later)`
           : `next request after ${v.delaySeconds?.toFixed(1)} s`;
-  const next = v.nextRequest ? `: ${v.nextRequest.method} ${v.nextRequest.target} → ${v.nextRequest.status}` : "";
+  const next = v.nextRequest
+    ? `: ${v.nextRequest.method} ${v.nextRequest.target} → ${v.nextRequest.status}`
+    : "";
   return `${v.request.method} ${v.request.target} carried ${v.variations.join(", ")}; ${what}${next}`;
 }

@@ -35,13 +35,23 @@ export function attachClientJudge(server: Server, judge: ClientJudge, now: () =>
 function watch(req: IncomingMessage, res: ServerResponse, judge: ClientJudge, now: () => number): void {
   const time = now() / 1000;
   let body: Buffer | undefined;
+  // Headers given to writeHead() never reach getHeaders(): kept as they pass.
+  let written: Record<string, string> = {};
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.writeHead = ((...args: unknown[]) => {
+    const headers = args.find((a, i) => i > 0 && a !== null && typeof a === "object");
+    if (headers) written = headerObject(headers);
+    return writeHead(...args);
+  }) as ServerResponse["writeHead"];
   const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
   // The answer's last chunk is the whole body for the mock's answers (sent at once): kept for a problem's type.
   res.end = ((...args: unknown[]) => {
     if (Buffer.isBuffer(args[0]) || typeof args[0] === "string") body = Buffer.from(args[0] as string);
     return end(...args);
   }) as ServerResponse["end"];
-  res.once("finish", () => judge.observe(observationOf(req, res, time, now() / 1000, body, judge)));
+  res.once("finish", () =>
+    judge.observe(observationOf(req, res, time, now() / 1000, { body, written }, judge)),
+  );
 }
 
 function observationOf(
@@ -49,14 +59,14 @@ function observationOf(
   res: ServerResponse,
   time: number,
   answeredAt: number,
-  body: Buffer | undefined,
+  sent: { body: Buffer | undefined; written: Record<string, string> },
   judge: ClientJudge,
 ): ClientObservation {
   const requestHeaders: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.headers)) requestHeaders[k] = Array.isArray(v) ? v.join(", ") : String(v);
-  const responseHeaders: Record<string, string> = {};
-  for (const [k, v] of Object.entries(res.getHeaders())) responseHeaders[k.toLowerCase()] = String(v);
-  const problemType = problemTypeOf(responseHeaders, decoded(body, responseHeaders["content-encoding"]));
+  for (const [k, v] of Object.entries(req.headers))
+    requestHeaders[k] = Array.isArray(v) ? v.join(", ") : String(v);
+  const responseHeaders = { ...headerObject(res.getHeaders()), ...sent.written };
+  const problemType = problemTypeOf(responseHeaders, decoded(sent.body, responseHeaders["content-encoding"]));
   return {
     time,
     answeredAt,
@@ -70,6 +80,18 @@ function observationOf(
     ...(problemType ? { problemType } : {}),
     variations: variationsOf(responseHeaders, judge.rules.variationsHeader),
   };
+}
+
+/** Header names lower-cased, values as text: from an object or a flat [name, value, ...] list. */
+function headerObject(headers: object): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (Array.isArray(headers)) {
+    for (let i = 0; i + 1 < headers.length; i += 2)
+      out[String(headers[i]).toLowerCase()] = String(headers[i + 1]);
+    return out;
+  }
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k.toLowerCase()] = String(v);
+  return out;
 }
 
 function decoded(body: Buffer | undefined, coding: string | undefined): string | undefined {

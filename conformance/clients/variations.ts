@@ -66,7 +66,11 @@ export class VariationsTracker {
     ];
   }
 
-  private record(ctx: JudgeContext, varied: ClientObservation, what: Omit<VariationOutcome, "at" | "request" | "variations">) {
+  private record(
+    ctx: JudgeContext,
+    varied: ClientObservation,
+    what: Omit<VariationOutcome, "at" | "request" | "variations">,
+  ) {
     if (this.outcomes.length < KEPT) this.outcomes.push(outcome(ctx, varied, what));
   }
 }

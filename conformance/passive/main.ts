@@ -187,7 +187,7 @@ export interface JudgeCli extends PassiveCli {
 }
 
 /** HAR when the file is one JSON document with `log`, the kit's NDJSON otherwise. */
-async function* trafficOf(file: string): AsyncGenerator<Traffic> {
+export async function* trafficOf(file: string): AsyncGenerator<Traffic> {
   const handle = await open(file);
   const head = Buffer.alloc(256);
   try {
