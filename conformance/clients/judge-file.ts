@@ -9,7 +9,7 @@ import { trafficOf } from "../passive/main.ts";
 import { ClientJudge } from "./judge.ts";
 import { observationOfTraffic } from "./observation.ts";
 import { type ClientReportFile, writeClientReports } from "./report-files.ts";
-import { evidenceLine, findingLine, outcomeLine } from "./report-text.ts";
+import { consoleLines } from "./report-text.ts";
 import type { ClientsReport } from "./types.ts";
 
 export interface JudgeClientsCli {
@@ -44,21 +44,4 @@ export async function judgeClientsCommand(
   for (const line of consoleLines(report)) out(line);
   await writeClientReports(cli.reports, report);
   return { code: report.verdict === "failed" ? 1 : 0, report };
-}
-
-/** The report as the console shows it: the headline, then each client's findings with their first request. */
-export function consoleLines(report: ClientsReport): string[] {
-  const lines = [`clients: ${report.headline}`];
-  for (const c of report.clients) {
-    lines.push(
-      `  ${c.client}${c.userAgents.length ? ` (${c.userAgents.join("; ")})` : ""}: ${c.verdict}, ${c.requests} requests`,
-    );
-    for (const f of c.findings) {
-      lines.push(`    ${findingLine(f)}`);
-      const first = f.evidence[0];
-      if (first) lines.push(`      ${evidenceLine(first)}`);
-    }
-    for (const v of c.variations) lines.push(`    variation: ${outcomeLine(v)}`);
-  }
-  return lines;
 }

@@ -5,6 +5,9 @@
  */
 import { open } from "node:fs/promises";
 import { oneLine } from "../../src/errors/one-line.ts";
+import { loadSpec } from "../../src/spec/load.ts";
+import { liveClientJudge } from "../clients/live.ts";
+import type { ClientReportFile } from "../clients/report-files.ts";
 import { openRunLedger, type RunLedger } from "../ledger/hook.ts";
 import { type ReportFormat, writeReports } from "../main.ts";
 import { formatConsole } from "../reporters/console.ts";
@@ -108,6 +111,8 @@ export interface ProxyCli extends PassiveCli {
   recordHar?: string;
   /** Judge in the proxy's own thread instead of a worker (tests). */
   inline?: boolean;
+  /** `--clients-report F=PATH`: the proxy's clients judged too (x-client-rules), written on stop. */
+  clientsReports?: ClientReportFile[];
 }
 
 export interface ProxyRun {
@@ -145,6 +150,10 @@ export async function proxyCommand(cli: ProxyCli): Promise<ProxyRun> {
     await judging.close();
     throw err;
   });
+  // Only asked for: the client judge reads the spec in this thread, which otherwise only forwards.
+  const clients = cli.clientsReports?.length
+    ? liveClientJudge(await loadSpec(cli.specPath), cli.clientsReports, { basePath: target.basePath })
+    : undefined;
   const proxy = await startPassiveProxy({
     upstream: cli.upstream,
     ...(cli.host ? { host: cli.host } : {}),
@@ -163,6 +172,7 @@ export async function proxyCommand(cli: ProxyCli): Promise<ProxyRun> {
     onObserved: (verdict) => {
       for (const s of all) s.verdict?.(verdict);
     },
+    ...(clients ? { onClientExchange: clients.observeBytes } : {}),
   }).catch(async (err: unknown) => {
     await judging.close();
     await Promise.all(all.map((s) => s.close()));
@@ -175,6 +185,7 @@ export async function proxyCommand(cli: ProxyCli): Promise<ProxyRun> {
     url: proxy.url,
     stop: async () => {
       await proxy.close();
+      await clients?.write(out);
       return finish(cli, judging, all, out, "proxy", ledger?.ledger);
     },
   };
