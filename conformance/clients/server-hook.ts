@@ -23,7 +23,12 @@ export function attachClientJudge(server: Server, judge: ClientJudge, now: () =>
   server.removeAllListeners("request");
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     if (new URL(req.url ?? "/", "http://mock.invalid").pathname === CLIENTS_REPORT_PATH) {
-      res.writeHead(200, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
+      // Any origin may read it: a browser test suite on another port asks for it as it asks the API.
+      res.writeHead(200, {
+        "content-type": "application/json; charset=utf-8",
+        "cache-control": "no-store",
+        "access-control-allow-origin": "*",
+      });
       res.end(JSON.stringify(judge.report()));
       return;
     }
