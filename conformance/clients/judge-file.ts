@@ -30,7 +30,7 @@ export async function judgeClientsCommand(
   let read = 0;
   for await (const traffic of trafficOf(cli.file)) {
     read++;
-    if (base && !traffic.url.startsWith(base.origin)) continue;
+    if (base && originOf(traffic.url) !== base.origin) continue;
     const o = observationOfTraffic(traffic, judge.rules, base?.pathname);
     if (o) judge.observe(o);
   }
@@ -44,4 +44,12 @@ export async function judgeClientsCommand(
   for (const line of consoleLines(report)) out(line);
   await writeClientReports(cli.reports, report);
   return { code: report.verdict === "failed" ? 1 : 0, report };
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
 }
