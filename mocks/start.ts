@@ -7,6 +7,7 @@ import { DEFAULT_DEMO_ACCOUNT, type DemoAccount } from "./auth.ts";
 import { dynamicFixtures } from "./fixtures/dynamic.ts";
 import { type PrismProcess, startPrism } from "./prism.ts";
 import { createRuleLayer } from "./rule-layer.ts";
+import { mockVariations } from "./variations.ts";
 
 export interface MockOptions {
   specPath?: string;
@@ -19,6 +20,8 @@ export interface MockOptions {
   rules?: boolean;
   account?: DemoAccount;
   now?: () => number;
+  /** `--variations SEED`: answers vary as v1 allows (variations.ts); needs the rule layer. */
+  variations?: string;
 }
 
 export interface RunningMock {
@@ -40,6 +43,7 @@ export interface RunningMock {
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
   const host = options.host ?? "127.0.0.1";
   const rules = options.rules ?? true;
+  if (!rules && options.variations !== undefined) throw new Error("variations need the rule layer");
   // Checked before Prism starts: a file that is not a spec is refused (src/spec/input.ts), not served.
   const spec = await loadSpec(options.specPath);
   const prism: PrismProcess = await startPrism({
@@ -61,6 +65,10 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       fixtures: options.dynamic ? dynamicFixtures(spec, options.seed, options.now ?? Date.now) : undefined,
       account: options.account,
       now: options.now,
+      variations:
+        options.variations === undefined
+          ? undefined
+          : mockVariations({ spec, seed: options.variations, now: options.now }),
     });
     // Every exchange judged as a client's too (x-client-rules); the report is served at /__dealkit/clients.
     const account = options.account ?? DEFAULT_DEMO_ACCOUNT;

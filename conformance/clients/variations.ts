@@ -28,7 +28,8 @@ export class VariationsTracker {
     if (varied) {
       const delay = o.time - varied.answeredAt;
       const again = o.method === varied.method && o.target === varied.target;
-      const atOnce = again && delay < ctx.rules.pacedSpacingSeconds;
+      // A refusal's repeat is client-waits-retry-after's to judge; only an answer to read counts here.
+      const atOnce = again && varied.status < 300 && delay < ctx.rules.pacedSpacingSeconds;
       this.record(ctx, varied, {
         next: atOnce ? "repeated-at-once" : "went-on",
         delaySeconds: Math.max(0, delay),
