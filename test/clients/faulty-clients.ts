@@ -92,3 +92,26 @@ export async function tolerantParser(
 function itemsOf(res: Got): Record<string, unknown>[] {
   return (res.json() as { data: Record<string, unknown>[] }).data;
 }
+
+/**
+ * The same strict parser polling a live mock: `known` is the field list it was generated with; an
+ * answer holding another field is an error, asked again at once (twice), then it stops. It does
+ * honour Retry-After: its one fault is the unknown field.
+ */
+export async function strictPoller(
+  run: PlantedRun,
+  known: ReadonlySet<string>,
+  polls: number,
+): Promise<void> {
+  const path = "/api/v1/feed?cate=weibo&limit=5";
+  for (let poll = 0, failures = 0; poll < polls && failures < 3; poll++) {
+    const res = await get(run, path);
+    if (res.status === 429) {
+      await run.sleep(Number(res.headers["retry-after"] ?? "1") * 1000);
+      continue;
+    }
+    const unknown = itemsOf(res).some((item) => Object.keys(item).some((k) => !known.has(k)));
+    failures = unknown ? failures + 1 : 0;
+    await run.sleep(unknown ? 100 : 5000);
+  }
+}
