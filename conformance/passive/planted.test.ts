@@ -77,6 +77,7 @@ const NOT_IN_TRAFFIC: Record<string, { checks: string[]; why: string }> = {
   "feed-short-snapshot-starts-late": { checks: ["*"], why: "no feed limit sequence" },
   "shenghuo-keyword-misses-newest": { checks: ["*"], why: "no keyword sequence" },
   "search-total-capped": { checks: ["*"], why: "the app never asks the page after the last" },
+  "shenghuo-total-capped": { checks: ["*"], why: "the app never asks the page after the last" },
   // The contract's last open points (planted/contract-points.ts): the app's fetch does none of these.
 };
 

@@ -5,6 +5,8 @@
  */
 import { localMidnight, localStamp } from "../../src/rules/windows.ts";
 import { loadSpec } from "../../src/spec/load.ts";
+import type { Spec } from "../../src/spec/spec.ts";
+import { widerWindow } from "../rules/vary.ts";
 import { CONTRACT_POINTS } from "./contract-points.ts";
 import { faultyLimiter } from "./faulty-limiter.ts";
 import type { Mutation, ProxiedRequest, ProxiedResponse } from "./proxy.ts";
@@ -945,8 +947,10 @@ export const PLANTED: PlantedBug[] = [
     mutation: onJson("/api/v1/shenghuo", (b, req) => {
       if (validWords(req.query.get("q"))) shrink(b, 0);
     }),
-    // Page 1 of a keyword then holds one fewer than its total leaves.
-    expect: ["relation:shenghuo-keyword-complete", "relation:shenghuo-last-page-count"],
+    // Page 1 of a keyword then holds one fewer than its total leaves; but the last-page count now
+    // gets its evidence without a keyword (its first fallback asks a page size the total does not
+    // fill evenly), so only the keyword relation meets the bug (issue 37).
+    expect: ["relation:shenghuo-keyword-complete"],
   },
   // The stack in front of a correct API (planted/stack.ts).
   {
@@ -1041,7 +1045,9 @@ export const PLANTED: PlantedBug[] = [
       const meta = body.meta as { total?: unknown } | undefined;
       if (meta && typeof meta.total === "number" && meta.total > TOTAL_CAP) meta.total = TOTAL_CAP;
     }),
-    expect: ["relation:search-after-last-page-empty"],
+    // At the last-page count's fallback page size (49), which 100 does not fill evenly, the last
+    // page the capped total implies holds more than it leaves: the page arithmetic sees the cap too.
+    expect: ["relation:search-last-page-count", "relation:search-after-last-page-empty"],
   },
   // Conformance power, round five: time fields agree with the timestamp in the contract's zone.
   {
@@ -1056,6 +1062,26 @@ export const PLANTED: PlantedBug[] = [
       "rule:my-push-local-times",
       "rule:legacy-rank-local-times",
     ],
+  },
+  // Relation evidence that could have shown a violation (issue 37).
+  {
+    name: "legacy-rank-wider-window",
+    breaks:
+      "the legacy rank file of a window serves the next wider window's file (jintian's file is ershisixiaoshi's), each file valid alone",
+    mutation: legacyFileOfWiderWindow(),
+    expect: ["relation:legacy-rank-equals-rank"],
+  },
+  {
+    name: "shenghuo-total-capped",
+    breaks:
+      "shenghuo's meta.total is capped at 100 (a search engine's default total cap) while the pages after it still hold activities",
+    mutation: onJson("/api/v1/shenghuo", (body) => {
+      const meta = body.meta as { total?: unknown } | undefined;
+      if (meta && typeof meta.total === "number" && meta.total > TOTAL_CAP) meta.total = TOTAL_CAP;
+    }),
+    // At a page size the capped total does not fill evenly (the fallback's 99), the last page it
+    // implies holds more than it leaves: the page arithmetic sees the cap too.
+    expect: ["relation:shenghuo-last-page-count", "relation:shenghuo-after-last-page-empty"],
   },
 ];
 
@@ -1074,8 +1100,33 @@ function resetAlwaysWindow(): Mutation {
 }
 
 /**
- * The cap of search-total-capped: a multiple of every page size the suite asks (20, 50), so the
- * last page it implies is full and adds up; only the page after it shows the results it hides.
+ * The legacy rank file of each window answered with the file of the narrowest window containing
+ * it (the rank-windows-nest relation's own notion of "wider"), as an off-by-one in a table of
+ * windows would: every file is a valid rank, only the comparison with the API's rank of the same
+ * act shows it, and only on an act whose rank differs from its wider window's.
+ */
+function legacyFileOfWiderWindow(): Mutation {
+  let spec: Spec | undefined;
+  void loadSpec().then((s) => {
+    spec = s;
+  });
+  return {
+    request(req) {
+      const act = /^\/plus\/json\/rank\/([a-z]+)\.json$/.exec(req.pathname)?.[1];
+      // An unknown act stays the server's 400.
+      const wider =
+        act && spec && act in spec.rankWindows.windows
+          ? widerWindow(spec, act, Date.now() / 1000)
+          : undefined;
+      return wider ? { ...req, pathname: `/plus/json/rank/${wider}.json` } : req;
+    },
+  };
+}
+
+/**
+ * The cap of search-total-capped and shenghuo-total-capped: a multiple of the page sizes the suite
+ * asks first (20, 50), so the last page it implies is full and adds up; the page after it shows
+ * the results it hides, and so does the last page at a fallback page size that 100 does not divide.
  */
 const TOTAL_CAP = 100;
 
