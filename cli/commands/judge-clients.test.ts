@@ -91,6 +91,39 @@ describe("dealkit judge --clients (CLI)", () => {
     );
   });
 
+  it("reads a browser's HAR as one client, labelled by its User-Agent", async () => {
+    const entry = (at: number, status: number, headers: { name: string; value: string }[]) => ({
+      startedDateTime: new Date(Date.UTC(2026, 11, 7, 4, 0, at)).toISOString(),
+      time: 20,
+      request: {
+        method: "GET",
+        url: "https://deals.example/api/v1/feed",
+        headers: [{ name: "User-Agent", value: "Firefox/140" }],
+      },
+      response: { status, headers, content: { text: "{}" } },
+    });
+    const har = {
+      log: {
+        entries: [
+          entry(0, 429, [{ name: "Retry-After", value: "30" }]),
+          entry(2, 429, [{ name: "Retry-After", value: "28" }]),
+        ],
+      },
+    };
+    const file = join(dir, "session.har");
+    await writeFile(file, JSON.stringify(har));
+    const json = join(dir, "session.json");
+    expect(await judge(["--clients", file, "--clients-report", `json=${json}`])).toBe(1);
+    const report = JSON.parse(await readFile(json, "utf8"));
+    expect(report.clients).toMatchObject([
+      {
+        client: "recorded client",
+        userAgents: ["Firefox/140"],
+        findings: [{ rule: "client-waits-retry-after" }],
+      },
+    ]);
+  });
+
   it.each([
     ["an unknown report format", ["--clients-report", "pdf=out.pdf"]],
     ["--report with --clients", ["--report", "json=out.json"]],
