@@ -32,7 +32,8 @@ when no check failed, 1 when one did, 2 for a usage error.
                       the runs before (as dealkit conformance --ledger; dated by the traffic)
   --clients-report F=PATH  judge the clients too (x-client-rules: Retry-After waits, 429 storms,
                       refused and repeated requests, where keys travel), per source address;
-                      json, markdown, html, junit, written on exit; repeatable (mocks/README.md)`;
+                      json, markdown, html, junit, written on exit and on demand (SIGUSR2);
+                      repeatable (mocks/README.md)`;
 
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(args, {
@@ -90,6 +91,8 @@ export async function run(args: string[]): Promise<number> {
     }
     throw err;
   }
+  const onDemand = () => void proxy.writeClients?.();
+  process.on("SIGUSR2", onDemand);
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     const stop = (s: NodeJS.Signals) => {
       process.off("SIGINT", stop);
@@ -99,6 +102,7 @@ export async function run(args: string[]): Promise<number> {
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
   });
+  process.off("SIGUSR2", onDemand);
   console.log(`dealkit proxy: ${signal}, finishing the exchanges in flight`);
   return (await proxy.stop()).code;
 }

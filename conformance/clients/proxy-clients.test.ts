@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { httpGet } from "../../mocks/http-get.ts";
 import { proxyCommand } from "../passive/main.ts";
+import { proxyInWorker } from "../passive/threaded-proxy.ts";
 import { startBundledServer, type Target } from "../runner/target.ts";
 import type { ClientsReport } from "./types.ts";
 
@@ -40,6 +41,10 @@ describe("dealkit proxy --clients-report", () => {
     await httpGet(`${run.url}/api/v1/rank?act=jintian&limit=0`, careless);
     await httpGet(`${run.url}/api/v1/meta`, { localAddress: "127.0.0.22" });
     await httpGet(`${run.url}/api/v1/feed?limit=3`, { localAddress: "127.0.0.22" });
+    await run.writeClients?.();
+    const onDemand = JSON.parse(await readFile(path, "utf8")) as ClientsReport;
+    expect(onDemand.clients.map((c) => c.client).sort()).toEqual(["127.0.0.21", "127.0.0.22"]);
+    await httpGet(`${run.url}/api/v1/meta`, { localAddress: "127.0.0.23" });
     await run.stop();
     const report = JSON.parse(await readFile(path, "utf8")) as ClientsReport;
     const byClient = Object.fromEntries(
@@ -48,11 +53,34 @@ describe("dealkit proxy --clients-report", () => {
     expect(byClient).toEqual({
       "127.0.0.21": ["client-no-key-to-public", "client-request-refused"],
       "127.0.0.22": [],
+      "127.0.0.23": [],
     });
     const refused = report.clients[0]?.findings.find((f) => f.rule === "client-request-refused");
     expect(refused?.message).toContain(
       "GET /api/v1/rank?act=jintian&limit=0 → 400 /problems/invalid-parameter",
     );
     expect(JSON.stringify(report)).not.toContain("0123456789abcdef0123456789abcdef");
+  });
+
+  it("in its forwarding thread, as the CLI runs it: the report on demand, then on stop", async () => {
+    const path = join(dir, "worker-clients.json");
+    const proxy = await proxyInWorker({ upstream: server.baseUrl, port: 0, clientsReport: [`json=${path}`] });
+    try {
+      await httpGet(`${proxy.url}/api/v1/search`, { localAddress: "127.0.0.24" });
+      await proxy.writeClients?.();
+      let written: ClientsReport | undefined;
+      for (let i = 0; i < 100 && !written; i++) {
+        written = await readFile(path, "utf8").then(
+          (t) => JSON.parse(t) as ClientsReport,
+          () => undefined,
+        );
+        if (!written) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(written?.clients.map((c) => c.findings.map((f) => f.rule))).toEqual([
+        ["client-request-refused"],
+      ]);
+    } finally {
+      await proxy.stop();
+    }
   });
 });

@@ -119,6 +119,8 @@ export interface ProxyRun {
   url: string;
   /** Stops the proxy (exchanges in flight finish), writes the reports; the exit code. */
   stop(): Promise<{ code: number; report: RunReport }>;
+  /** Writes the clients report now (--clients-report), the proxy going on. */
+  writeClients?(): Promise<void>;
 }
 
 export async function proxyCommand(cli: ProxyCli): Promise<ProxyRun> {
@@ -183,6 +185,7 @@ export async function proxyCommand(cli: ProxyCli): Promise<ProxyRun> {
   );
   return {
     url: proxy.url,
+    ...(clients ? { writeClients: async () => void (await clients.write(out)) } : {}),
     stop: async () => {
       await proxy.close();
       await clients?.write(out);
