@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { loadSpec } from "../../src/spec/load.ts";
 import type { Spec } from "../../src/spec/spec.ts";
 import { ClientJudge } from "./judge.ts";
+import { consoleLines } from "./report-text.ts";
 import type { ClientRuleId } from "./rules.ts";
 import type { ClientObservation } from "./types.ts";
 
@@ -223,5 +224,13 @@ describe("the client judge", () => {
     judge.observe(ex(0, "/api/v1/meta", 200, { client: "a" }));
     judge.observe(ex(0, "/api/v1/meta", 200, { client: "b" }));
     expect(judge.report()).toMatchObject({ untracked: 1, observed: 2 });
+  });
+
+  it("prints findings with their first request, and counts clean clients past twenty", () => {
+    const clean = Array.from({ length: 25 }, (_, i) => ex(i, "/api/v1/meta", 200, { client: `10.0.0.${i}` }));
+    const lines = consoleLines(judged([...clean, varied(30, "/api/v1/feed"), ex(30.2, "/api/v1/feed")]));
+    expect(lines[0]).toBe("clients: failed: 1 client of 26 with findings");
+    expect(lines).toContain("  127.0.0.9: failed, 2 requests, 1 varied answers (repeated-at-once 1)");
+    expect(lines.at(-1)).toBe("  and 5 more clients passed");
   });
 });
