@@ -3,7 +3,7 @@ import { loadSpec } from "../../src/spec/load.ts";
 import type { Spec } from "../../src/spec/spec.ts";
 import { ClientJudge } from "./judge.ts";
 import { consoleLines } from "./report-text.ts";
-import type { ClientRuleId } from "./rules.ts";
+import { CLIENT_RULE_IDS, type ClientRuleId, readClientRules } from "./rules.ts";
 import type { ClientObservation } from "./types.ts";
 
 const KEY = "0badc0ffee0ddba11fee7e57ab1e7e57";
@@ -232,5 +232,17 @@ describe("the client judge", () => {
     expect(lines[0]).toBe("clients: failed: 1 client of 26 with findings");
     expect(lines).toContain("  127.0.0.9: failed, 2 requests, 1 varied answers (repeated-at-once 1)");
     expect(lines.at(-1)).toBe("  and 5 more clients passed");
+  });
+
+  it("judges every rule x-client-rules states, its numbers read from the extensions that state them", () => {
+    const rules = readClientRules(spec);
+    expect(rules.rules.map((r) => r.id).sort()).toEqual([...CLIENT_RULE_IDS].sort());
+    expect(rules).toMatchObject({
+      refusalStatus: spec.rateLimit.status,
+      preflightCounted: spec.rateLimit.counts_preflight,
+      windowSeconds: spec.rateLimit.window_seconds,
+      pacedSpacingSeconds: spec.rateLimit.window_seconds / spec.rateLimit.limit,
+      keyHeader: "x-api-key",
+    });
   });
 });
