@@ -1,6 +1,9 @@
 import type { AddressInfo } from "node:net";
+import { ClientJudge } from "../conformance/clients/judge.ts";
+import { attachClientJudge } from "../conformance/clients/server-hook.ts";
+import type { ClientsReport } from "../conformance/clients/types.ts";
 import { loadSpec } from "../src/spec/load.ts";
-import type { DemoAccount } from "./auth.ts";
+import { DEFAULT_DEMO_ACCOUNT, type DemoAccount } from "./auth.ts";
 import { dynamicFixtures } from "./fixtures/dynamic.ts";
 import { type PrismProcess, startPrism } from "./prism.ts";
 import { createRuleLayer } from "./rule-layer.ts";
@@ -28,6 +31,8 @@ export interface RunningMock {
   prismUrl: string;
   /** Settles if Prism exits before close(): the mock is then of no use. */
   prismExited: Promise<number | null>;
+  /** The client judge's current report (conformance/clients/); absent without the rule layer. */
+  clients?: () => ClientsReport;
   close(): Promise<void>;
 }
 
@@ -65,6 +70,10 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
           ? undefined
           : mockVariations({ spec, seed: options.variations, now: options.now }),
     });
+    // Every exchange judged as a client's too (x-client-rules); the report is served at /__dealkit/clients.
+    const account = options.account ?? DEFAULT_DEMO_ACCOUNT;
+    const clients = new ClientJudge(spec, { accounts: [{ uid: String(account.uid), key: account.apiKey }] });
+    attachClientJudge(server, clients, options.now);
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
       server.listen(options.port ?? 0, host, () => resolve());
@@ -76,7 +85,8 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       await prism.close();
     };
     const urlHost = host.includes(":") ? `[${host}]` : host;
-    return { url: `http://${urlHost}:${port}`, prismUrl: prism.url, prismExited: prism.exited, close };
+    const url = `http://${urlHost}:${port}`;
+    return { url, prismUrl: prism.url, prismExited: prism.exited, clients: () => clients.report(), close };
   } catch (err) {
     await prism.close();
     throw err;
