@@ -102,6 +102,18 @@ function keyIgnored(): Mutation {
 }
 
 /**
+ * The API itself ignoring its keys (the cause `credentials-ignored`, not a cache); exported for
+ * test/stack/causes-nginx.test.ts, which runs it behind nginx too.
+ */
+export const KEY_IGNORED: PlantedBug = {
+  name: "key-ignored",
+  breaks: "the API serves a personal stream to a wrong key, and to the owner's key for another uid",
+  mutation: keyIgnored(),
+  expect: ["credentials-not-cached", "rule:my-follow-credentials", "rule:my-push-credentials"],
+  causes: ["credentials-ignored"],
+};
+
+/**
  * Sets an alert's local `datetime` and `shorttime` from its `shijianchuo` in `timeZone`. In the
  * contract's zone it keeps an edited timestamp honest; in UTC it is a server on a UTC host.
  */
@@ -1057,6 +1069,8 @@ export const PLANTED: PlantedBug[] = [
       "rule:legacy-rank-local-times",
     ],
   },
+  // Issue 37: the API ignoring its keys, run by the planted matrices like every other bug.
+  KEY_IGNORED,
 ];
 
 /** Every answer carrying RateLimit-Reset states the spec's window there (a limiter reporting its window, not its count). */
@@ -1078,17 +1092,3 @@ function resetAlwaysWindow(): Mutation {
  * last page it implies is full and adds up; only the page after it shows the results it hides.
  */
 const TOTAL_CAP = 100;
-
-/**
- * The API itself ignoring its keys (the cause `credentials-ignored`, not a cache): run through the
- * suite by test/stack/causes-nginx.test.ts. Not in PLANTED yet: the passive matrix
- * (conformance/passive/planted.test.ts) must first say that an ordinary client never sends a
- * wrong key, so its traffic cannot show it.
- */
-export const KEY_IGNORED: PlantedBug = {
-  name: "key-ignored",
-  breaks: "the API serves a personal stream to a wrong key, and to the owner's key for another uid",
-  mutation: keyIgnored(),
-  expect: ["credentials-not-cached", "rule:my-follow-credentials", "rule:my-push-credentials"],
-  causes: ["credentials-ignored"],
-};
