@@ -5,7 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { loadSpec } from "../../src/spec/load.ts";
-import type { BurstRecord, CheckContext, Exchange } from "../types.ts";
+import { Judge } from "../runner/judge.ts";
+import { checkResults, verdictOf } from "../runner/report.ts";
+import type { BurstRecord, CheckContext, Exchange, Verdict } from "../types.ts";
 import { rateLimit } from "./rate-limit.ts";
 
 const spec = await loadSpec();
@@ -284,5 +286,51 @@ describe("another client IP refused", () => {
     b.otherAddress = { ...exchange("getMeta", 429), headers, localAddress: "127.0.0.9" };
     const found = codes(b).filter(([c]) => c === "rate-limit/per-ip");
     expect(found[0]?.[1]).toMatch(title);
+  });
+});
+
+describe("a burst judged in part: what was not exercised is named, never folded into the pass", () => {
+  const judgedRecord = (skipped?: string) => {
+    const b = burst(Array.from({ length: LIMIT }, () => exchange("getMeta", 200)));
+    if (skipped) b.skipped = skipped;
+    // Served a window after the first request: it had left.
+    else b.after = { ...exchange("getMeta", 200), sentAt: clock + 60, receivedAt: clock + 60.5 };
+    return b;
+  };
+  const SKIP_SLOW = "--skip-slow: the run did not wait Retry-After; run without it to judge the wait";
+
+  it.each([
+    [
+      "--skip-slow: the wait is named as not judged, with the flag that left it out",
+      {
+        given: judgedRecord(SKIP_SLOW),
+        want: /; not judged: .*the wait: served again after Retry-After, refused requests not counted.*\(--skip-slow: the run did not wait Retry-After/,
+      },
+    ],
+    [
+      "the wait seen: only per-IP counting (one address) is left",
+      {
+        given: judgedRecord(),
+        want: /^judged: 10 served within \d+ s .*; not judged: per-IP counting not tested \(one source address: a second one is needed\)$/,
+      },
+    ],
+  ])("%s", (_name, { given, want }) => {
+    const verdict = rateLimit.judgeBurst?.(ctx, given);
+    expect(verdict?.findings).toEqual([]);
+    expect(verdict?.partial).toMatch(want);
+  });
+
+  it("the report's line passes with the note naming the part not judged; the run passes, as for every check judged in part", () => {
+    const judge = new Judge(ctx, [rateLimit], 1, "http://t", "");
+    judge.verdict(rateLimit, rateLimit.judgeBurst?.(ctx, judgedRecord(SKIP_SLOW)) as Verdict);
+    const [result] = checkResults([rateLimit], {
+      judge,
+      account: true,
+      selected: new Set([rateLimit.name]),
+      failing: new Map(),
+    });
+    expect(result).toMatchObject({ status: "pass", informative: 1 });
+    expect(result?.note).toMatch(/not judged: .*the wait.*--skip-slow/);
+    expect(verdictOf(result ? [result] : [], {})).toMatchObject({ verdict: "passed" });
   });
 });

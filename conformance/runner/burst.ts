@@ -297,7 +297,7 @@ const waitItOut: Step = async (env, record) => {
   record.waited = wait;
   if (env.skipSlow) {
     env.pacer.rest(record.address, wait);
-    return "--skip-slow: the client was not seen served again after the wait";
+    return "--skip-slow: the run did not wait Retry-After; run without it to judge the wait";
   }
   // Counted, the refused requests of the wait (refill probes, then knocks) would outnumber the
   // opening requests, the only ones gone when the wait ends.
