@@ -66,8 +66,18 @@ class LeakyBucketStore implements RateLimitStore {
   async hit(key: string, nowMs: number, limit: number, windowMs: number): Promise<WindowState> {
     const level = this.level(key, nowMs, limit, windowMs);
     const allowed = level + 1 <= limit;
-    this.buckets.set(key, { level: allowed ? level + 1 : level, at: nowMs });
-    return { allowed, count: Math.ceil(allowed ? level + 1 : level), oldestMs: nowMs };
+    const after = allowed ? level + 1 : level;
+    this.buckets.set(key, { level: after, at: nowMs });
+    return { allowed, count: Math.ceil(after), oldestMs: this.slotFreesAt(after, nowMs, limit, windowMs) };
+  }
+
+  /**
+   * Its Reset and Retry-After honest for a bucket (the time until one more request fits, a fraction of
+   * the window), so that only its shape differs: stated as the instant a window's oldest would have come.
+   */
+  private slotFreesAt(level: number, nowMs: number, limit: number, windowMs: number): number {
+    const untilOneFits = (Math.max(0, level + 1 - limit) * windowMs) / limit;
+    return nowMs - windowMs + untilOneFits;
   }
 
   async peek(key: string, nowMs: number, windowMs: number) {

@@ -1073,11 +1073,14 @@ export const PLANTED: PlantedBug[] = [
   KEY_IGNORED,
 ];
 
-/** Every answer carrying RateLimit-Reset states the spec's window there (a limiter reporting its window, not its count). */
-function resetAlwaysWindow(): Mutation {
-  let windowSeconds = "";
+/**
+ * Every answer carrying RateLimit-Reset states the window there (a limiter reporting its window, not
+ * its count): the spec's, or `inForce` when the limiter counts in a shorter one (field runs).
+ */
+export function resetAlwaysWindow(inForce?: number): Mutation {
+  let windowSeconds = inForce === undefined ? "" : String(inForce);
   void loadSpec().then((spec) => {
-    windowSeconds = String(spec.rateLimit.window_seconds);
+    windowSeconds ||= String(spec.rateLimit.window_seconds);
   });
   return {
     response(_req, res) {

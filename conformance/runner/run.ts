@@ -323,11 +323,12 @@ export async function run(options: RunOptions): Promise<RunResult> {
       log,
       progress,
     });
-    const rateLimit = checks.find((c) => c.judgeBurst);
-    if (execution.burst && rateLimit?.judgeBurst) {
+    // The burst's judges: the 429 contract (rate-limit), and RateLimit-Reset against its timing.
+    for (const check of execution.burst ? checks : []) {
+      if (!check.judgeBurst || !execution.burst) continue;
       judge.verdict(
-        rateLimit,
-        rateLimit.judgeBurst(ctx, {
+        check,
+        check.judgeBurst(ctx, {
           ...execution.burst,
           countedTogether: diagnosis.countedTogether,
           unitCosts: transport.costs.costly(),
