@@ -334,3 +334,56 @@ describe("a burst judged in part: what was not exercised is named, never folded 
     expect(verdictOf(result ? [result] : [], {})).toMatchObject({ verdict: "passed" });
   });
 });
+
+describe("the window's shape after the wait: a sliding window frees only what left it", () => {
+  /** A full window: the opening request at 0 s, the rest 3 s later; refused at 4 s; 60 s later, after the wait. */
+  function waited(after: Exchange[]): BurstRecord {
+    const opening = { ...exchange("getMeta", 200, 9), sentAt: 0, receivedAt: 0.2 };
+    const rest = Array.from({ length: LIMIT - 1 }, (_, i) => ({
+      ...exchange("getMeta", 200, 8 - i),
+      sentAt: 3,
+      receivedAt: 3.2,
+    }));
+    const b = burst([opening, ...rest]);
+    b.overLimit = [
+      { ...exchange("getMeta", 429), sentAt: 4, receivedAt: 4.2, headers: { "retry-after": "56" } },
+    ];
+    b.waited = 56;
+    b.after = after[0];
+    b.afterProbes = after.slice(1);
+    return b;
+  }
+  const at = (t: number, status: number, remaining?: number): Exchange => ({
+    ...exchange("getMeta", status, remaining),
+    sentAt: t,
+    receivedAt: t + 0.2,
+  });
+
+  it.each<[string, { given: Exchange[]; want: string[] }]>([
+    [
+      "sliding: the opening's slot taken, the next refused",
+      { given: [at(60.3, 200, 0), at(60.6, 429, 0)], want: [] },
+    ],
+    [
+      "fixed: served at its boundary while the whole window is still held",
+      { given: [at(45, 200, 9)], want: ["rate-limit/resets-whole"] },
+    ],
+    [
+      "fixed, no RateLimit-Remaining: the request one past what the window freed is served",
+      { given: [at(60.3, 200), at(60.6, 200)], want: ["rate-limit/resets-whole"] },
+    ],
+    [
+      "fixed, told by RateLimit-Remaining alone: a whole limit left after the opening's one slot",
+      { given: [at(60.3, 200, 9)], want: ["rate-limit/resets-whole"] },
+    ],
+  ])("%s", (_name, { given, want }) => {
+    expect(codes(waited(given)).map(([c]) => c)).toEqual(want);
+  });
+
+  it("the finding names the evidence: the counts and the times", () => {
+    const [[, title]] = codes(waited([at(45, 200, 9)])) as [[string, string]];
+    expect(title).toBe(
+      "after waiting the 56 s the server asked for (Retry-After: 56), the first request after it was served 45 s after the window's first request (RateLimit-Remaining 9), while 10 requests served within the last 60 s were still in a sliding window (limit 10): the limit resets whole, a fixed window (up to 20 within seconds across its boundary), not a sliding one",
+    );
+  });
+});

@@ -22,6 +22,7 @@ import {
   refusalOf,
   type ServedInWindow,
   servedInWindow,
+  surelyInWindow,
   uncountedOperations,
 } from "./rate-limit-evidence.ts";
 
@@ -186,6 +187,7 @@ function judgeBurst(ctx: CheckContext, burst: BurstRecord): Verdict {
   judgeOtherAddress(j);
   judgeOtherEndpoints(j, over);
   judgeAfterWait(j);
+  judgeResetWhole(j);
   return { findings: j.findings, informative: true, partial: partialOf(j) };
 }
 
@@ -438,6 +440,40 @@ function judgeAfterWait(j: Judging): void {
 }
 
 /**
+ * After the wait, the window's shape: each answer served after it, counted with those served before
+ * it since the wait, against what a sliding window frees by then (the limit less the burst's requests
+ * it surely still holds), and its RateLimit-Remaining against what is left. A fixed window resets
+ * whole at its boundary: it serves, and says it has, what a sliding window still holds.
+ */
+function judgeResetWhole(j: Judging): void {
+  const { burst } = j;
+  const answers = [burst.after, ...(burst.afterProbes ?? [])].filter((e): e is Exchange => e !== undefined);
+  let served = 0;
+  for (const e of answers) {
+    if (j.limited(e) || !answered(e)) return;
+    served++;
+    const held = surelyInWindow(burst, e.receivedAt, j.limited);
+    const left = Math.max(0, burst.limit - held - served);
+    const remaining = Number(e.headers["ratelimit-remaining"] ?? Number.NaN);
+    const over = served > burst.limit - held;
+    if (!over && !(Number.isInteger(remaining) && remaining > left)) continue;
+    const first = burst.window[0] as Exchange;
+    const at = Number((e.sentAt - first.sentAt).toFixed(1));
+    const says = Number.isInteger(remaining) ? ` (RateLimit-Remaining ${remaining})` : "";
+    const which =
+      served === 1 ? "the first request after it was served" : `${served} requests after it were served`;
+    j.fail(
+      e,
+      "resets-whole",
+      `after waiting ${waitedFor(burst, j.policy.status)}, ${which} ${at} s after the window's first request${says}, while ${held} requests served within the last ${burst.windowSeconds} s were still in a sliding window (limit ${burst.limit}): the limit resets whole, a fixed window (up to ${2 * burst.limit} within seconds across its boundary), not a sliding one`,
+      { servedAfterWait: served, secondsAfterFirst: at, stillInWindow: held, ...(says ? { remaining } : {}) },
+      `at most ${Math.max(0, burst.limit - held)} served, RateLimit-Remaining at most ${left} (sliding ${burst.windowSeconds}-second window)`,
+    );
+    return;
+  }
+}
+
+/**
  * What the burst judged, and the parts it did not, each with what it would need (the form of every
  * check judged in part: conformance/README.md "Judged in part"). A part not exercised is named as
  * such, never folded into the pass.
@@ -446,7 +482,7 @@ function partialOf(j: Judging): string {
   const { burst } = j;
   const afterWait = burst.after
     ? undefined
-    : `the wait: served again after Retry-After, refused requests not counted, no refill before the window's first request leaves it (${burst.skipped ?? "the client was not seen served again after the wait"})`;
+    : `the wait: served again after Retry-After, refused requests not counted, no refill before the window's first request leaves it, the window's shape after it (${burst.skipped ?? "the client was not seen served again after the wait"})`;
   const notJudged = [
     burst.otherAddress
       ? undefined

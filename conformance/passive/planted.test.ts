@@ -149,6 +149,12 @@ const BEYOND_THE_APP: Record<string, { why: string; extras: Extra[]; expect: str
     ],
     expect: [],
   },
+  // Past its boundary (9.5 s after the app's first request), within a sliding window of the app's last requests.
+  "fixed-window": {
+    why: "the app stays under the limit; the limit's shape needs the suite's 429 burst and its wait",
+    extras: [{ path: "/api/v1/meta", pauseMs: 9600 }],
+    expect: [],
+  },
   // Another client of the same server: a limiter counting every client as one counts it with the app.
   "client-ips-hidden": {
     why: "the app is one client; the limit needs the suite's 429 burst",

@@ -6,7 +6,7 @@
 import { localMidnight, localStamp } from "../../src/rules/windows.ts";
 import { loadSpec } from "../../src/spec/load.ts";
 import { CONTRACT_POINTS } from "./contract-points.ts";
-import { faultyLimiter } from "./faulty-limiter.ts";
+import { FixedWindowStore, faultyLimiter } from "./faulty-limiter.ts";
 import type { Mutation, ProxiedRequest, ProxiedResponse } from "./proxy.ts";
 import {
   cacheIgnoringKey,
@@ -223,6 +223,9 @@ const problem = (status: number, name: string): ProxiedResponse => ({
     errors: [{ in: "query", name, reason: "planted" }],
   }),
 });
+
+/** How far into its fixed window the planted fixed-window limiter puts each client's first request. */
+const FIXED_WINDOW_LEAD_MS = 500;
 
 export const PLANTED: PlantedBug[] = [
   {
@@ -1071,6 +1074,19 @@ export const PLANTED: PlantedBug[] = [
   },
   // Issue 37: the API ignoring its keys, run by the planted matrices like every other bug.
   KEY_IGNORED,
+  // Issue 37: a fixed window in place of the sliding one.
+  {
+    name: "fixed-window",
+    breaks:
+      "a fixed window in place of the sliding one (counts reset whole at each boundary: up to 120 within seconds across it)",
+    // A 10-second window, each client's first request half a second into one: the burst ends before
+    // its boundary, Retry-After points at it, and after the wait the limit is whole again.
+    mutation: faultyLimiter("fixed-window", 10, { store: new FixedWindowStore(FIXED_WINDOW_LEAD_MS) }),
+    rate: { limit: 60, windowSeconds: 10 },
+    slow: true,
+    codes: ["rate-limit/resets-whole"],
+    expect: ["rate-limit"],
+  },
 ];
 
 /**

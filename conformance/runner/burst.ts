@@ -10,6 +10,7 @@
 
 import type { Spec } from "../../src/spec/spec.ts";
 import { uncounted } from "../checks/rate-limit.ts";
+import { surelyInWindow } from "../checks/rate-limit-evidence.ts";
 import type { Pacer } from "../http/pacer.ts";
 import { type BurstRecord, type Exchange, isCounted, type RequestCase } from "../types.ts";
 import { waitLine } from "./diagnosis.ts";
@@ -322,11 +323,36 @@ const waitItOut: Step = async (env, record) => {
   const waited = await env.end.sleep(refusedAt + wait * 1000 + 300 - Date.now());
   env.progress?.waited();
   if (waited) return `${waited} during the wait`;
-  const after = await env.afterWait({ address: record.address, raw: true, phase: "wait", waited: wait });
+  const how = { address: record.address, raw: true, phase: "wait", waited: wait } as const;
+  const after = await env.afterWait(how);
   if (!after) return env.sender.blocked() ?? "nothing was sent after the wait";
   record.after = after;
-  return undefined;
+  return probeShape(env, record, how);
 };
+
+/**
+ * The second phase, right after the wait: a sliding window has freed only what left it (the
+ * opening requests, sent before the pause), a fixed window all of it at its boundary. So the
+ * requests that follow `after` go at once, each the next of the plan in a one-address run (as
+ * the paced run would send them in those slots), until one is refused or one more is served
+ * than a sliding window frees by then (surelyInWindow): the sliding window refuses that one,
+ * not counting it, a fixed window serves it.
+ */
+async function probeShape(env: BurstEnv, record: BurstRecord, how: SendOptions): Promise<string | undefined> {
+  const status = env.spec.rateLimit.status;
+  const refused = (e: Exchange) => e.status === status;
+  const probes: Exchange[] = [];
+  record.afterProbes = probes;
+  const answers = [record.after as Exchange, ...probes];
+  const frees = () => env.rate.limit - surelyInWindow(record, Date.now() / 1000, refused);
+  while (!answers.some(refused) && answers.length <= env.rate.limit && answers.length <= frees()) {
+    const e = await env.afterWait(how);
+    if (!e) return env.sender.blocked() ?? "the window's shape was not probed after the wait";
+    probes.push(e);
+    answers.push(e);
+  }
+  return undefined;
+}
 
 export async function runBurst(env: BurstEnv): Promise<BurstRecord> {
   const record: BurstRecord = {
