@@ -52,6 +52,12 @@ function burstGets(burst: BurstRecord): Exchange[] {
     .sort((a, b) => a.sentAt - b.sentAt);
 }
 
+/** The requests counted before the run in the burst's window, when they were counted in, not waited out. */
+export const countedAtStart = (burst: Pick<BurstRecord, "usedAtStart">): number =>
+  burst.usedAtStart?.waitedSeconds === 0 && typeof burst.usedAtStart.before === "number"
+    ? burst.usedAtStart.before
+    : 0;
+
 /**
  * The burst's requests a sliding window surely still holds at `at` (seconds): served and counted
  * (not forged, not a 5xx, not refused), sent less than a window before it. The server counted each

@@ -13,6 +13,7 @@ import {
   answered,
   type Cost,
   costlyOf,
+  countedAtStart,
   earlyRefusalFits,
   foreignPage,
   limiterShape,
@@ -123,7 +124,10 @@ const headersCount = (gets: Exchange[]) =>
 
 /** What every step of the burst's judgement reads: the record, the contract, and where findings go. */
 interface Judging {
+  /** The record, its limit what was left of the window when the run began (countedAtStart). */
   burst: BurstRecord;
+  /** The contract's limit per client address. */
+  limit: number;
   policy: CheckContext["spec"]["rateLimit"];
   findings: { finding: Finding; exchange: Exchange }[];
   fail: Fail;
@@ -159,11 +163,12 @@ const forged = (e: Exchange) => e.request.headers["x-forwarded-for"] !== undefin
  * Whether Retry-After is present and well-formed is response-headers' finding; that it never
  * exceeds the window is judged here, on every 429. The steps below, in order.
  */
-function judgeBurst(ctx: CheckContext, burst: BurstRecord): Verdict {
+function judgeBurst(ctx: CheckContext, record: BurstRecord): Verdict {
+  const burst = record;
   if (!burst.overLimit[0])
     return { findings: [], informative: false, inconclusive: burst.skipped ?? "the burst was not sent" };
   const { refused: limited, foreign } = refusalOf(burst, ctx.spec.rateLimit.status);
-  const j = judging(ctx, burst, limited);
+  const j = judging(ctx, record, limited);
   if (foreign) judgeForeignRefusal(j, foreign);
   judgeWindow(j, foreign);
   judgeCostAnywhere(j);
@@ -192,19 +197,23 @@ function judgeBurst(ctx: CheckContext, burst: BurstRecord): Verdict {
 }
 
 /** The facts every step reads, drawn once from the record. */
-function judging(ctx: CheckContext, burst: BurstRecord, limited: Refused): Judging {
+function judging(ctx: CheckContext, record: BurstRecord, limited: Refused): Judging {
   const findings: Judging["findings"] = [];
-  const inWindow = servedInWindow(burst, limited);
+  const inWindow = servedInWindow(record, limited);
+  const before = countedAtStart(record);
+  // Requests counted before the run fill part of the window, and may leave it as the burst goes.
+  const burst = before > 0 ? { ...record, limit: record.limit - before } : record;
   return {
     burst,
+    limit: record.limit,
     policy: ctx.spec.rateLimit,
     findings,
     fail: (exchange, code, title, received, documented) =>
       findings.push({ exchange, finding: { code: `rate-limit/${code}`, title, received, documented } }),
     limited,
     gets: burst.window.filter((e) => isCounted(e.request)),
-    uncertain: uncounted(burst.window),
-    measured: `${inWindow.served} served within ${inWindow.seconds} s from one client address (limit ${burst.limit} per ${burst.windowSeconds} s)`,
+    uncertain: uncounted(record.window) + before,
+    measured: `${inWindow.served} served within ${inWindow.seconds} s from one client address (limit ${record.limit} per ${record.windowSeconds} s)`,
     inWindow,
     refillsSoon: burst.refill.some((x) => answered(x) && !limited(x)),
   };
@@ -338,11 +347,11 @@ function judgeServedOver(j: Judging, over: OverLimit): void {
     `${j.measured}: ${over.servedOver.length} served over the limit; ${limiterShape(j.burst, j.limited)}`,
     {
       ...j.inWindow,
-      limit: j.burst.limit,
+      limit: j.limit,
       windowSeconds: j.burst.windowSeconds,
       overLimit: over.servedOver.length,
     },
-    `at most ${j.burst.limit} within any ${j.burst.windowSeconds} s, then ${j.policy.status}`,
+    `at most ${j.limit} within any ${j.burst.windowSeconds} s, then ${j.policy.status}`,
   );
 }
 
@@ -453,9 +462,9 @@ function judgeResetWhole(j: Judging): void {
     if (j.limited(e) || !answered(e)) return;
     served++;
     const held = surelyInWindow(burst, e.receivedAt, j.limited);
-    const left = Math.max(0, burst.limit - held - served);
+    const left = Math.max(0, j.limit - held - served);
     const remaining = Number(e.headers["ratelimit-remaining"] ?? Number.NaN);
-    const over = served > burst.limit - held;
+    const over = served > j.limit - held;
     if (!over && !(Number.isInteger(remaining) && remaining > left)) continue;
     const first = burst.window[0] as Exchange;
     const at = Number((e.sentAt - first.sentAt).toFixed(1));
@@ -465,9 +474,9 @@ function judgeResetWhole(j: Judging): void {
     j.fail(
       e,
       "resets-whole",
-      `after waiting ${waitedFor(burst, j.policy.status)}, ${which} ${at} s after the window's first request${says}, while ${held} requests served within the last ${burst.windowSeconds} s were still in a sliding window (limit ${burst.limit}): the limit resets whole, a fixed window (up to ${2 * burst.limit} within seconds across its boundary), not a sliding one`,
+      `after waiting ${waitedFor(burst, j.policy.status)}, ${which} ${at} s after the window's first request${says}, while ${held} requests served within the last ${burst.windowSeconds} s were still in a sliding window (limit ${j.limit}): the limit resets whole, a fixed window (up to ${2 * j.limit} within seconds across its boundary), not a sliding one`,
       { servedAfterWait: served, secondsAfterFirst: at, stillInWindow: held, ...(says ? { remaining } : {}) },
-      `at most ${Math.max(0, burst.limit - held)} served, RateLimit-Remaining at most ${left} (sliding ${burst.windowSeconds}-second window)`,
+      `at most ${Math.max(0, j.limit - held)} served, RateLimit-Remaining at most ${left} (sliding ${burst.windowSeconds}-second window)`,
     );
     return;
   }
@@ -490,7 +499,10 @@ function partialOf(j: Judging): string {
     j.refillsSoon ? "every endpoint refusing over the limit (the limiter refills within seconds)" : undefined,
     afterWait,
   ].filter(Boolean);
-  return `judged: ${j.measured}${notJudged.length > 0 ? `; not judged: ${notJudged.join("; ")}` : ""}`;
+  const before = countedAtStart(burst);
+  const counted =
+    before > 0 ? `, with ${before} request${before === 1 ? "" : "s"} from before the run counted in` : "";
+  return `judged: ${j.measured}${counted}${notJudged.length > 0 ? `; not judged: ${notJudged.join("; ")}` : ""}`;
 }
 
 /** Who refused another client: a cache giving a stored refusal (its own headers, a replayed Date), or the limiter counting clients together. */
