@@ -358,7 +358,7 @@ async function probeShape(env: BurstEnv, record: BurstRecord, how: SendOptions):
   record.afterProbes = probes;
   const answers = [record.after as Exchange, ...probes];
   const frees = () => env.rate.limit - surelyInWindow(record, Date.now() / 1000, refused);
-  while (!answers.some(refused) && answers.length <= env.rate.limit && answers.length <= frees()) {
+  while (!answers.some(refused) && answers.length <= frees()) {
     const e = await env.afterWait(how);
     if (!e) return env.sender.blocked() ?? "the window's shape was not probed after the wait";
     probes.push(e);
