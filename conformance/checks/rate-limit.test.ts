@@ -387,3 +387,36 @@ describe("the window's shape after the wait: a sliding window frees only what le
     );
   });
 });
+
+describe("a window used before the run, counted in (no wait for it to empty)", () => {
+  /** One request from before the run: the window holds LIMIT - 1 of the run's before the refusal. */
+  function usedBefore(servedOver: number): BurstRecord {
+    const b = burst(Array.from({ length: LIMIT - 1 }, (_, i) => exchange("getMeta", 200, LIMIT - 2 - i)));
+    b.usedAtStart = { before: 1, waitedSeconds: 0 };
+    b.overLimit = [
+      ...Array.from({ length: servedOver }, () => exchange("getMeta", 200)),
+      exchange("getMeta", 429),
+    ];
+    return b;
+  }
+
+  it.each<[string, { given: BurstRecord; want: string[] }]>([
+    ["refused after what was left of the window: no early refusal", { given: usedBefore(0), want: [] }],
+    [
+      "one served over it: the request from before the run may have left meanwhile",
+      { given: usedBefore(1), want: [] },
+    ],
+    [
+      "two served over it: more than the requests from before the run explain",
+      { given: usedBefore(2), want: ["rate-limit/not-enforced"] },
+    ],
+  ])("%s", (_name, { given, want }) => {
+    expect(codes(given).map(([c]) => c)).toEqual(want);
+  });
+
+  it("the note says the requests from before the run were counted in", () => {
+    expect(rateLimit.judgeBurst?.(ctx, usedBefore(0)).partial).toMatch(
+      /, with 1 request from before the run counted in; not judged:/,
+    );
+  });
+});
