@@ -163,12 +163,11 @@ const forged = (e: Exchange) => e.request.headers["x-forwarded-for"] !== undefin
  * Whether Retry-After is present and well-formed is response-headers' finding; that it never
  * exceeds the window is judged here, on every 429. The steps below, in order.
  */
-function judgeBurst(ctx: CheckContext, record: BurstRecord): Verdict {
-  const burst = record;
+function judgeBurst(ctx: CheckContext, burst: BurstRecord): Verdict {
   if (!burst.overLimit[0])
     return { findings: [], informative: false, inconclusive: burst.skipped ?? "the burst was not sent" };
   const { refused: limited, foreign } = refusalOf(burst, ctx.spec.rateLimit.status);
-  const j = judging(ctx, record, limited);
+  const j = judging(ctx, burst, limited);
   if (foreign) judgeForeignRefusal(j, foreign);
   judgeWindow(j, foreign);
   judgeCostAnywhere(j);
@@ -184,7 +183,9 @@ function judgeBurst(ctx: CheckContext, record: BurstRecord): Verdict {
     };
   }
   if (over.firstRefusal < 0) {
-    const why = `${j.uncertain} requests of the window got no whole answer or a 5xx: the server's count is unknown`;
+    const before = countedAtStart(burst);
+    const left = before > 0 ? ` (or, of the ${before} from before the run, left the window meanwhile)` : "";
+    const why = `${uncounted(burst.window)} requests of the window got no whole answer or a 5xx${left}: the server's count is unknown`;
     return { findings: j.findings, informative: false, inconclusive: why };
   }
   judgeForgedServed(j, over);
