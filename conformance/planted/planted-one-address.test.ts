@@ -43,6 +43,7 @@ describe("planted bugs, from one address", () => {
       "refused-counted",
       "forwarded-for-trusted",
       "reset-always-window",
+      "fixed-window",
     ].map((name, i) => [name, i] as const),
   )(
     "%s took effect and fails exactly the intended checks",
