@@ -528,7 +528,7 @@ export const rateLimit: Check = {
   name: "rate-limit",
   title: "Rate limit contract broken",
   verifies:
-    "60 requests per IP are served (preflights not counted) with RateLimit-Remaining counting down by one each, the 61st within a minute gets 429 even with a forged X-Forwarded-For, every other endpoint refuses it too, another IP is still served, Retry-After never exceeds the window, and the client is served again after waiting it (refused requests not counted).",
+    "60 requests per IP are served (preflights not counted) with RateLimit-Remaining counting down by one each, the 61st within a minute gets 429 even with a forged X-Forwarded-For, every other endpoint refuses it too, another IP is still served, Retry-After never exceeds the window, and the client is served again after waiting it (refused requests not counted), though no more than a sliding window has freed by then (not a fixed window's whole reset).",
   source: "x-rate-limit",
   severity: "high",
   judge(ctx, exchange) {
