@@ -8,7 +8,7 @@ import { loadSpec } from "../../src/spec/load.ts";
 import type { Spec } from "../../src/spec/spec.ts";
 import { widerWindow } from "../rules/vary.ts";
 import { CONTRACT_POINTS } from "./contract-points.ts";
-import { faultyLimiter } from "./faulty-limiter.ts";
+import { FixedWindowStore, faultyLimiter } from "./faulty-limiter.ts";
 import type { Mutation, ProxiedRequest, ProxiedResponse } from "./proxy.ts";
 import {
   cacheIgnoringKey,
@@ -102,6 +102,18 @@ function keyIgnored(): Mutation {
     },
   };
 }
+
+/**
+ * The API itself ignoring its keys (the cause `credentials-ignored`, not a cache); exported for
+ * test/stack/causes-nginx.test.ts, which runs it behind nginx too.
+ */
+export const KEY_IGNORED: PlantedBug = {
+  name: "key-ignored",
+  breaks: "the API serves a personal stream to a wrong key, and to the owner's key for another uid",
+  mutation: keyIgnored(),
+  expect: ["credentials-not-cached", "rule:my-follow-credentials", "rule:my-push-credentials"],
+  causes: ["credentials-ignored"],
+};
 
 /**
  * Sets an alert's local `datetime` and `shorttime` from its `shijianchuo` in `timeZone`. In the
@@ -213,6 +225,9 @@ const problem = (status: number, name: string): ProxiedResponse => ({
     errors: [{ in: "query", name, reason: "planted" }],
   }),
 });
+
+/** How far into its fixed window the planted fixed-window limiter puts each client's first request. */
+const FIXED_WINDOW_LEAD_MS = 500;
 
 export const PLANTED: PlantedBug[] = [
   {
@@ -1083,13 +1098,31 @@ export const PLANTED: PlantedBug[] = [
     // implies holds more than it leaves: the page arithmetic sees the cap too.
     expect: ["relation:shenghuo-last-page-count", "relation:shenghuo-after-last-page-empty"],
   },
+  // Issue 37: the API ignoring its keys, run by the planted matrices like every other bug.
+  KEY_IGNORED,
+  // Issue 37: a fixed window in place of the sliding one.
+  {
+    name: "fixed-window",
+    breaks:
+      "a fixed window in place of the sliding one (counts reset whole at each boundary: up to 120 within seconds across it)",
+    // A 10-second window, each client's first request half a second into one: the burst ends before
+    // its boundary, Retry-After points at it, and after the wait the limit is whole again.
+    mutation: faultyLimiter("fixed-window", 10, { store: new FixedWindowStore(FIXED_WINDOW_LEAD_MS) }),
+    rate: { limit: 60, windowSeconds: 10 },
+    slow: true,
+    codes: ["rate-limit/resets-whole"],
+    expect: ["rate-limit"],
+  },
 ];
 
-/** Every answer carrying RateLimit-Reset states the spec's window there (a limiter reporting its window, not its count). */
-function resetAlwaysWindow(): Mutation {
-  let windowSeconds = "";
+/**
+ * Every answer carrying RateLimit-Reset states the window there (a limiter reporting its window, not
+ * its count): the spec's, or `inForce` when the limiter counts in a shorter one (field runs).
+ */
+export function resetAlwaysWindow(inForce?: number): Mutation {
+  let windowSeconds = inForce === undefined ? "" : String(inForce);
   void loadSpec().then((spec) => {
-    windowSeconds = String(spec.rateLimit.window_seconds);
+    windowSeconds ||= String(spec.rateLimit.window_seconds);
   });
   return {
     response(_req, res) {
@@ -1129,17 +1162,3 @@ function legacyFileOfWiderWindow(): Mutation {
  * the results it hides, and so does the last page at a fallback page size that 100 does not divide.
  */
 const TOTAL_CAP = 100;
-
-/**
- * The API itself ignoring its keys (the cause `credentials-ignored`, not a cache): run through the
- * suite by test/stack/causes-nginx.test.ts. Not in PLANTED yet: the passive matrix
- * (conformance/passive/planted.test.ts) must first say that an ordinary client never sends a
- * wrong key, so its traffic cannot show it.
- */
-export const KEY_IGNORED: PlantedBug = {
-  name: "key-ignored",
-  breaks: "the API serves a personal stream to a wrong key, and to the owner's key for another uid",
-  mutation: keyIgnored(),
-  expect: ["credentials-not-cached", "rule:my-follow-credentials", "rule:my-push-credentials"],
-  causes: ["credentials-ignored"],
-};
