@@ -1112,6 +1112,7 @@ export const PLANTED: PlantedBug[] = [
     slow: true,
     codes: ["rate-limit/resets-whole"],
     expect: ["rate-limit"],
+    causes: ["limiter-shape"],
   },
 ];
 
