@@ -216,6 +216,11 @@ export interface BurstRecord {
   /** The first request after the wait. */
   after?: Exchange;
   /**
+   * After `after`, the requests sent at once until one was refused or more were served than a
+   * sliding window frees by then (the window's shape: a fixed window resets whole at its boundary).
+   */
+  afterProbes?: Exchange[];
+  /**
    * The window of the burst's address was not empty when the run began (a readiness probe, an
    * earlier run): how many requests the server had counted before the run's first (undefined when
    * its answers do not say), and the seconds waited for them to leave the window.

@@ -4,6 +4,8 @@ export interface Got {
   status: number;
   headers: Record<string, string>;
   text: string;
+  /** The body's bytes as they travelled (still content-encoded). */
+  raw: Buffer;
   json(): unknown;
 }
 
@@ -23,11 +25,12 @@ export function httpGet(
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
         res.on("end", () => {
-          const text = Buffer.concat(chunks).toString("utf8");
+          const raw = Buffer.concat(chunks);
+          const text = raw.toString("utf8");
           const headers: Record<string, string> = {};
           for (const [k, v] of Object.entries(res.headers))
             headers[k] = Array.isArray(v) ? v.join(", ") : String(v);
-          resolve({ status: res.statusCode ?? 0, headers, text, json: () => JSON.parse(text) });
+          resolve({ status: res.statusCode ?? 0, headers, text, raw, json: () => JSON.parse(text) });
         });
       },
     );

@@ -35,13 +35,21 @@ export interface RuleLayerOptions {
   account?: DemoAccount;
   /** Milliseconds since the epoch; injectable so rate-limit tests need no real waiting. */
   now?: () => number;
+  /** `--variations`: the step from the layer's answer to the wire (variations.ts); default: encodeBody. */
+  variations?: AnswerStage;
 }
 
-interface Answer {
+export interface Answer {
   status: number;
   headers: Record<string, string>;
   body: string;
 }
+
+/** An answer as it goes on the wire: its body encoded. */
+export type SentAnswer = Omit<Answer, "body"> & { body: Buffer };
+
+/** Turns the request into what is sent; `layer` asks the rule layer (not asked: not counted). */
+export type AnswerStage = (req: IncomingMessage, layer: () => Promise<Answer>) => Promise<SentAnswer>;
 
 const PREFER_CODE = /(?:^|[\s,;])code=(\d{3})\b/;
 
@@ -200,16 +208,15 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
     return { status: res.status, headers: out, body: await res.text() };
   }
 
+  const plain: AnswerStage = async (req, layer) => {
+    const a = await layer();
+    const encoded = await encodeBody(Buffer.from(a.body), header(req, "accept-encoding"), spec.compression);
+    return { ...a, headers: { ...a.headers, ...encoded.headers }, body: encoded.body };
+  };
+  const stage = options.variations ?? plain;
   const server = createServer((req, res) => {
-    answer(req).then(
-      async (a) => {
-        const encoded = await encodeBody(
-          Buffer.from(a.body),
-          header(req, "accept-encoding"),
-          spec.compression,
-        );
-        send(res, { ...a, headers: { ...a.headers, ...encoded.headers }, body: encoded.body });
-      },
+    stage(req, () => answer(req)).then(
+      (a) => send(res, a),
       (err: Error) => {
         console.error(`mock rule layer: ${req.method} ${req.url}: ${err.message}`);
         const a = problemAnswer(problem(spec, "internal"));

@@ -1,9 +1,13 @@
 import type { AddressInfo } from "node:net";
+import { ClientJudge } from "../conformance/clients/judge.ts";
+import { attachClientJudge } from "../conformance/clients/server-hook.ts";
+import type { ClientsReport } from "../conformance/clients/types.ts";
 import { loadSpec } from "../src/spec/load.ts";
-import type { DemoAccount } from "./auth.ts";
+import { DEFAULT_DEMO_ACCOUNT, type DemoAccount } from "./auth.ts";
 import { dynamicFixtures } from "./fixtures/dynamic.ts";
 import { type PrismProcess, startPrism } from "./prism.ts";
 import { createRuleLayer } from "./rule-layer.ts";
+import { mockVariations } from "./variations.ts";
 
 export interface MockOptions {
   specPath?: string;
@@ -16,6 +20,8 @@ export interface MockOptions {
   rules?: boolean;
   account?: DemoAccount;
   now?: () => number;
+  /** `--variations SEED`: answers vary as v1 allows (variations.ts); needs the rule layer. */
+  variations?: string;
 }
 
 export interface RunningMock {
@@ -25,6 +31,8 @@ export interface RunningMock {
   prismUrl: string;
   /** Settles if Prism exits before close(): the mock is then of no use. */
   prismExited: Promise<number | null>;
+  /** The client judge's current report (conformance/clients/); absent without the rule layer. */
+  clients?: () => ClientsReport;
   close(): Promise<void>;
 }
 
@@ -35,6 +43,7 @@ export interface RunningMock {
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
   const host = options.host ?? "127.0.0.1";
   const rules = options.rules ?? true;
+  if (!rules && options.variations !== undefined) throw new Error("variations need the rule layer");
   // Checked before Prism starts: a file that is not a spec is refused (src/spec/input.ts), not served.
   const spec = await loadSpec(options.specPath);
   const prism: PrismProcess = await startPrism({
@@ -56,7 +65,15 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       fixtures: options.dynamic ? dynamicFixtures(spec, options.seed, options.now ?? Date.now) : undefined,
       account: options.account,
       now: options.now,
+      variations:
+        options.variations === undefined
+          ? undefined
+          : mockVariations({ spec, seed: options.variations, now: options.now }),
     });
+    // Every exchange judged as a client's too (x-client-rules); the report is served at /__dealkit/clients.
+    const account = options.account ?? DEFAULT_DEMO_ACCOUNT;
+    const clients = new ClientJudge(spec, { accounts: [{ uid: String(account.uid), key: account.apiKey }] });
+    attachClientJudge(server, clients, options.now);
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
       server.listen(options.port ?? 0, host, () => resolve());
@@ -68,7 +85,8 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       await prism.close();
     };
     const urlHost = host.includes(":") ? `[${host}]` : host;
-    return { url: `http://${urlHost}:${port}`, prismUrl: prism.url, prismExited: prism.exited, close };
+    const url = `http://${urlHost}:${port}`;
+    return { url, prismUrl: prism.url, prismExited: prism.exited, clients: () => clients.report(), close };
   } catch (err) {
     await prism.close();
     throw err;

@@ -1,17 +1,22 @@
 import { createServer, type ServerOptions } from "node:http";
-import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyServerFactory } from "fastify";
 import { docsHtml } from "../src/docs/build.ts";
-import { cacheControl } from "../src/http/caching.ts";
-import { corsHeaders, preflightHeaders } from "../src/http/cors.ts";
-import { allowHeader } from "../src/http/methods.ts";
-import { PROBLEM_JSON, type Problem, problem, rateLimited } from "../src/http/problems.ts";
+import { corsHeaders } from "../src/http/cors.ts";
+import { problem } from "../src/http/problems.ts";
 import type { Spec } from "../src/spec/spec.ts";
-import { answersApi, apiResponder, DOCS_PATH, fastLaneFits, HEALTH_PATH } from "./http/api-responder.ts";
-import { clientErrorHandler, connectHandler } from "./http/client-errors.ts";
-import { clientIp, normalize } from "./http/client-ip.ts";
+import {
+  type ApiResponder,
+  apiResponder,
+  DOCS_PATH,
+  fastLaneFits,
+  HEALTH_PATH,
+} from "./http/api-responder.ts";
+import { type ClientErrorParts, clientErrorHandler, connectHandler } from "./http/client-errors.ts";
+import { normalize } from "./http/client-ip.ts";
 import type { Verifier } from "./http/dispatch.ts";
+import { otherRequests, problemsForErrors, sendProblem, unreadableUrls } from "./http/fastify-answers.ts";
 import { rateLimitHealth } from "./ratelimit/health.ts";
-import { type RateLimiter, rateLimitHeaders } from "./ratelimit/limiter.ts";
+import type { RateLimiter } from "./ratelimit/limiter.ts";
 import type { RouteContext } from "./routes/context.ts";
 import { handlers } from "./routes/index.ts";
 
@@ -37,142 +42,97 @@ type ServerTimeouts = { keepAliveTimeout?: number; requestTimeout?: number; conn
  * for every error, never a stack trace. One catch-all route: the spec is the router.
  */
 export function createApp(parts: AppParts): FastifyInstance {
-  const { spec, limiter } = parts;
-  // Meta states the limit in force, as the headers do.
-  const context = limiter ? { ...parts.context, rateLimit: limiter.policy } : parts.context;
-  for (const op of spec.operations) {
-    if (!handlers[op.operationId]) throw new Error(`the spec's ${op.operationId} has no handler`);
-  }
-  const cors = corsHeaders(spec.cors);
-  const preflight = preflightHeaders(spec.cors);
-  const allow = allowHeader(spec);
-  const trusted = new Set(parts.trustedProxies.map(normalize));
-
-  const sendProblem = (reply: FastifyReply, body: Problem) =>
-    reply.code(body.status).type(PROBLEM_JSON).send(JSON.stringify(body));
-
-  const refusing = { spec, cors, limiter, trusted, now: parts.now };
-  // Every GET and HEAD of the API is answered by one function on Node's request and response.
-  let logError: (err: unknown) => void = () => {};
+  requireEveryHandler(parts.spec);
+  const shell = shellParts(parts);
+  // Set once the app exists: the responder is built before it, and logs through it.
+  const lane = { closing: false, logError: (_err: unknown) => {} };
   const respond = apiResponder({
-    spec,
-    context,
+    ...shell,
+    // Meta states the limit in force, as the headers do.
+    context: parts.limiter ? { ...parts.context, rateLimit: parts.limiter.policy } : parts.context,
     verify: parts.verify,
-    now: parts.now,
-    limiter,
-    trusted,
-    cors,
-    logError: (err) => logError(err),
+    logError: (err) => lane.logError(err),
   });
-  // The fast lane: such requests skip Fastify (its routing, request and reply objects and hooks
-  // cost about a third of a cached answer's time, bench/README.md). Only while requests are not
-  // logged (Fastify writes the request log) and the app is not closing (Fastify answers 503).
-  let closing = false;
-  const fastLane = !parts.logger;
+  // The fast lane only while requests are not logged (Fastify writes the request log) and the app
+  // is not closing (Fastify answers 503).
   const app = Fastify({
-    logger: parts.logger
-      ? {
-          level: "info",
-          redact: { paths: ['req.headers["x-api-key"]', "req.headers.authorization"], censor: "[redacted]" },
-        }
-      : false,
-    serverFactory: (fastifyHandler, fastifyOptions) => {
-      const options = fastifyOptions as ServerTimeouts & { http?: ServerOptions };
-      const server = createServer(options.http ?? {}, (req, res) => {
-        if (fastLane && !closing && fastLaneFits(req)) void respond(req, res, true);
-        else fastifyHandler(req, res);
-      });
-      // What Fastify sets on a server it creates itself (lib/server.js).
-      server.keepAliveTimeout = options.keepAliveTimeout ?? KEEP_ALIVE_TIMEOUT_MS;
-      server.requestTimeout = options.requestTimeout ?? 0;
-      server.setTimeout(options.connectionTimeout ?? 0);
-      return server;
-    },
+    logger: requestLog(parts.logger),
+    serverFactory: fastLaneServer(respond, () => !parts.logger && !lane.closing),
     // Parameters are read from the raw URL by the spec library; bodies are never read.
     bodyLimit: 1024,
     return503OnClosing: true,
     // A request without Host reaches the hooks and gets the contract's 400, not Node's bare one.
     http: { requireHostHeader: false },
     // Requests the HTTP parser refuses get problem+json with CORS too (http/client-errors.ts).
-    clientErrorHandler: clientErrorHandler(refusing),
-    // A URL Fastify cannot route (a malformed escape) never reaches the hooks: count it here.
-    frameworkErrors: (err, req, reply) => {
-      reply.headers(cors);
-      const unreadable = () =>
-        problem(spec, "malformed-request", { detail: `The request URL could not be read: ${err.code}.` });
-      if (!limiter) return void sendProblem(reply, unreadable());
-      const ip = clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], trusted);
-      limiter.hit(ip, parts.now()).then(
-        (decision) => {
-          reply.headers(rateLimitHeaders(decision));
-          const retry = Math.max(1, decision.resetSeconds);
-          void sendProblem(reply, decision.allowed ? unreadable() : rateLimited(spec, retry, limiter.policy));
-        },
-        () => void sendProblem(reply, unreadable()),
-      );
-    },
+    clientErrorHandler: clientErrorHandler(shell),
+    frameworkErrors: unreadableUrls(shell),
   });
-  logError = (err) => app.log.error({ err }, "request failed");
+  lane.logError = (err) => app.log.error({ err }, "request failed");
   app.addHook("preClose", (done) => {
-    closing = true;
+    lane.closing = true;
     done();
   });
   // CONNECT never reaches Fastify; without this Node drops the connection unanswered.
-  app.server.on("connect", connectHandler(refusing));
-
-  // The operation a URL routes to (undefined: no such path, or a malformed escape in it).
-  const operationOf = (url: string) => {
-    try {
-      return spec.match(url.split("?")[0] ?? "")?.operation;
-    } catch {
-      return undefined;
-    }
-  };
-
-  // Most answers are public: their Cache-Control is set up front; a personal stream's answer or a
-  // 429 sets its own (x-caching).
-  const publicCaching = cacheControl(spec, undefined, 200);
-
-  app.addHook("onRequest", async (req, reply) => {
-    // GET and HEAD of the API: the responder does all of it (catch-all route below).
-    if (answersApi(req.raw)) return;
-    reply.headers(cors);
-    reply.header("Cache-Control", publicCaching);
-    // Health checks are the operator's, not the API's: never counted, never refused.
-    if ((req.method === "GET" || req.method === "HEAD") && req.url.split("?")[0] === HEALTH_PATH) return;
-    const ip = clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], trusted);
-    const nowMs = parts.now();
-    // Any OPTIONS, a preflight or not, is answered and never counted (x-methods.options).
-    if (req.method === "OPTIONS") {
-      if (limiter) reply.headers(rateLimitHeaders(await limiter.peek(ip, nowMs)));
-      if (!operationOf(req.url)) return sendProblem(reply, problem(spec, "not-found"));
-      return reply
-        .code(spec.methods.options.status)
-        .headers({ ...preflight, Allow: allow })
-        .send();
-    }
-    if (limiter) {
-      const decision = await limiter.hit(ip, nowMs);
-      reply.headers(rateLimitHeaders(decision));
-      if (!decision.allowed) {
-        reply.header("Cache-Control", cacheControl(spec, operationOf(req.url), spec.rateLimit.status));
-        return sendProblem(reply, rateLimited(spec, Math.max(1, decision.resetSeconds), limiter.policy));
-      }
-    }
-    if (req.raw.httpVersion === "1.1" && req.headers.host === undefined) {
-      // Refused before routing like the parser's refusals: the connection ends with it (x-request-gate.answered).
-      reply.header("Connection", "close");
-      return sendProblem(
-        reply,
-        problem(spec, "malformed-request", { detail: "HTTP/1.1 requires a Host header." }),
-      );
-    }
-    if (req.method !== "GET" && req.method !== "HEAD") {
-      reply.header("Allow", allow);
-      return sendProblem(reply, problem(spec, "method-not-allowed"));
-    }
+  app.server.on("connect", connectHandler(shell));
+  app.addHook("onRequest", otherRequests(shell));
+  operatorRoutes(app, shell);
+  // Reached by what the fast lane leaves to Fastify (app.inject, a percent-escaped path, a body).
+  app.all("*", async (req, reply) => {
+    reply.hijack();
+    await respond(req.raw, reply.raw);
   });
+  problemsForErrors(app, shell);
+  return app;
+}
 
+function requireEveryHandler(spec: Spec): void {
+  for (const op of spec.operations) {
+    if (!handlers[op.operationId]) throw new Error(`the spec's ${op.operationId} has no handler`);
+  }
+}
+
+/** What every part of the shell shares: the spec, CORS headers, the limiter and whom to trust for X-Forwarded-For. */
+function shellParts(parts: AppParts): ClientErrorParts {
+  const trusted = new Set(parts.trustedProxies.map(normalize));
+  return {
+    spec: parts.spec,
+    cors: corsHeaders(parts.spec.cors),
+    limiter: parts.limiter,
+    trusted,
+    now: parts.now,
+  };
+}
+
+function requestLog(logged: boolean) {
+  if (!logged) return false;
+  return {
+    level: "info",
+    redact: { paths: ['req.headers["x-api-key"]', "req.headers.authorization"], censor: "[redacted]" },
+  };
+}
+
+/**
+ * The server Fastify listens with, with the fast lane in front: a request that fits skips Fastify
+ * (its routing, request and reply objects and hooks cost about a third of a cached answer's time,
+ * bench/README.md) and goes straight to the responder.
+ */
+function fastLaneServer(respond: ApiResponder, laneOpen: () => boolean): FastifyServerFactory {
+  return (fastifyHandler, fastifyOptions) => {
+    const options = fastifyOptions as ServerTimeouts & { http?: ServerOptions };
+    const server = createServer(options.http ?? {}, (req, res) => {
+      if (laneOpen() && fastLaneFits(req)) void respond(req, res, true);
+      else fastifyHandler(req, res);
+    });
+    // What Fastify sets on a server it creates itself (lib/server.js).
+    server.keepAliveTimeout = options.keepAliveTimeout ?? KEEP_ALIVE_TIMEOUT_MS;
+    server.requestTimeout = options.requestTimeout ?? 0;
+    server.setTimeout(options.connectionTimeout ?? 0);
+    return server;
+  };
+}
+
+/** The operator's routes, outside the API: the health check and the reference page. */
+function operatorRoutes(app: FastifyInstance, { spec, limiter }: ClientErrorParts): void {
   // The instance's state for monitors (README "Rate-limit store"): 200 even when degraded, since
   // an instance limiting on its own memory still serves correctly; the error text stays in the log.
   app.get(HEALTH_PATH, async (_req, reply) => {
@@ -191,27 +151,4 @@ export function createApp(parts: AppParts): FastifyInstance {
       return sendProblem(reply, problem(spec, "not-found", { detail }));
     }
   });
-
-  // Reached by what the fast lane leaves to Fastify (app.inject, a percent-escaped path, a body).
-  app.all("*", async (req, reply) => {
-    reply.hijack();
-    await respond(req.raw, reply.raw);
-  });
-
-  app.setNotFoundHandler((_req, reply) => sendProblem(reply.headers(cors), problem(spec, "not-found")));
-
-  app.setErrorHandler((err, req, reply) => {
-    reply.headers(cors);
-    const status = (err as { statusCode?: number }).statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      return sendProblem(
-        reply,
-        problem(spec, "malformed-request", { detail: "The request could not be read." }),
-      );
-    }
-    req.log.error({ err }, "request failed");
-    return sendProblem(reply, problem(spec, "internal"));
-  });
-
-  return app;
 }

@@ -19,6 +19,7 @@ const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const LIBRARY_TESTS_USING_UPPER_FLOORS = [
   "src/client/client.mock.test.ts",
   "src/client/client.reference.test.ts",
+  "src/client/client.variations.test.ts",
   "src/docs/reader.test.ts",
 ];
 

@@ -46,6 +46,16 @@ function heapAfterGc(): number {
 
 export async function limiter(ctx: BenchContext): Promise<Section> {
   const hits = ctx.args.quick ? 20_000 : 60_000;
+  const cost = await memoryStoreCost(ctx, hits);
+  const redis = await redisStoreCost(ctx);
+  const memory = await memoryStoreGrowth(ctx);
+  return limiterSection(ctx, hits, cost, redis, memory);
+}
+
+type Cost = { id: string; ns: number }[];
+
+/** ns per hit of the in-memory store, per shape of traffic: median of ctx.runs runs after a warm-up run. */
+async function memoryStoreCost(ctx: BenchContext, hits: number): Promise<Cost> {
   const cases = [
     // One client far over its limit: every hit after the 60th is refused (the 429 path).
     { id: "1 client, refused after 60", clientOf: () => "10.0.0.1", timeOf: (i: number) => T0 + i / 1000 },
@@ -59,7 +69,7 @@ export async function limiter(ctx: BenchContext): Promise<Section> {
     // A new client on every hit (a flood of addresses): the map grows towards its cap.
     { id: "a new client every hit", clientOf: ip, timeOf: (i: number) => T0 + i / 100 },
   ];
-  const cost: { id: string; ns: number }[] = [];
+  const cost: Cost = [];
   for (const c of cases) {
     const runs: number[] = [];
     for (let r = 0; r < ctx.runs + 1; r++)
@@ -67,45 +77,54 @@ export async function limiter(ctx: BenchContext): Promise<Section> {
     cost.push({ id: c.id, ns: median(runs.slice(1)) }); // the first run warms the JIT
     ctx.log(`  limiter ${c.id}: ${formatNumber(cost.at(-1)?.ns ?? 0)} ns/hit`);
   }
+  return cost;
+}
 
-  let redis: { sequentialUs: number; concurrentUs: number } | undefined;
-  let redisNote = "";
-  if (redisAvailable()) {
-    const server = await startRedis();
-    const store = new RedisStore(server.url, `bench:${Date.now()}:`);
-    try {
-      await store.connect();
-      const n = ctx.args.quick ? 2_000 : 10_000;
-      const sequentialUs =
-        (await nsPerHit(
-          store,
-          n,
-          (i) => ip(i % 1000),
-          (i) => T0 + i,
-        )) / 1000;
-      const limiter = new RateLimiter(store, POLICY);
-      const started = process.hrtime.bigint();
-      const inFlight = 50;
-      await Promise.all(
-        Array.from({ length: inFlight }, async (_, w) => {
-          for (let i = w; i < n; i += inFlight) await limiter.hit(ip(i % 1000), T0 + n + i);
-        }),
-      );
-      const concurrentUs = Number(process.hrtime.bigint() - started) / n / 1000;
-      redis = { sequentialUs, concurrentUs };
-      ctx.log(
-        `  redis: ${sequentialUs.toFixed(1)} µs/hit one at a time, ${concurrentUs.toFixed(1)} µs/hit with 50 in flight`,
-      );
-    } finally {
-      await store.close();
-      await server.stop();
-    }
-  } else
-    redisNote =
-      "redis-server is not installed: the Redis store was not measured (apt-get install -y redis-server).";
+type RedisCost = { redis?: { sequentialUs: number; concurrentUs: number }; redisNote: string };
 
-  // Memory: heap growth for DISTINCT_CLIENTS clients of one request each, then twice as many
-  // (the cap must hold the map at its size), then the worst case per client (a full window of 60).
+/** µs per hit of the Redis store on loopback, one at a time and 50 in flight; not measured without redis-server. */
+async function redisStoreCost(ctx: BenchContext): Promise<RedisCost> {
+  if (!redisAvailable())
+    return {
+      redisNote:
+        "redis-server is not installed: the Redis store was not measured (apt-get install -y redis-server).",
+    };
+  const server = await startRedis();
+  const store = new RedisStore(server.url, `bench:${Date.now()}:`);
+  try {
+    await store.connect();
+    const n = ctx.args.quick ? 2_000 : 10_000;
+    const sequentialUs =
+      (await nsPerHit(
+        store,
+        n,
+        (i) => ip(i % 1000),
+        (i) => T0 + i,
+      )) / 1000;
+    const limiter = new RateLimiter(store, POLICY);
+    const started = process.hrtime.bigint();
+    const inFlight = 50;
+    await Promise.all(
+      Array.from({ length: inFlight }, async (_, w) => {
+        for (let i = w; i < n; i += inFlight) await limiter.hit(ip(i % 1000), T0 + n + i);
+      }),
+    );
+    const concurrentUs = Number(process.hrtime.bigint() - started) / n / 1000;
+    ctx.log(
+      `  redis: ${sequentialUs.toFixed(1)} µs/hit one at a time, ${concurrentUs.toFixed(1)} µs/hit with 50 in flight`,
+    );
+    return { redis: { sequentialUs, concurrentUs }, redisNote: "" };
+  } finally {
+    await store.close();
+    await server.stop();
+  }
+}
+
+/**
+ * Memory: heap growth for DISTINCT_CLIENTS clients of one request each, then twice as many
+ * (the cap must hold the map at its size), then the worst case per client (a full window of 60).
+ */
+async function memoryStoreGrowth(ctx: BenchContext) {
   const before = heapAfterGc();
   const store = new MemoryStore();
   const l = new RateLimiter(store, POLICY);
@@ -130,7 +149,28 @@ export async function limiter(ctx: BenchContext): Promise<Section> {
   ctx.log(
     `  memory: ${formatNumber(atCap / 1e6)} MB for ${sizeAtCap} clients; ${sizeAfterDouble} entries after ${DISTINCT_CLIENTS + EXTRA_CLIENTS}`,
   );
+  return {
+    fullClients,
+    overCapNs,
+    before,
+    atCap,
+    sizeAtCap,
+    afterDouble,
+    sizeAfterDouble,
+    perFullClient,
+    worstAtCap,
+  };
+}
 
+function limiterSection(
+  ctx: BenchContext,
+  hits: number,
+  cost: Cost,
+  { redis, redisNote }: RedisCost,
+  memory: Awaited<ReturnType<typeof memoryStoreGrowth>>,
+): Section {
+  const { fullClients, ...measured } = memory;
+  const { overCapNs, atCap, sizeAtCap, afterDouble, sizeAfterDouble, perFullClient, worstAtCap } = measured;
   const few = cost.find((c) => c.id.startsWith("100 "))?.ns ?? Number.NaN;
   const many = cost.find((c) => c.id.startsWith("10,000 "))?.ns ?? Number.NaN;
   const growth = many / few;
@@ -219,16 +259,7 @@ export async function limiter(ctx: BenchContext): Promise<Section> {
     data: {
       cost,
       redis,
-      memory: {
-        overCapNs,
-        before,
-        atCap,
-        sizeAtCap,
-        afterDouble,
-        sizeAfterDouble,
-        perFullClient,
-        worstAtCap,
-      },
+      memory: measured,
     },
   };
 }

@@ -15,7 +15,7 @@ import { REPO, startChild, urlOf } from "../procs.ts";
 import { proxyListening, stopProxy } from "../proxy-process.ts";
 import { formatNumber, formatRatio, median, quantile, ratio } from "../stats.ts";
 import type { Section } from "../types.ts";
-import { ENDPOINTS } from "./throughput.ts";
+import { ENDPOINTS } from "./throughput-plan.ts";
 
 const TARGET_ADDED_P50_MS = 2;
 /** Steady loads: this many keep-alive clients, each one request every `paceMs`; the first is the target's. */

@@ -269,265 +269,366 @@ async function waitForStores(bases: string[], mode: StoreMode, giveUpS: number):
 
 const TITLE = "Redis stall: rate-limit store failure policy under load";
 
-export async function redisStall(ctx: BenchContext): Promise<Section> {
-  if (!redisAvailable()) {
-    return {
-      id: "redis-stall",
-      title: TITLE,
-      method: "Not run: redis-server is not installed (apt-get install -y redis-server).",
-      tables: [],
-      targets: [
-        { name: "p99 < 200 ms while Redis is stopped", met: null, measured: "redis-server not installed" },
-      ],
-      notes: ["Install it with `apt-get install -y redis-server`."],
-      data: {},
-    };
-  }
-  const stallS = ctx.args.stallSeconds ?? (ctx.args.quick ? 5 : 10);
-  const beforeS = ctx.args.quick ? 2 : 4;
-  const afterS = ctx.args.quick ? 3 : 5;
+interface Durations {
+  stallS: number;
+  beforeS: number;
+  afterS: number;
+}
 
+type Pair = Awaited<ReturnType<typeof remainingPair>>;
+
+/** What one run measured, in the order it happened. */
+interface StallRun extends Durations {
+  pairBefore: Pair;
+  limitBefore: LimitCheck;
+  pairStall: Pair;
+  storesStall: StoreMode[];
+  limitStall: LimitCheck;
+  /** Seconds after SIGCONT until A and B said shared on /healthz, and counted one address together. */
+  healthSharedS: number;
+  headersSharedS: number;
+  /** The same for the idle pair C and D (/healthz only). */
+  cdSharedS: number;
+  limitAfter: LimitCheck;
+  phases: readonly [PhaseStats, PhaseStats, PhaseStats];
+}
+
+/** What a run started, for the cleanup whatever happens. */
+interface Running {
+  children: Child[];
+  load?: PacedLoad;
+}
+
+export async function redisStall(ctx: BenchContext): Promise<Section> {
+  if (!redisAvailable()) return notRun();
+  const durations: Durations = {
+    stallS: ctx.args.stallSeconds ?? (ctx.args.quick ? 5 : 10),
+    beforeS: ctx.args.quick ? 2 : 4,
+    afterS: ctx.args.quick ? 3 : 5,
+  };
   const redis = await startRedis();
-  const children: Child[] = [];
-  let load: PacedLoad | undefined;
+  const running: Running = { children: [] };
   const lag = monitorEventLoopDelay({ resolution: 5 });
+  try {
+    const run = await stallUnderLoad(ctx, redis, durations, running, lag);
+    logRun(ctx, run);
+    return sectionOf(run);
+  } finally {
+    lag.disable();
+    // Whatever happened: wake Redis, stop the load and the servers, then Redis.
+    redis.thaw();
+    await running.load?.stop().catch(() => undefined);
+    await Promise.all(running.children.map((c) => c.stop()));
+    await redis.stop();
+  }
+}
+
+function notRun(): Section {
+  return {
+    id: "redis-stall",
+    title: TITLE,
+    method: "Not run: redis-server is not installed (apt-get install -y redis-server).",
+    tables: [],
+    targets: [
+      { name: "p99 < 200 ms while Redis is stopped", met: null, measured: "redis-server not installed" },
+    ],
+    notes: ["Install it with `apt-get install -y redis-server`."],
+    data: {},
+  };
+}
+
+/** Four instances sharing Redis: A and B carry the load; C and D (small limit, no load) show how the limit is counted. */
+async function startInstances(redisUrl: string, running: Running): Promise<[string, string, string, string]> {
+  const common = { dbPath: ":memory:", size: 2000, redisUrl, logger: false };
+  const start = (limit: number) => startChild(SERVER, { ...common, rateLimit: { limit, windowSeconds: 60 } });
+  const started = await Promise.all([
+    start(LOAD_LIMIT),
+    start(LOAD_LIMIT),
+    start(SMALL_LIMIT),
+    start(SMALL_LIMIT),
+  ]);
+  running.children.push(...started);
+  const bases = started.map(urlOf) as [string, string, string, string];
+  if (!Number.isFinite(await waitForStores(bases, "shared", 5)))
+    throw new Error("the instances did not join Redis within 5 s of their start");
+  return bases;
+}
+
+type Redis = Awaited<ReturnType<typeof startRedis>>;
+type LagMonitor = ReturnType<typeof monitorEventLoopDelay>;
+
+/** The run: before, SIGSTOP for the stall, SIGCONT and the rejoin, then after; the load paced throughout. */
+async function stallUnderLoad(
+  ctx: BenchContext,
+  redis: Redis,
+  durations: Durations,
+  running: Running,
+  lag: LagMonitor,
+): Promise<StallRun> {
+  const { stallS, beforeS, afterS } = durations;
   const lagMaxMs = () => {
     const max = lag.max / 1e6;
     lag.reset();
     return max;
   };
-  try {
-    const common = { dbPath: ":memory:", size: 2000, redisUrl: redis.url, logger: false };
-    const start = (limit: number) =>
-      startChild(SERVER, { ...common, rateLimit: { limit, windowSeconds: 60 } });
-    // A, B carry the load; C, D (small limit, no load) show how the limit is counted.
-    const started = await Promise.all([
-      start(LOAD_LIMIT),
-      start(LOAD_LIMIT),
-      start(SMALL_LIMIT),
-      start(SMALL_LIMIT),
-    ]);
-    children.push(...started);
-    const [a, b, c, d] = started.map(urlOf) as [string, string, string, string];
+  const [a, b, c, d] = await startInstances(redis.url, running);
+  const pairBefore = await remainingPair(a, b);
+  const limitBefore = await limitCheck("before (Redis up)", c, d);
 
-    const sharedAtStart = await waitForStores([a, b, c, d], "shared", 5);
-    if (!Number.isFinite(sharedAtStart))
-      throw new Error("the instances did not join Redis within 5 s of their start");
-    const pairBefore = await remainingPair(a, b);
-    const limitBefore = await limitCheck("before (Redis up)", c, d);
+  // Warm-up: connections open, JIT warm, before anything is measured.
+  const load = new PacedLoad([a, b], (stallS + 30) * 1000);
+  running.load = load;
+  load.start();
+  await sleep(1000);
+  lag.enable();
+  const t0 = performance.now();
+  await sleep(beforeS * 1000);
 
-    // Warm-up: connections open, JIT warm, before anything is measured.
-    load = new PacedLoad([a, b], (stallS + 30) * 1000);
-    load.start();
-    await sleep(1000);
-    lag.enable();
-    const t0 = performance.now();
-    await sleep(beforeS * 1000);
+  ctx.log(`  SIGSTOP redis-server (pid ${redis.pid}) for ${stallS} s under load`);
+  const tStop = performance.now();
+  redis.freeze();
+  const lagBefore = lagMaxMs();
+  const stalled = await whileStopped([a, b, c, d], tStop, stallS);
 
-    ctx.log(`  SIGSTOP redis-server (pid ${redis.pid}) for ${stallS} s under load`);
-    const tStop = performance.now();
-    redis.freeze();
-    const lagBefore = lagMaxMs();
-    await sleep((stallS * 1000) / 2);
-    const [pairStall, storesStall] = await Promise.all([
-      remainingPair(a, b),
-      Promise.all([storeOf(a), storeOf(b)]),
-    ]);
-    const limitStall = await limitCheck("during the stall", c, d);
-    await sleep(Math.max(0, tStop + stallS * 1000 - performance.now()));
+  const tCont = performance.now();
+  redis.thaw();
+  const lagStall = lagMaxMs();
+  ctx.log("  SIGCONT redis-server");
+  const pollCD = waitForStores([c, d], "shared", REJOIN_GIVE_UP_S);
+  const rejoin = await loadedPairRejoin(a, b, tCont);
+  await sleep(Math.max(0, tCont + afterS * 1000 - performance.now()));
+  const tEnd = performance.now();
+  const lagAfter = lagMaxMs();
+  lag.disable();
+  await load.stop();
+  running.load = undefined;
 
-    const tCont = performance.now();
-    redis.thaw();
-    const lagStall = lagMaxMs();
-    ctx.log("  SIGCONT redis-server");
-    // Rejoin of the loaded pair: /healthz of both says shared, and one address's requests to A
-    // then B are counted together (RateLimit-Remaining one lower on B).
-    let healthSharedS = Number.NaN;
-    let headersSharedS = Number.NaN;
-    const pollCD = waitForStores([c, d], "shared", REJOIN_GIVE_UP_S);
-    while (performance.now() - tCont < REJOIN_GIVE_UP_S * 1000) {
-      const elapsed = () => (performance.now() - tCont) / 1000;
-      if (Number.isNaN(healthSharedS)) {
-        const modes = await Promise.all([storeOf(a), storeOf(b)]);
-        if (modes.every((m) => m === "shared")) healthSharedS = elapsed();
-      }
-      if (Number.isNaN(headersSharedS)) {
-        const pair = await remainingPair(a, b).catch(() => undefined);
-        if (pair?.shared) headersSharedS = elapsed();
-      }
-      if (!Number.isNaN(healthSharedS) && !Number.isNaN(headersSharedS)) break;
-      await sleep(POLL_MS);
+  const cdSharedS = await pollCD;
+  const limitAfter = await limitCheck("after SIGCONT", c, d);
+  const phases = splitPhases(load.samples, { t0, tStop, tCont, tEnd }, [lagBefore, lagStall, lagAfter]);
+  return { ...durations, pairBefore, limitBefore, ...stalled, ...rejoin, cdSharedS, limitAfter, phases };
+}
+
+/** Mid-stall: how A and B count one address, what they report, and how C and D enforce the limit; then the stall's end. */
+async function whileStopped([a, b, c, d]: string[], tStop: number, stallS: number) {
+  await sleep((stallS * 1000) / 2);
+  const [pairStall, storesStall] = await Promise.all([
+    remainingPair(a as string, b as string),
+    Promise.all([storeOf(a as string), storeOf(b as string)]),
+  ]);
+  const limitStall = await limitCheck("during the stall", c as string, d as string);
+  await sleep(Math.max(0, tStop + stallS * 1000 - performance.now()));
+  return { pairStall, storesStall, limitStall };
+}
+
+/**
+ * Rejoin of the loaded pair: /healthz of both says shared, and one address's requests to A then B
+ * are counted together (RateLimit-Remaining one lower on B). Seconds from SIGCONT, NaN if never.
+ */
+async function loadedPairRejoin(a: string, b: string, tCont: number) {
+  let healthSharedS = Number.NaN;
+  let headersSharedS = Number.NaN;
+  while (performance.now() - tCont < REJOIN_GIVE_UP_S * 1000) {
+    const elapsed = () => (performance.now() - tCont) / 1000;
+    if (Number.isNaN(healthSharedS)) {
+      const modes = await Promise.all([storeOf(a), storeOf(b)]);
+      if (modes.every((m) => m === "shared")) healthSharedS = elapsed();
     }
-    await sleep(Math.max(0, tCont + afterS * 1000 - performance.now()));
-    const tEnd = performance.now();
-    const lagAfter = lagMaxMs();
-    lag.disable();
-    await load.stop();
-    const samples = load.samples;
-    load = undefined;
-
-    const cdSharedS = await pollCD;
-    const limitAfter = await limitCheck("after SIGCONT", c, d);
-
-    // A request belongs to the stall when any part of it falls in [SIGSTOP, SIGCONT).
-    const inWindow = (s: Sample) => s.start >= t0 && s.end <= tEnd;
-    const measured = samples.filter(inWindow);
-    const before = measured.filter((s) => s.end < tStop);
-    const stall = measured.filter((s) => s.end >= tStop && s.start < tCont);
-    const after = measured.filter((s) => s.start >= tCont);
-    const phases = [
-      phaseStats("before", before, (tStop - t0) / 1000, tStop, lagBefore),
-      phaseStats("stall (SIGSTOP)", stall, (tCont - tStop) / 1000, tStop, lagStall),
-      phaseStats("after SIGCONT", after, (tEnd - tCont) / 1000, tStop, lagAfter),
-    ] as const;
-    const [pb, ps, pa] = phases;
-    const stallOverBefore = ratio(ps.p99, pb.p99);
-    const total5xx = phases.reduce((n, p) => n + p.status5xx, 0);
-    const totalErrors = phases.reduce((n, p) => n + p.errors, 0);
-    const rejoinS = Math.max(healthSharedS, headersSharedS);
-    const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(n < 10 ? 2 : 1) : "n/a");
-    const sec = (n: number) =>
-      Number.isFinite(n) ? `${n.toFixed(2)} s` : `not within ${REJOIN_GIVE_UP_S} s`;
-
-    for (const p of phases)
-      ctx.log(
-        `  ${p.phase}: ${p.requests} requests (${formatNumber(p.rps)}/s), p50 ${ms(p.p50)} p99 ${ms(p.p99)} max ${ms(p.max)} ms, ${p.status5xx} × 5xx, ${p.errors} errors`,
-      );
-    ctx.log(
-      `  stall p99 / before p99 ${formatRatio(stallOverBefore)}; shared again after SIGCONT: /healthz ${sec(healthSharedS)}, counts ${sec(headersSharedS)}`,
-    );
-
-    const targets: TargetResult[] = [
-      {
-        name: `p99 < ${STALL_P99_TARGET_MS} ms while Redis is stopped (${stallS} s SIGSTOP under load)`,
-        met: ps.p99 < STALL_P99_TARGET_MS,
-        measured: `${ms(ps.p99)} ms (max ${ms(ps.max)} ms); before ${ms(pb.p99)} ms, stall / before ${formatRatio(stallOverBefore)}`,
-        value: ps.p99,
-        unit: " ms",
-      },
-      {
-        name: "no 5xx and no failed request through the stall",
-        met: total5xx === 0 && totalErrors === 0,
-        measured: `${total5xx} × 5xx, ${totalErrors} errors in ${formatNumber(pb.requests + ps.requests + pa.requests)} requests`,
-        value: total5xx + totalErrors,
-        unit: "",
-      },
-      {
-        name: "limit enforced per instance while Redis is stopped",
-        met: perInstanceHolds(limitStall),
-        measured: `${SMALL_LIMIT}/min per instance: ${limitStall.allowed.join(" + ")} allowed, each refused #${limitStall.firstRefused.join(" / #")} (stores ${limitStall.stores.join(", ")}); with Redis up ${limitBefore.allowed.join(" + ")}`,
-      },
-      {
-        name: `instances share the limit again ≤ ${REJOIN_TARGET_S} s after SIGCONT`,
-        met: Number.isFinite(rejoinS) && rejoinS <= REJOIN_TARGET_S && sharedHolds(limitAfter),
-        measured: `${sec(rejoinS)} (/healthz ${sec(healthSharedS)}, counts ${sec(headersSharedS)}); then ${limitAfter.allowed.join(" + ")} of ${SMALL_LIMIT} allowed across both`,
-        value: rejoinS,
-        unit: " s",
-      },
-    ];
-
-    const phaseTable: Table = {
-      caption: `Load on instances A and B: ${CLIENTS} keep-alive clients, one GET each every ${INTERVAL_MS} ms (meta and rank?act=yixiaoshi in turn)`,
-      columns: [
-        "phase",
-        "s",
-        "requests",
-        "req/s",
-        "p50 ms",
-        "p99 ms",
-        "max ms",
-        "5xx",
-        "other non-2xx",
-        "errors",
-        "load generator lag max ms",
-      ],
-      rows: phases.map((p) => [
-        p.phase,
-        p.seconds.toFixed(1),
-        formatNumber(p.requests),
-        formatNumber(p.rps),
-        ms(p.p50),
-        ms(p.p99),
-        ms(p.max),
-        p.status5xx,
-        p.otherNon2xx,
-        p.errors,
-        ms(p.clientLagMaxMs),
-      ]),
-    };
-    const limitTable: Table = {
-      caption: `${2 * SMALL_LIMIT + 2} requests from one fresh address alternating instances C and D (limit ${SMALL_LIMIT} per 60 s)`,
-      columns: ["when", "store C / D (/healthz)", "200 from C + D", "first 429 on C / D", "expected"],
-      rows: [limitBefore, limitStall, limitAfter].map((l) => [
-        l.when,
-        l.stores.join(" / "),
-        `${l.allowed[0]} + ${l.allowed[1]}`,
-        l.firstRefused.map((n) => (n ? `#${n}` : "none")).join(" / "),
-        l === limitStall
-          ? `${SMALL_LIMIT} + ${SMALL_LIMIT} (per instance)`
-          : `${SMALL_LIMIT} in all (shared)`,
-      ]),
-    };
-    const pairRow = (when: string, p: { a: number; b: number; shared: boolean }, stores: string) => [
-      when,
-      stores,
-      `${p.a} → ${p.b}`,
-      p.shared ? "shared" : "separate",
-    ];
-    const stateTable: Table = {
-      caption: `Instances A and B under load: one fresh address sends to A then B (limit ${formatNumber(LOAD_LIMIT)})`,
-      columns: ["when", "store A / B (/healthz)", "RateLimit-Remaining A → B", "counted"],
-      rows: [
-        pairRow("before", pairBefore, "shared / shared"),
-        pairRow(`mid-stall (+${(stallS / 2).toFixed(1)} s)`, pairStall, storesStall.join(" / ")),
-        [
-          "after SIGCONT",
-          `both shared at +${sec(healthSharedS)}`,
-          `counted together at +${sec(headersSharedS)}`,
-          Number.isFinite(headersSharedS) ? "shared" : "separate",
-        ],
-      ],
-    };
-
-    return {
-      id: "redis-stall",
-      title: TITLE,
-      method:
-        "A real redis-server on loopback and four reference server processes sharing it (`redisUrl`, default 50 ms " +
-        "Redis timeout; 2,000 generated alerts in memory each). A and B carry a paced load " +
-        `(${CLIENTS} keep-alive clients from 127.0.1.x, one GET each every ${INTERVAL_MS} ms, limit raised so that the load ` +
-        `is never refused): ${beforeS} s before, ${stallS} s with redis-server stopped by SIGSTOP (connections stay open, ` +
-        `nothing answers), ${afterS} s after SIGCONT, after 1 s of warm-up. A request belongs to the stall when any part of ` +
-        "it falls between SIGSTOP and SIGCONT; latency is timed in the client, request to last byte. The baseline is the " +
-        `before phase of the same run. C and D (limit ${SMALL_LIMIT} per 60 s, no load) show how the limit is counted ` +
-        "before, during and after the stall; the rejoin is polled every 50 ms after SIGCONT on A and B (`/healthz` store, " +
-        "and RateLimit-Remaining of one fresh address's request to A then B).",
-      tables: [phaseTable, stateTable, limitTable],
-      targets,
-      notes: [
-        `The issue's acceptance stops Redis for 60 s (\`npm run bench -- --only redis-stall --stall-seconds 60\`); this run stopped it for ${stallS} s. Once the breaker is open a longer stall only adds requests decided from memory, so the tail comes from the requests in flight at SIGSTOP, which wait the 50 ms timeout once.`,
-        `Stall p99 / before p99: ${formatRatio(stallOverBefore)} (${ms(ps.p99)} vs ${ms(pb.p99)} ms). C and D, idle during the stall, were shared again ${sec(cdSharedS)} after SIGCONT.`,
-        `Slowest requests of the stall: ${ps.slowest.map((x) => `${ms(x.ms)} ms at ${x.atS >= 0 ? "+" : ""}${x.atS.toFixed(2)} s`).join(", ")} (start, from SIGSTOP). The load generator's own event loop lagged at most ${ms(ps.clientLagMaxMs)} ms during the stall (${ms(pb.clientLagMaxMs)} ms before): a lag shows in every latency measured in that moment.`,
-        ...(totalErrors > 0 ? [`errors: ${phases.flatMap((p) => p.errorExamples).join("; ")}`] : []),
-        "Load generator, four instances and Redis share this machine's cores: absolute latencies are noisy; compare the stall with the before phase of the same run.",
-      ],
-      data: {
-        stallSeconds: stallS,
-        clients: CLIENTS,
-        intervalMs: INTERVAL_MS,
-        phases,
-        stallOverBeforeP99: stallOverBefore,
-        rejoin: { healthSharedS, headersSharedS, idlePairSharedS: cdSharedS },
-        pairs: { before: pairBefore, stall: { ...pairStall, stores: storesStall } },
-        limitChecks: [limitBefore, limitStall, limitAfter],
-      },
-    };
-  } finally {
-    lag.disable();
-    // Whatever happened: wake Redis, stop the load and the servers, then Redis.
-    redis.thaw();
-    await load?.stop().catch(() => undefined);
-    await Promise.all(children.map((c) => c.stop()));
-    await redis.stop();
+    if (Number.isNaN(headersSharedS)) {
+      const pair = await remainingPair(a, b).catch(() => undefined);
+      if (pair?.shared) headersSharedS = elapsed();
+    }
+    if (!Number.isNaN(healthSharedS) && !Number.isNaN(headersSharedS)) break;
+    await sleep(POLL_MS);
   }
+  return { healthSharedS, headersSharedS };
+}
+
+/** The measured samples by phase. A request belongs to the stall when any part of it falls in [SIGSTOP, SIGCONT). */
+function splitPhases(
+  samples: Sample[],
+  { t0, tStop, tCont, tEnd }: { t0: number; tStop: number; tCont: number; tEnd: number },
+  [lagBefore, lagStall, lagAfter]: number[],
+): StallRun["phases"] {
+  const measured = samples.filter((s) => s.start >= t0 && s.end <= tEnd);
+  const before = measured.filter((s) => s.end < tStop);
+  const stall = measured.filter((s) => s.end >= tStop && s.start < tCont);
+  const after = measured.filter((s) => s.start >= tCont);
+  return [
+    phaseStats("before", before, (tStop - t0) / 1000, tStop, lagBefore as number),
+    phaseStats("stall (SIGSTOP)", stall, (tCont - tStop) / 1000, tStop, lagStall as number),
+    phaseStats("after SIGCONT", after, (tEnd - tCont) / 1000, tStop, lagAfter as number),
+  ] as const;
+}
+
+// ---------------------------------------------------------------- the report
+
+const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(n < 10 ? 2 : 1) : "n/a");
+const sec = (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)} s` : `not within ${REJOIN_GIVE_UP_S} s`);
+
+/** The figures the targets and notes are judged on. */
+function totals({ phases, healthSharedS, headersSharedS }: StallRun) {
+  const [pb, ps] = phases;
+  return {
+    stallOverBefore: ratio(ps.p99, pb.p99),
+    total5xx: phases.reduce((n, p) => n + p.status5xx, 0),
+    totalErrors: phases.reduce((n, p) => n + p.errors, 0),
+    rejoinS: Math.max(healthSharedS, headersSharedS),
+  };
+}
+
+function logRun(ctx: BenchContext, run: StallRun): void {
+  for (const p of run.phases)
+    ctx.log(
+      `  ${p.phase}: ${p.requests} requests (${formatNumber(p.rps)}/s), p50 ${ms(p.p50)} p99 ${ms(p.p99)} max ${ms(p.max)} ms, ${p.status5xx} × 5xx, ${p.errors} errors`,
+    );
+  ctx.log(
+    `  stall p99 / before p99 ${formatRatio(totals(run).stallOverBefore)}; shared again after SIGCONT: /healthz ${sec(run.healthSharedS)}, counts ${sec(run.headersSharedS)}`,
+  );
+}
+
+function targetsOf(run: StallRun): TargetResult[] {
+  const [pb, ps, pa] = run.phases;
+  const { limitStall, limitBefore, limitAfter, healthSharedS, headersSharedS } = run;
+  const { stallOverBefore, total5xx, totalErrors, rejoinS } = totals(run);
+  return [
+    {
+      name: `p99 < ${STALL_P99_TARGET_MS} ms while Redis is stopped (${run.stallS} s SIGSTOP under load)`,
+      met: ps.p99 < STALL_P99_TARGET_MS,
+      measured: `${ms(ps.p99)} ms (max ${ms(ps.max)} ms); before ${ms(pb.p99)} ms, stall / before ${formatRatio(stallOverBefore)}`,
+      value: ps.p99,
+      unit: " ms",
+    },
+    {
+      name: "no 5xx and no failed request through the stall",
+      met: total5xx === 0 && totalErrors === 0,
+      measured: `${total5xx} × 5xx, ${totalErrors} errors in ${formatNumber(pb.requests + ps.requests + pa.requests)} requests`,
+      value: total5xx + totalErrors,
+      unit: "",
+    },
+    {
+      name: "limit enforced per instance while Redis is stopped",
+      met: perInstanceHolds(limitStall),
+      measured: `${SMALL_LIMIT}/min per instance: ${limitStall.allowed.join(" + ")} allowed, each refused #${limitStall.firstRefused.join(" / #")} (stores ${limitStall.stores.join(", ")}); with Redis up ${limitBefore.allowed.join(" + ")}`,
+    },
+    {
+      name: `instances share the limit again ≤ ${REJOIN_TARGET_S} s after SIGCONT`,
+      met: Number.isFinite(rejoinS) && rejoinS <= REJOIN_TARGET_S && sharedHolds(limitAfter),
+      measured: `${sec(rejoinS)} (/healthz ${sec(healthSharedS)}, counts ${sec(headersSharedS)}); then ${limitAfter.allowed.join(" + ")} of ${SMALL_LIMIT} allowed across both`,
+      value: rejoinS,
+      unit: " s",
+    },
+  ];
+}
+
+function phaseTable(phases: StallRun["phases"]): Table {
+  return {
+    caption: `Load on instances A and B: ${CLIENTS} keep-alive clients, one GET each every ${INTERVAL_MS} ms (meta and rank?act=yixiaoshi in turn)`,
+    columns: [
+      "phase",
+      "s",
+      "requests",
+      "req/s",
+      "p50 ms",
+      "p99 ms",
+      "max ms",
+      "5xx",
+      "other non-2xx",
+      "errors",
+      "load generator lag max ms",
+    ],
+    rows: phases.map((p) => [
+      p.phase,
+      p.seconds.toFixed(1),
+      formatNumber(p.requests),
+      formatNumber(p.rps),
+      ms(p.p50),
+      ms(p.p99),
+      ms(p.max),
+      p.status5xx,
+      p.otherNon2xx,
+      p.errors,
+      ms(p.clientLagMaxMs),
+    ]),
+  };
+}
+
+function limitTable({ limitBefore, limitStall, limitAfter }: StallRun): Table {
+  return {
+    caption: `${2 * SMALL_LIMIT + 2} requests from one fresh address alternating instances C and D (limit ${SMALL_LIMIT} per 60 s)`,
+    columns: ["when", "store C / D (/healthz)", "200 from C + D", "first 429 on C / D", "expected"],
+    rows: [limitBefore, limitStall, limitAfter].map((l) => [
+      l.when,
+      l.stores.join(" / "),
+      `${l.allowed[0]} + ${l.allowed[1]}`,
+      l.firstRefused.map((n) => (n ? `#${n}` : "none")).join(" / "),
+      l === limitStall ? `${SMALL_LIMIT} + ${SMALL_LIMIT} (per instance)` : `${SMALL_LIMIT} in all (shared)`,
+    ]),
+  };
+}
+
+function stateTable(run: StallRun): Table {
+  const pairRow = (when: string, p: Pair, stores: string) => [
+    when,
+    stores,
+    `${p.a} → ${p.b}`,
+    p.shared ? "shared" : "separate",
+  ];
+  return {
+    caption: `Instances A and B under load: one fresh address sends to A then B (limit ${formatNumber(LOAD_LIMIT)})`,
+    columns: ["when", "store A / B (/healthz)", "RateLimit-Remaining A → B", "counted"],
+    rows: [
+      pairRow("before", run.pairBefore, "shared / shared"),
+      pairRow(`mid-stall (+${(run.stallS / 2).toFixed(1)} s)`, run.pairStall, run.storesStall.join(" / ")),
+      [
+        "after SIGCONT",
+        `both shared at +${sec(run.healthSharedS)}`,
+        `counted together at +${sec(run.headersSharedS)}`,
+        Number.isFinite(run.headersSharedS) ? "shared" : "separate",
+      ],
+    ],
+  };
+}
+
+function sectionOf(run: StallRun): Section {
+  const { stallS, beforeS, afterS, phases } = run;
+  const [pb, ps] = phases;
+  const { stallOverBefore, totalErrors } = totals(run);
+  return {
+    id: "redis-stall",
+    title: TITLE,
+    method:
+      "A real redis-server on loopback and four reference server processes sharing it (`redisUrl`, default 50 ms " +
+      "Redis timeout; 2,000 generated alerts in memory each). A and B carry a paced load " +
+      `(${CLIENTS} keep-alive clients from 127.0.1.x, one GET each every ${INTERVAL_MS} ms, limit raised so that the load ` +
+      `is never refused): ${beforeS} s before, ${stallS} s with redis-server stopped by SIGSTOP (connections stay open, ` +
+      `nothing answers), ${afterS} s after SIGCONT, after 1 s of warm-up. A request belongs to the stall when any part of ` +
+      "it falls between SIGSTOP and SIGCONT; latency is timed in the client, request to last byte. The baseline is the " +
+      `before phase of the same run. C and D (limit ${SMALL_LIMIT} per 60 s, no load) show how the limit is counted ` +
+      "before, during and after the stall; the rejoin is polled every 50 ms after SIGCONT on A and B (`/healthz` store, " +
+      "and RateLimit-Remaining of one fresh address's request to A then B).",
+    tables: [phaseTable(phases), stateTable(run), limitTable(run)],
+    targets: targetsOf(run),
+    notes: [
+      `The issue's acceptance stops Redis for 60 s (\`npm run bench -- --only redis-stall --stall-seconds 60\`); this run stopped it for ${stallS} s. Once the breaker is open a longer stall only adds requests decided from memory, so the tail comes from the requests in flight at SIGSTOP, which wait the 50 ms timeout once.`,
+      `Stall p99 / before p99: ${formatRatio(stallOverBefore)} (${ms(ps.p99)} vs ${ms(pb.p99)} ms). C and D, idle during the stall, were shared again ${sec(run.cdSharedS)} after SIGCONT.`,
+      `Slowest requests of the stall: ${ps.slowest.map((x) => `${ms(x.ms)} ms at ${x.atS >= 0 ? "+" : ""}${x.atS.toFixed(2)} s`).join(", ")} (start, from SIGSTOP). The load generator's own event loop lagged at most ${ms(ps.clientLagMaxMs)} ms during the stall (${ms(pb.clientLagMaxMs)} ms before): a lag shows in every latency measured in that moment.`,
+      ...(totalErrors > 0 ? [`errors: ${phases.flatMap((p) => p.errorExamples).join("; ")}`] : []),
+      "Load generator, four instances and Redis share this machine's cores: absolute latencies are noisy; compare the stall with the before phase of the same run.",
+    ],
+    data: {
+      stallSeconds: stallS,
+      clients: CLIENTS,
+      intervalMs: INTERVAL_MS,
+      phases,
+      stallOverBeforeP99: stallOverBefore,
+      rejoin: {
+        healthSharedS: run.healthSharedS,
+        headersSharedS: run.headersSharedS,
+        idlePairSharedS: run.cdSharedS,
+      },
+      pairs: { before: run.pairBefore, stall: { ...run.pairStall, stores: run.storesStall } },
+      limitChecks: [run.limitBefore, run.limitStall, run.limitAfter],
+    },
+  };
 }

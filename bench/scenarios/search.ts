@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { BenchContext } from "../context.ts";
 import type { Waits } from "../cpu-waits.ts";
 import { benchDatabase } from "../data.ts";
-import { REPO, startChild, urlOf } from "../procs.ts";
+import { type Child, REPO, startChild, urlOf } from "../procs.ts";
 import { SearchClient } from "../search-client-process.ts";
 import { checkTotals, type TotalsCheck } from "../search-totals.ts";
 import { median, quantile } from "../stats.ts";
@@ -26,7 +26,7 @@ import {
   TARGET_SIZE,
   V8_WORKERS_RAN_MS,
 } from "./search-results.ts";
-import { RAISED_LIMIT } from "./throughput.ts";
+import { RAISED_LIMIT } from "./throughput-plan.ts";
 
 /** A line of /proc/PID/status (Linux) in MB: VmRSS, RssFile (pages of mapped files: the database). */
 function statusMB(pid: number | undefined, field: "VmRSS" | "RssFile"): number | undefined {
@@ -146,7 +146,37 @@ async function measureSize(
   ctx.log(
     `  ${db.reused ? "reused" : "generated"} (generation ${db.generationSeconds.toFixed(1)} s, ${(db.bytes / 1e6).toFixed(0)} MB)`,
   );
-  // reference-gc.ts: the reference server as reference.ts starts it, printing its GC pauses.
+  const { server, serverGcs } = await startWithGcLog(db, size);
+  try {
+    const url = urlOf(server);
+    // Every kind's warm-up queries, once each and the kinds in turn, before any kind is measured.
+    await client.once({ url, paths: warmupInTurn(kinds) });
+    const measured: MeasuredKind[] = [];
+    for (const kind of kinds) measured.push(await measureKind(ctx, client, url, kind, server, serverGcs));
+    const serverRssMB = statusMB(server.process.pid, "VmRSS");
+    const serverRssFileMB = statusMB(server.process.pid, "RssFile");
+    const loadAverage = loadavg()[0];
+    const { floor, totals } =
+      size >= TARGET_SIZE ? await floorAndTotals(ctx, client, url, size, db.path, measured) : {};
+    const { path: _path, ...dbInfo } = db;
+    const serverStartMs = typeof server.ready.startMs === "number" ? server.ready.startMs : undefined;
+    return {
+      db: dbInfo,
+      kinds: measured.map((m) => m.result),
+      totals,
+      serverRssMB,
+      serverRssFileMB,
+      serverStartMs,
+      loadAverage,
+      floor,
+    };
+  } finally {
+    await server.stop(60_000);
+  }
+}
+
+/** reference-gc.ts: the reference server as reference.ts starts it, printing its GC pauses, collected here. */
+async function startWithGcLog(db: Awaited<ReturnType<typeof benchDatabase>>, size: number) {
   const server = await startChild(join(REPO, "bench/servers/reference-gc.ts"), {
     dbPath: db.path,
     size,
@@ -162,99 +192,102 @@ async function measureSize(
     for (const line of lines)
       if (line.startsWith("GC ")) serverGcs.push(JSON.parse(line.slice(3)) as ServerGc);
   });
-  try {
-    const url = urlOf(server);
-    const out: KindResult[] = [];
-    const served: { path: string; total: number }[] = [];
-    const firstSeenPaths: string[][] = [];
-    const serverCpuMs: number[] = [];
-    // Every kind's warm-up queries, once each and the kinds in turn, before any kind is measured.
-    await client.once({ url, paths: warmupInTurn(kinds) });
-    for (const kind of kinds) {
-      const repeatedPaths = kind.paths.slice(0, REPEATED_PER_KIND);
-      // Warm-up: reads the pages from disk, prepares the statement shapes, fills the count cache.
-      await client.repeat({ url, paths: repeatedPaths, durationMs: ctx.warmupSeconds * 1000 });
-      const runs = [];
-      for (let i = 0; i < ctx.runs; i++)
-        runs.push(await client.repeat({ url, paths: repeatedPaths, durationMs: (ctx.seconds * 1000) / 2 }));
-      firstSeenPaths.push(kind.paths.slice(REPEATED_PER_KIND));
-      const once = await firstSeen(
-        client,
-        url,
-        kind.paths.slice(REPEATED_PER_KIND),
-        server.process.pid,
-        serverGcs,
-      );
-      serverCpuMs.push(...once.serverCpuMs);
-      for (const [i, path] of kind.paths
-        .slice(REPEATED_PER_KIND, REPEATED_PER_KIND + CHECKED_PER_KIND)
-        .entries())
-        served.push({ path, total: once.totals[i] as number });
-      const r: KindResult = {
-        id: kind.id,
-        repeated: {
-          p50: median(runs.map((r) => quantile(r.samples, 0.5))),
-          p99: median(runs.map((r) => quantile(r.samples, 0.99))),
-          samples: runs.reduce((n, r) => n + r.samples.length, 0),
-        },
-        firstSeen: {
-          p50: quantile(once.samples, 0.5),
-          p99: quantile(once.samples, 0.99),
-          samples: once.samples.length,
-        },
-        firstSeenWaits: once.waits,
-        non2xx: runs.reduce((n, r) => n + r.non2xx, once.non2xx),
-        meanTotal: once.totals.reduce((a, b) => a + b, 0) / once.totals.length,
-      };
-      out.push(r);
-      ctx.log(
-        `  ${kind.id}: first seen p50 ${r.firstSeen.p50.toFixed(2)} / p99 ${r.firstSeen.p99.toFixed(2)} ms; ` +
-          `repeated p50 ${r.repeated.p50.toFixed(2)} / p99 ${r.repeated.p99.toFixed(2)} ms (mean total ${Math.round(r.meanTotal)})` +
-          (r.firstSeenWaits
-            ? `; ${waitsText(r.firstSeenWaits)}; server GC samples / ms, V8 workers ran / waited, others / steal / pressure ${elseText(r.firstSeenWaits)}; ` +
-              `top others ${r.firstSeenWaits.topProcesses.map((p) => `${p.command} ${p.cpuMs} ms`).join(", ")}; ` +
-              `slowest ${slowestText(r.firstSeenWaits)}`
-            : ""),
-      );
-    }
-    const serverRssMB = statusMB(server.process.pid, "VmRSS");
-    const serverRssFileMB = statusMB(server.process.pid, "RssFile");
-    const loadAverage = loadavg()[0];
-    let floor: SizeResult["floor"];
-    let totals: TotalsCheck | undefined;
-    if (size >= TARGET_SIZE) {
-      // Beside the verdict, in the same run: what this machine alone makes of the server's work.
-      // Before the totals' brute-force count, whose garbage keeps the bench's GC threads busy after it.
-      floor = await measureFloor(client, {
-        url,
-        bodyPath: firstSeenPaths[0]?.[0] as string,
-        paths: firstSeenPaths,
-        serverCpuMs,
-        targetMs: TARGET_P99_MS[size] as number,
-        warmupMs: ctx.warmupSeconds * 1000,
-        tmp: ctx.tmp,
-      });
-      if (floor) ctx.log(`  machine floor: ${floorText(floor)}`);
-      totals = checkTotals(db.path, served);
-      ctx.log(
-        `  totals: ${totals.checked - totals.wrong.length}/${totals.checked} equal a brute-force count (${totals.seconds.toFixed(1)} s)`,
-      );
-    }
-    const { path: _path, ...dbInfo } = db;
-    const serverStartMs = typeof server.ready.startMs === "number" ? server.ready.startMs : undefined;
-    return {
-      db: dbInfo,
-      kinds: out,
-      totals,
-      serverRssMB,
-      serverRssFileMB,
-      serverStartMs,
-      loadAverage,
-      floor,
-    };
-  } finally {
-    await server.stop(60_000);
-  }
+  return { server, serverGcs };
+}
+
+/** One kind of query measured, and what the floor and the totals check take from it. */
+interface MeasuredKind {
+  result: KindResult;
+  firstSeenPaths: string[];
+  serverCpuMs: number[];
+  /** The totals the server answered to the first queries seen, for the brute-force count. */
+  served: { path: string; total: number }[];
+}
+
+/** One kind: its repeated queries (warmed up, then ctx.runs runs), then its first-seen queries, each sent once. */
+async function measureKind(
+  ctx: BenchContext,
+  client: SearchClient,
+  url: string,
+  kind: QueryKind,
+  server: Child,
+  serverGcs: ServerGc[],
+): Promise<MeasuredKind> {
+  const repeatedPaths = kind.paths.slice(0, REPEATED_PER_KIND);
+  // Warm-up: reads the pages from disk, prepares the statement shapes, fills the count cache.
+  await client.repeat({ url, paths: repeatedPaths, durationMs: ctx.warmupSeconds * 1000 });
+  const runs = [];
+  for (let i = 0; i < ctx.runs; i++)
+    runs.push(await client.repeat({ url, paths: repeatedPaths, durationMs: (ctx.seconds * 1000) / 2 }));
+  const firstSeenPaths = kind.paths.slice(REPEATED_PER_KIND);
+  const once = await firstSeen(client, url, firstSeenPaths, server.process.pid, serverGcs);
+  const served = kind.paths
+    .slice(REPEATED_PER_KIND, REPEATED_PER_KIND + CHECKED_PER_KIND)
+    .map((path, i) => ({ path, total: once.totals[i] as number }));
+  const result: KindResult = {
+    id: kind.id,
+    repeated: {
+      p50: median(runs.map((r) => quantile(r.samples, 0.5))),
+      p99: median(runs.map((r) => quantile(r.samples, 0.99))),
+      samples: runs.reduce((n, r) => n + r.samples.length, 0),
+    },
+    firstSeen: {
+      p50: quantile(once.samples, 0.5),
+      p99: quantile(once.samples, 0.99),
+      samples: once.samples.length,
+    },
+    firstSeenWaits: once.waits,
+    non2xx: runs.reduce((n, r) => n + r.non2xx, once.non2xx),
+    meanTotal: once.totals.reduce((a, b) => a + b, 0) / once.totals.length,
+  };
+  logKind(ctx, result);
+  return { result, firstSeenPaths, serverCpuMs: once.serverCpuMs, served };
+}
+
+function logKind(ctx: BenchContext, r: KindResult): void {
+  ctx.log(
+    `  ${r.id}: first seen p50 ${r.firstSeen.p50.toFixed(2)} / p99 ${r.firstSeen.p99.toFixed(2)} ms; ` +
+      `repeated p50 ${r.repeated.p50.toFixed(2)} / p99 ${r.repeated.p99.toFixed(2)} ms (mean total ${Math.round(r.meanTotal)})` +
+      (r.firstSeenWaits
+        ? `; ${waitsText(r.firstSeenWaits)}; server GC samples / ms, V8 workers ran / waited, others / steal / pressure ${elseText(r.firstSeenWaits)}; ` +
+          `top others ${r.firstSeenWaits.topProcesses.map((p) => `${p.command} ${p.cpuMs} ms`).join(", ")}; ` +
+          `slowest ${slowestText(r.firstSeenWaits)}`
+        : ""),
+  );
+}
+
+/**
+ * Beside the verdict, in the same run: what this machine alone makes of the server's work, then
+ * the totals against a brute-force count. The floor goes first: the count's garbage keeps the
+ * bench's GC threads busy after it.
+ */
+async function floorAndTotals(
+  ctx: BenchContext,
+  client: SearchClient,
+  url: string,
+  size: number,
+  dbPath: string,
+  measured: MeasuredKind[],
+): Promise<{ floor: SizeResult["floor"]; totals: TotalsCheck }> {
+  const firstSeenPaths = measured.map((m) => m.firstSeenPaths);
+  const floor = await measureFloor(client, {
+    url,
+    bodyPath: firstSeenPaths[0]?.[0] as string,
+    paths: firstSeenPaths,
+    serverCpuMs: measured.flatMap((m) => m.serverCpuMs),
+    targetMs: TARGET_P99_MS[size] as number,
+    warmupMs: ctx.warmupSeconds * 1000,
+    tmp: ctx.tmp,
+  });
+  if (floor) ctx.log(`  machine floor: ${floorText(floor)}`);
+  const totals = checkTotals(
+    dbPath,
+    measured.flatMap((m) => m.served),
+  );
+  ctx.log(
+    `  totals: ${totals.checked - totals.wrong.length}/${totals.checked} equal a brute-force count (${totals.seconds.toFixed(1)} s)`,
+  );
+  return { floor, totals };
 }
 
 export async function search(ctx: BenchContext): Promise<Section> {

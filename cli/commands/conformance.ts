@@ -85,31 +85,55 @@ const list = (v: string | undefined) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
+const OPTIONS = {
+  "base-url": { type: "string", multiple: true },
+  seed: { type: "string" },
+  report: { type: "string", multiple: true },
+  only: { type: "string" },
+  skip: { type: "string" },
+  budget: { type: "string" },
+  rate: { type: "string" },
+  "skip-slow": { type: "boolean" },
+  "require-evidence": { type: "boolean" },
+  "allow-incomplete": { type: "boolean" },
+  plan: { type: "boolean" },
+  "max-time": { type: "string" },
+  timeout: { type: "string" },
+  uid: { type: "string" },
+  "api-key": { type: "string" },
+  spec: { type: "string" },
+  known: { type: "string" },
+  record: { type: "string" },
+  ledger: { type: "string" },
+  watch: { type: "string" },
+} as const;
+
+type Values = ReturnType<typeof parseOptions<typeof OPTIONS>>["values"];
+
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseOptions(args, {
-    "base-url": { type: "string", multiple: true },
-    seed: { type: "string" },
-    report: { type: "string", multiple: true },
-    only: { type: "string" },
-    skip: { type: "string" },
-    budget: { type: "string" },
-    rate: { type: "string" },
-    "skip-slow": { type: "boolean" },
-    "require-evidence": { type: "boolean" },
-    "allow-incomplete": { type: "boolean" },
-    plan: { type: "boolean" },
-    "max-time": { type: "string" },
-    timeout: { type: "string" },
-    uid: { type: "string" },
-    "api-key": { type: "string" },
-    spec: { type: "string" },
-    known: { type: "string" },
-    record: { type: "string" },
-    ledger: { type: "string" },
-    watch: { type: "string" },
-  });
+  const { values, positionals } = parseOptions(args, OPTIONS);
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
-  // Several --base-url: each target in turn, one matrix report (conformance/matrix.ts).
+  const baseUrls = targetsOf(values);
+  if (values.watch !== undefined) return watchInstead({ ...values, "base-url": baseUrls[0] });
+  const options = await runOptions(values, baseUrls[0]);
+  const stop = stopOnSignals();
+  try {
+    const withSignal = { signal: stop.signal, ...options };
+    const { code } =
+      baseUrls.length > 1
+        ? await conformanceMatrix(withSignal, baseUrls)
+        : await conformanceCommand(withSignal);
+    return code;
+  } catch (err) {
+    if (err instanceof UnknownCheckError || err instanceof LedgerError) throw new UsageError(err.message);
+    throw err;
+  } finally {
+    stop.release();
+  }
+}
+
+/** Every --base-url, each an http(s) URL. Several: each target in turn, one matrix report (conformance/matrix.ts). */
+function targetsOf(values: Values): string[] {
   const baseUrls = values["base-url"] ?? [];
   const bad = baseUrls.find((u) => !/^https?:\/\/[^/]+/.test(u));
   if (bad !== undefined) throw new UsageError(`--base-url must be an http(s) URL, got ${bad}`);
@@ -117,9 +141,11 @@ export async function run(args: string[]): Promise<number> {
   for (const single of ["record", "watch", "ledger"] as const)
     if (baseUrls.length > 1 && values[single] !== undefined)
       throw new UsageError(`--${single} takes one --base-url`);
-  if (values.watch !== undefined) return watchInstead({ ...values, "base-url": baseUrls[0] });
-  const baseUrl = baseUrls[0];
-  const reports = (values.report ?? []).map((r) => {
+  return baseUrls;
+}
+
+function reportsOf(values: Values): { format: ReportFormat; path: string }[] {
+  return (values.report ?? []).map((r) => {
     const m = /^([a-z]+)=(.+)$/.exec(r);
     if (!m?.[1] || !m[2])
       throw new UsageError(`--report must be FORMAT=PATH (${Object.keys(FORMATS).join(", ")}), got ${r}`);
@@ -127,32 +153,73 @@ export async function run(args: string[]): Promise<number> {
       throw new UsageError(`--report format must be ${Object.keys(FORMATS).join(", ")}, got ${m[1]}`);
     return { format: m[1] as ReportFormat, path: m[2] };
   });
-  const exchangeLog = values.record;
-  let rate: { limit: number; windowSeconds: number } | undefined;
-  if (values.rate !== undefined) {
-    const m = /^([0-9]+)\/MIN$/i.exec(values.rate);
-    if (!m || Number(m[1]) < 1) throw new UsageError(`--rate must look like 60/MIN, got ${values.rate}`);
-    rate = { limit: Number(m[1]), windowSeconds: 60 };
-  }
+}
+
+function rateOf(values: Values): { limit: number; windowSeconds: number } | undefined {
+  if (values.rate === undefined) return undefined;
+  const m = /^([0-9]+)\/MIN$/i.exec(values.rate);
+  if (!m || Number(m[1]) < 1) throw new UsageError(`--rate must look like 60/MIN, got ${values.rate}`);
+  return { limit: Number(m[1]), windowSeconds: 60 };
+}
+
+/** The account for the key-protected streams: --uid with --api-key or DEALKIT_API_KEY, both or neither. */
+function accountOf(values: Values): { uid: string; key: string } | undefined {
   const apiKey = values["api-key"] ?? (values.uid !== undefined ? process.env.DEALKIT_API_KEY : undefined);
   if (values["require-evidence"] && values["allow-incomplete"])
     throw new UsageError("--require-evidence and --allow-incomplete contradict each other: choose one");
   if (values.uid === undefined && apiKey !== undefined) throw new UsageError("--api-key needs --uid");
   if (values.uid !== undefined && !apiKey)
     throw new UsageError("--uid needs --api-key (or the DEALKIT_API_KEY environment variable)");
-  const seed = intOption("seed", values.seed, 0, 2 ** 31 - 1) ?? Math.floor(Math.random() * 2 ** 31);
-  const budget = intOption("budget", values.budget, 1, 1_000_000);
-  const maxTime = intOption("max-time", values["max-time"], 1, 86_400);
-  const timeout = intOption("timeout", values.timeout, 1, 600);
-  let known: AcceptEntry[] | undefined;
+  return values.uid && apiKey ? { uid: values.uid, key: apiKey } : undefined;
+}
+
+async function knownOf(path: string | undefined): Promise<AcceptEntry[] | undefined> {
   try {
-    known = values.known ? await readAcceptList(values.known, KNOWN_KEYS, "check") : undefined;
+    return path ? await readAcceptList(path, KNOWN_KEYS, "check") : undefined;
   } catch (err) {
     if (err instanceof AcceptListError) throw new UsageError(err.message);
     throw err;
   }
-  // Ctrl-C or a cancelled CI job: the run stops at once, judges what it received and writes every
-  // report; a second signal ends the process without waiting.
+}
+
+/** The run's options from the command line, each refused with a usage error when it is not what it claims. */
+async function runOptions(values: Values, baseUrl: string | undefined) {
+  const reports = reportsOf(values);
+  const exchangeLog = values.record;
+  const rate = rateOf(values);
+  const account = accountOf(values);
+  const seed = intOption("seed", values.seed, 0, 2 ** 31 - 1) ?? Math.floor(Math.random() * 2 ** 31);
+  const budget = intOption("budget", values.budget, 1, 1_000_000);
+  const maxTime = intOption("max-time", values["max-time"], 1, 86_400);
+  const timeout = intOption("timeout", values.timeout, 1, 600);
+  const known = await knownOf(values.known);
+  return {
+    ...(known ? { known } : {}),
+    seed,
+    reports,
+    ...(exchangeLog ? { exchangeLog } : {}),
+    ...(values.ledger ? { ledger: values.ledger } : {}),
+    ...(baseUrl ? { baseUrl } : {}),
+    ...(list(values.only) ? { only: list(values.only) } : {}),
+    ...(list(values.skip) ? { skip: list(values.skip) } : {}),
+    ...(budget !== undefined ? { budget } : {}),
+    ...(rate ? { rate } : {}),
+    skipSlow: values["skip-slow"] ?? false,
+    requireEvidence: values["require-evidence"] ?? false,
+    allowIncomplete: values["allow-incomplete"] ?? false,
+    planOnly: values.plan ?? false,
+    ...(maxTime !== undefined ? { maxTimeSeconds: maxTime } : {}),
+    ...(timeout !== undefined ? { limits: { deadlineMs: timeout * 1000 } } : {}),
+    ...(account ? { account } : {}),
+    ...(values.spec ? { specPath: values.spec } : {}),
+  };
+}
+
+/**
+ * Ctrl-C or a cancelled CI job: the run stops at once, judges what it received and writes every
+ * report; a second signal ends the process without waiting.
+ */
+function stopOnSignals(): { signal: AbortSignal; release: () => void } {
   const stop = new AbortController();
   const onSignal = (name: NodeJS.Signals) => {
     if (stop.signal.aborted) process.exit(128 + (os.constants.signals[name] ?? 15));
@@ -161,36 +228,11 @@ export async function run(args: string[]): Promise<number> {
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
-  try {
-    const options = {
-      signal: stop.signal,
-      ...(known ? { known } : {}),
-      seed,
-      reports,
-      ...(exchangeLog ? { exchangeLog } : {}),
-      ...(values.ledger ? { ledger: values.ledger } : {}),
-      ...(baseUrl ? { baseUrl } : {}),
-      ...(list(values.only) ? { only: list(values.only) } : {}),
-      ...(list(values.skip) ? { skip: list(values.skip) } : {}),
-      ...(budget !== undefined ? { budget } : {}),
-      ...(rate ? { rate } : {}),
-      skipSlow: values["skip-slow"] ?? false,
-      requireEvidence: values["require-evidence"] ?? false,
-      allowIncomplete: values["allow-incomplete"] ?? false,
-      planOnly: values.plan ?? false,
-      ...(maxTime !== undefined ? { maxTimeSeconds: maxTime } : {}),
-      ...(timeout !== undefined ? { limits: { deadlineMs: timeout * 1000 } } : {}),
-      ...(values.uid && apiKey ? { account: { uid: values.uid, key: apiKey } } : {}),
-      ...(values.spec ? { specPath: values.spec } : {}),
-    };
-    const { code } =
-      baseUrls.length > 1 ? await conformanceMatrix(options, baseUrls) : await conformanceCommand(options);
-    return code;
-  } catch (err) {
-    if (err instanceof UnknownCheckError || err instanceof LedgerError) throw new UsageError(err.message);
-    throw err;
-  } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-  }
+  return {
+    signal: stop.signal,
+    release: () => {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    },
+  };
 }

@@ -5,6 +5,7 @@ import { intOption, parseOptions, UsageError } from "../args.ts";
 export const usage = `usage: dealkit proxy --upstream URL [--port N] [--host ADDR] [--errors] [--forwarded-for]
                     [--report FORMAT=PATH ...] [--record PATH] [--record-har PATH]
                     [--rate N/MIN] [--only CHECK,...] [--skip CHECK,...] [--ledger FILE]
+                    [--clients-report FORMAT=PATH ...]
 
 Forwards every request to URL (a deployment: staging, production) and judges each exchange with
 every check and rule that applies to one answer, and the cross-answer rules when one client's
@@ -28,7 +29,11 @@ when no check failed, 1 when one did, 2 for a usage error.
                       (its manifest and headers are judged against it, as dealkit conformance does)
   --only/--skip       check names as for dealkit conformance
   --ledger FILE       merge what was seen into a ledger kept between runs, and judge it against
-                      the runs before (as dealkit conformance --ledger; dated by the traffic)`;
+                      the runs before (as dealkit conformance --ledger; dated by the traffic)
+  --clients-report F=PATH  judge the clients too (x-client-rules: Retry-After waits, 429 storms,
+                      refused and repeated requests, where keys travel), per source address;
+                      json, markdown, html, junit, written on exit and on demand (SIGUSR2);
+                      repeatable (mocks/README.md)`;
 
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(args, {
@@ -45,6 +50,7 @@ export async function run(args: string[]): Promise<number> {
     skip: { type: "string" },
     spec: { type: "string" },
     ledger: { type: "string" },
+    "clients-report": { type: "string", multiple: true },
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
   const upstream = values.upstream;
@@ -69,6 +75,7 @@ export async function run(args: string[]): Promise<number> {
       ...(values.skip !== undefined ? { skip: values.skip } : {}),
       ...(values.spec ? { spec: values.spec } : {}),
       ...(values.ledger ? { ledger: values.ledger } : {}),
+      ...(values["clients-report"] ? { clientsReport: values["clients-report"] } : {}),
     });
   } catch (err) {
     if (err instanceof OptionError) throw new UsageError(err.message);
@@ -84,6 +91,8 @@ export async function run(args: string[]): Promise<number> {
     }
     throw err;
   }
+  const onDemand = () => void proxy.writeClients?.();
+  process.on("SIGUSR2", onDemand);
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     const stop = (s: NodeJS.Signals) => {
       process.off("SIGINT", stop);
@@ -93,6 +102,7 @@ export async function run(args: string[]): Promise<number> {
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
   });
+  process.off("SIGUSR2", onDemand);
   console.log(`dealkit proxy: ${signal}, finishing the exchanges in flight`);
   return (await proxy.stop()).code;
 }

@@ -28,6 +28,18 @@ export interface Vocabulary {
    * from the first answer's items searches one of these, so its first answer holds such items.
    */
   carrierWords: Record<string, string[]>;
+  /**
+   * The alerts seen (each once, by id) with what ranks them: a rank window's answer can be
+   * foreseen from it, so that a comparison across windows is asked of a window whose rank differs
+   * from its neighbours' (where it does not, an answer of the wrong window would pass unseen).
+   */
+  timeline: TimelineEntry[];
+}
+
+export interface TimelineEntry {
+  id: unknown;
+  comments: number;
+  shijianchuo: number;
 }
 
 export const FALLBACK_VOCABULARY: Vocabulary = {
@@ -39,6 +51,7 @@ export const FALLBACK_VOCABULARY: Vocabulary = {
   categories: [],
   fieldWords: {},
   carrierWords: {},
+  timeline: [],
 };
 
 type Rec = Record<string, unknown>;
@@ -104,6 +117,15 @@ function wordsByCarrier(records: Rec[], max: number): Record<string, string[]> {
   );
 }
 
+/** The alerts that carry numeric comments and shijianchuo, each id once. */
+function timelineOf(records: Rec[]): TimelineEntry[] {
+  const byId = new Map<string, TimelineEntry>();
+  for (const { id, comments, shijianchuo } of records)
+    if (typeof comments === "number" && typeof shijianchuo === "number")
+      byId.set(JSON.stringify(id), { id, comments, shijianchuo });
+  return [...byId.values()];
+}
+
 export function vocabularyFrom(alerts: unknown[], activities: unknown[], cates: unknown[]): Vocabulary {
   const records = (alerts as Rec[]).filter((a) => a !== null && typeof a === "object");
   const acts = (activities as Rec[]).filter((a) => a !== null && typeof a === "object");
@@ -136,5 +158,6 @@ export function vocabularyFrom(alerts: unknown[], activities: unknown[], cates: 
     categories,
     fieldWords: wordsByField([...records, ...acts], 8),
     carrierWords: wordsByCarrier(records, 4),
+    timeline: timelineOf(records),
   };
 }

@@ -46,9 +46,41 @@ function burstGets(burst: BurstRecord): Exchange[] {
     ...burst.otherEndpoints,
     ...burst.knocks,
     ...(burst.after ? [burst.after] : []),
+    ...(burst.afterProbes ?? []),
   ]
     .filter((e) => isCounted(e.request))
     .sort((a, b) => a.sentAt - b.sentAt);
+}
+
+/** The requests counted before the run in the burst's window, when they were counted in, not waited out. */
+export const countedAtStart = (burst: Pick<BurstRecord, "usedAtStart">): number =>
+  burst.usedAtStart?.waitedSeconds === 0 && typeof burst.usedAtStart.before === "number"
+    ? burst.usedAtStart.before
+    : 0;
+
+/**
+ * The burst's requests a sliding window surely still holds at `at` (seconds): served and counted
+ * (not forged, not a 5xx, not refused), sent less than a window before it. The server counted each
+ * after it was sent, so none of them can have left; those sent earlier may have, or not (latency).
+ * A sliding window frees at most `limit` less these by then.
+ */
+export function surelyInWindow(burst: BurstRecord, at: number, refused: Refused): number {
+  const before = [
+    ...burst.window,
+    ...burst.overLimit,
+    ...burst.refill,
+    ...burst.otherEndpoints,
+    ...burst.knocks,
+  ];
+  return before.filter(
+    (e) =>
+      isCounted(e.request) &&
+      answered(e) &&
+      !refused(e) &&
+      e.status < 500 &&
+      e.request.headers["x-forwarded-for"] === undefined &&
+      e.sentAt > at - burst.windowSeconds,
+  ).length;
 }
 
 /** The most requests one client address got served within one window, and over how many seconds. */

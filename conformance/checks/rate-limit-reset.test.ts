@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { loadSpec } from "../../src/spec/load.ts";
-import type { CheckContext, Exchange } from "../types.ts";
+import type { BurstRecord, CheckContext, Exchange } from "../types.ts";
 import { rateLimitReset } from "./rate-limit-reset.ts";
 
 const spec = await loadSpec();
@@ -102,5 +102,82 @@ describe("rate-limit-reset", () => {
   it.each(none)("judges nothing and counts no evidence: %s", (_name, given) => {
     expect(rateLimitReset.judge?.(ctx, given)).toBeNull();
     expect(rateLimitReset.informative?.(ctx, given)).toHaveProperty("none");
+  });
+});
+
+/** An answer of the burst sent `at` s after its first request (answered half a second later). */
+const sentAt = (at: number, status: number, headers: Record<string, string>): Exchange => ({
+  ...answer(status, headers),
+  sentAt: 1000 + at,
+  receivedAt: 1000 + at + 0.5,
+});
+
+/** A 10-second window: the first request at 0 s (left at 10.5 s at the latest), the limit reached 3 s in. */
+function burstOf(last: Exchange, refusal: Exchange): BurstRecord {
+  return {
+    address: undefined,
+    limit: 60,
+    windowSeconds: 10,
+    window: [sentAt(0, 200, window(59, 0)), sentAt(3, 200, window(0, 8)), last],
+    opening: 1,
+    overLimit: [refusal],
+    refill: [],
+    otherEndpoints: [],
+    knocks: [],
+  };
+}
+
+describe("rate-limit-reset in the burst: no later than the window's first request leaves", () => {
+  const cases: [string, { given: BurstRecord; want: string[]; informative: boolean }][] = [
+    [
+      "a sliding window's Reset: the time until the first request leaves",
+      {
+        given: burstOf(sentAt(3.5, 200, window(0, 7)), sentAt(4, 429, window(0, 7, 7))),
+        want: [],
+        informative: true,
+      },
+    ],
+    [
+      "the window's length at every count (reset-always-window), Retry-After saying the same",
+      {
+        given: burstOf(sentAt(3.5, 200, window(0, 10)), sentAt(4, 429, window(0, 10, 10))),
+        want: ["rate-limit-reset/beyond-oldest"],
+        informative: true,
+      },
+    ],
+    [
+      "a 429 stating 9 s when 6.5 s are left: over the bound by more than the rounding",
+      {
+        given: burstOf(sentAt(3.5, 200, window(0, 7)), sentAt(4, 429, window(0, 9, 9))),
+        want: ["rate-limit-reset/beyond-oldest"],
+        informative: true,
+      },
+    ],
+    [
+      "an answer from storage (a cache's replay) is not the limiter's",
+      {
+        given: burstOf(
+          sentAt(3.5, 200, { ...window(0, 10), "x-cache-status": "HIT" }),
+          sentAt(4, 429, window(0, 7, 7)),
+        ),
+        want: [],
+        informative: true,
+      },
+    ],
+  ];
+  it.each(cases)("%s", (_name, { given, want, informative }) => {
+    const verdict = rateLimitReset.judgeBurst?.(ctx, given);
+    expect(verdict?.findings.map((f) => f.finding.code)).toEqual(want);
+    expect(verdict?.informative).toBe(informative);
+  });
+
+  it("the finding names the evidence: the Reset, when the answer was sent, when the first request leaves", () => {
+    const verdict = rateLimitReset.judgeBurst?.(
+      ctx,
+      burstOf(sentAt(3.5, 200, window(0, 10)), sentAt(4, 429, window(0, 10, 10))),
+    );
+    expect(verdict?.findings[0]?.finding.title).toBe(
+      "RateLimit-Reset 10 s on an answer sent 3.5 s after the window's first request, which leaves the 10-second window within 7.0 s: a slot frees by then",
+    );
   });
 });

@@ -5,7 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { loadSpec } from "../../src/spec/load.ts";
-import type { BurstRecord, CheckContext, Exchange } from "../types.ts";
+import { Judge } from "../runner/judge.ts";
+import { checkResults, verdictOf } from "../runner/report.ts";
+import type { BurstRecord, CheckContext, Exchange, Verdict } from "../types.ts";
 import { rateLimit } from "./rate-limit.ts";
 
 const spec = await loadSpec();
@@ -284,5 +286,137 @@ describe("another client IP refused", () => {
     b.otherAddress = { ...exchange("getMeta", 429), headers, localAddress: "127.0.0.9" };
     const found = codes(b).filter(([c]) => c === "rate-limit/per-ip");
     expect(found[0]?.[1]).toMatch(title);
+  });
+});
+
+describe("a burst judged in part: what was not exercised is named, never folded into the pass", () => {
+  const judgedRecord = (skipped?: string) => {
+    const b = burst(Array.from({ length: LIMIT }, () => exchange("getMeta", 200)));
+    if (skipped) b.skipped = skipped;
+    // Served a window after the first request: it had left.
+    else b.after = { ...exchange("getMeta", 200), sentAt: clock + 60, receivedAt: clock + 60.5 };
+    return b;
+  };
+  const SKIP_SLOW = "--skip-slow: the run did not wait Retry-After; run without it to judge the wait";
+
+  it.each([
+    [
+      "--skip-slow: the wait is named as not judged, with the flag that left it out",
+      {
+        given: judgedRecord(SKIP_SLOW),
+        want: /; not judged: .*the wait: served again after Retry-After, refused requests not counted.*\(--skip-slow: the run did not wait Retry-After/,
+      },
+    ],
+    [
+      "the wait seen: only per-IP counting (one address) is left",
+      {
+        given: judgedRecord(),
+        want: /^judged: 10 served within \d+ s .*; not judged: per-IP counting not tested \(one source address: a second one is needed\)$/,
+      },
+    ],
+  ])("%s", (_name, { given, want }) => {
+    const verdict = rateLimit.judgeBurst?.(ctx, given);
+    expect(verdict?.findings).toEqual([]);
+    expect(verdict?.partial).toMatch(want);
+  });
+
+  it("the report's line passes with the note naming the part not judged; the run passes, as for every check judged in part", () => {
+    const judge = new Judge(ctx, [rateLimit], 1, "http://t", "");
+    judge.verdict(rateLimit, rateLimit.judgeBurst?.(ctx, judgedRecord(SKIP_SLOW)) as Verdict);
+    const [result] = checkResults([rateLimit], {
+      judge,
+      account: true,
+      selected: new Set([rateLimit.name]),
+      failing: new Map(),
+    });
+    expect(result).toMatchObject({ status: "pass", informative: 1 });
+    expect(result?.note).toMatch(/not judged: .*the wait.*--skip-slow/);
+    expect(verdictOf(result ? [result] : [], {})).toMatchObject({ verdict: "passed" });
+  });
+});
+
+describe("the window's shape after the wait: a sliding window frees only what left it", () => {
+  /** A full window: the opening request at 0 s, the rest 3 s later; refused at 4 s; 60 s later, after the wait. */
+  function waited(after: Exchange[]): BurstRecord {
+    const opening = { ...exchange("getMeta", 200, 9), sentAt: 0, receivedAt: 0.2 };
+    const rest = Array.from({ length: LIMIT - 1 }, (_, i) => ({
+      ...exchange("getMeta", 200, 8 - i),
+      sentAt: 3,
+      receivedAt: 3.2,
+    }));
+    const b = burst([opening, ...rest]);
+    b.overLimit = [
+      { ...exchange("getMeta", 429), sentAt: 4, receivedAt: 4.2, headers: { "retry-after": "56" } },
+    ];
+    b.waited = 56;
+    b.after = after[0];
+    b.afterProbes = after.slice(1);
+    return b;
+  }
+  const at = (t: number, status: number, remaining?: number): Exchange => ({
+    ...exchange("getMeta", status, remaining),
+    sentAt: t,
+    receivedAt: t + 0.2,
+  });
+
+  it.each<[string, { given: Exchange[]; want: string[] }]>([
+    [
+      "sliding: the opening's slot taken, the next refused",
+      { given: [at(60.3, 200, 0), at(60.6, 429, 0)], want: [] },
+    ],
+    [
+      "fixed: served at its boundary while the whole window is still held",
+      { given: [at(45, 200, 9)], want: ["rate-limit/resets-whole"] },
+    ],
+    [
+      "fixed, no RateLimit-Remaining: the request one past what the window freed is served",
+      { given: [at(60.3, 200), at(60.6, 200)], want: ["rate-limit/resets-whole"] },
+    ],
+    [
+      "fixed, told by RateLimit-Remaining alone: a whole limit left after the opening's one slot",
+      { given: [at(60.3, 200, 9)], want: ["rate-limit/resets-whole"] },
+    ],
+  ])("%s", (_name, { given, want }) => {
+    expect(codes(waited(given)).map(([c]) => c)).toEqual(want);
+  });
+
+  it("the finding names the evidence: the counts and the times", () => {
+    const [[, title]] = codes(waited([at(45, 200, 9)])) as [[string, string]];
+    expect(title).toBe(
+      "after waiting the 56 s the server asked for (Retry-After: 56), the first request after it was served 45 s after the window's first request (RateLimit-Remaining 9), while 10 requests served within the last 60 s were still in a sliding window (limit 10): the limit resets whole, a fixed window (up to 20 within seconds across its boundary), not a sliding one",
+    );
+  });
+});
+
+describe("a window used before the run, counted in (no wait for it to empty)", () => {
+  /** One request from before the run: the window holds LIMIT - 1 of the run's before the refusal. */
+  function usedBefore(servedOver: number): BurstRecord {
+    const b = burst(Array.from({ length: LIMIT - 1 }, (_, i) => exchange("getMeta", 200, LIMIT - 2 - i)));
+    b.usedAtStart = { before: 1, waitedSeconds: 0 };
+    b.overLimit = [
+      ...Array.from({ length: servedOver }, () => exchange("getMeta", 200)),
+      exchange("getMeta", 429),
+    ];
+    return b;
+  }
+
+  it.each<[string, { given: BurstRecord; want: string[] }]>([
+    ["refused after what was left of the window: no early refusal", { given: usedBefore(0), want: [] }],
+    [
+      "one served over it: the request from before the run may have left meanwhile",
+      { given: usedBefore(1), want: [] },
+    ],
+    [
+      "two served over it: more than the requests from before the run explain",
+      { given: usedBefore(2), want: ["rate-limit/not-enforced"] },
+    ],
+  ])("%s", (_name, { given, want }) => {
+    expect(codes(given).map(([c]) => c)).toEqual(want);
+  });
+
+  it("the note says the requests from before the run were counted in", () => {
+    expect(rateLimit.judgeBurst?.(ctx, usedBefore(0)).partial).toMatch(
+      /, with 1 request from before the run counted in; not judged:/,
+    );
   });
 });

@@ -2,6 +2,7 @@ import { storageEvidence } from "../http/cache-evidence.ts";
 import {
   type BurstRecord,
   type Check,
+  type CheckContext,
   type Exchange,
   type Finding,
   isCounted,
@@ -12,6 +13,7 @@ import {
   answered,
   type Cost,
   costlyOf,
+  countedAtStart,
   earlyRefusalFits,
   foreignPage,
   limiterShape,
@@ -19,7 +21,9 @@ import {
   preflightsCounted,
   type Refused,
   refusalOf,
+  type ServedInWindow,
   servedInWindow,
+  surelyInWindow,
   uncountedOperations,
 } from "./rate-limit-evidence.ts";
 
@@ -118,6 +122,37 @@ function judgeRefusedEarly(
 const headersCount = (gets: Exchange[]) =>
   gets.some((e) => Number.isInteger(Number(e.headers["ratelimit-remaining"] ?? Number.NaN)));
 
+/** What every step of the burst's judgement reads: the record, the contract, and where findings go. */
+interface Judging {
+  /** The record, its limit what was left of the window when the run began (countedAtStart). */
+  burst: BurstRecord;
+  /** The contract's limit per client address. */
+  limit: number;
+  policy: CheckContext["spec"]["rateLimit"];
+  findings: { finding: Finding; exchange: Exchange }[];
+  fail: Fail;
+  /** Whether an answer is the limiter's refusal (the contract's 429, or a limiter in front's page). */
+  limited: Refused;
+  /** The window's counted requests (its GETs), in sending order. */
+  gets: Exchange[];
+  /** Requests of the window the server may not have counted. */
+  uncertain: number;
+  /** What one address got served within one window, in words (every shape finding starts with it). */
+  measured: string;
+  inWindow: ServedInWindow;
+  /** Served again seconds after a refusal: a bucket refilling serves whichever request comes next. */
+  refillsSoon: boolean;
+}
+
+/** Over the limit: what was served before the first refusal, and the operations that explains. */
+interface OverLimit {
+  firstRefusal: number;
+  servedOver: Exchange[];
+  uncountedOps?: ReturnType<typeof uncountedOperations>;
+}
+
+const forged = (e: Exchange) => e.request.headers["x-forwarded-for"] !== undefined;
+
 /**
  * The 429 contract, judged on the burst (see runner/burst.ts): from one fresh client IP, `limit`
  * requests of the plan are served (the preflights among them not counted) and the next is
@@ -126,42 +161,89 @@ const headersCount = (gets: Exchange[]) =>
  * requests sent halfway through the wait are not counted, so after waiting Retry-After the client
  * is served again. What one address got served within one window is measured and reported.
  * Whether Retry-After is present and well-formed is response-headers' finding; that it never
- * exceeds the window is judged here, on every 429.
+ * exceeds the window is judged here, on every 429. The steps below, in order.
  */
-function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst: BurstRecord): Verdict {
-  const policy = ctx.spec.rateLimit;
-  const findings: { finding: Finding; exchange: Exchange }[] = [];
-  const fail: Fail = (exchange, code, title, received, documented) =>
-    findings.push({ exchange, finding: { code: `rate-limit/${code}`, title, received, documented } });
-  const over = burst.overLimit[0];
-  if (!over) return { findings, informative: false, inconclusive: burst.skipped ?? "the burst was not sent" };
-  const { refused: limited, foreign } = refusalOf(burst, policy.status);
-  if (foreign) {
-    // Refused, but with another component's page: the limit holds, the contract's answer does not.
-    const server = foreign.headers.server ? `, Server: ${foreign.headers.server}` : "";
-    fail(
-      foreign,
-      "refused-not-429",
-      `over the limit the client was refused with ${foreign.status} ${foreign.mediaType} pages${server}, not ${policy.status} with Retry-After: a limiter in front answers for the API`,
-      {
-        status: foreign.status,
-        mediaType: foreign.mediaType,
-        ...(foreign.headers.server ? { server: foreign.headers.server } : {}),
-      },
-      `${policy.status} with Retry-After (${policy.retry_after})`,
-    );
+function judgeBurst(ctx: CheckContext, burst: BurstRecord): Verdict {
+  if (!burst.overLimit[0])
+    return { findings: [], informative: false, inconclusive: burst.skipped ?? "the burst was not sent" };
+  const { refused: limited, foreign } = refusalOf(burst, ctx.spec.rateLimit.status);
+  const j = judging(ctx, burst, limited);
+  if (foreign) judgeForeignRefusal(j, foreign);
+  judgeWindow(j, foreign);
+  judgeCostAnywhere(j);
+  const over = overTheLimit(j);
+  judgeCountdown(j, over);
+  if (over.servedOver.length > j.uncertain && !over.uncountedOps) {
+    judgeServedOver(j, over);
+    return {
+      findings: j.findings,
+      informative: true,
+      partial:
+        "not judged while the limit was not enforced: a forged X-Forwarded-For, every endpoint refusing, another client IP served, served again after the wait",
+    };
   }
+  if (over.firstRefusal < 0) {
+    const before = countedAtStart(burst);
+    const left = before > 0 ? ` (or, of the ${before} from before the run, left the window meanwhile)` : "";
+    const why = `${uncounted(burst.window)} requests of the window got no whole answer or a 5xx${left}: the server's count is unknown`;
+    return { findings: j.findings, informative: false, inconclusive: why };
+  }
+  judgeForgedServed(j, over);
+  judgeRefilled(j);
+  judgeOtherAddress(j);
+  judgeOtherEndpoints(j, over);
+  judgeAfterWait(j);
+  judgeResetWhole(j);
+  return { findings: j.findings, informative: true, partial: partialOf(j) };
+}
 
-  const gets = burst.window.filter((e) => isCounted(e.request));
-  const uncertain = uncounted(burst.window);
-  const firstRefused = gets.findIndex(limited);
-  const inWindow = servedInWindow(burst, limited);
-  const measured = `${inWindow.served} served within ${inWindow.seconds} s from one client address (limit ${burst.limit} per ${burst.windowSeconds} s)`;
+/** The facts every step reads, drawn once from the record. */
+function judging(ctx: CheckContext, record: BurstRecord, limited: Refused): Judging {
+  const findings: Judging["findings"] = [];
+  const inWindow = servedInWindow(record, limited);
+  const before = countedAtStart(record);
+  // Requests counted before the run fill part of the window, and may leave it as the burst goes.
+  const burst = before > 0 ? { ...record, limit: record.limit - before } : record;
+  return {
+    burst,
+    limit: record.limit,
+    policy: ctx.spec.rateLimit,
+    findings,
+    fail: (exchange, code, title, received, documented) =>
+      findings.push({ exchange, finding: { code: `rate-limit/${code}`, title, received, documented } }),
+    limited,
+    gets: burst.window.filter((e) => isCounted(e.request)),
+    uncertain: uncounted(record.window) + before,
+    measured: `${inWindow.served} served within ${inWindow.seconds} s from one client address (limit ${record.limit} per ${record.windowSeconds} s)`,
+    inWindow,
+    refillsSoon: burst.refill.some((x) => answered(x) && !limited(x)),
+  };
+}
+
+/** Refused, but with another component's page: the limit holds, the contract's answer does not. */
+function judgeForeignRefusal(j: Judging, foreign: Exchange): void {
+  const server = foreign.headers.server ? `, Server: ${foreign.headers.server}` : "";
+  j.fail(
+    foreign,
+    "refused-not-429",
+    `over the limit the client was refused with ${foreign.status} ${foreign.mediaType} pages${server}, not ${j.policy.status} with Retry-After: a limiter in front answers for the API`,
+    {
+      status: foreign.status,
+      mediaType: foreign.mediaType,
+      ...(foreign.headers.server ? { server: foreign.headers.server } : {}),
+    },
+    `${j.policy.status} with Retry-After (${j.policy.retry_after})`,
+  );
+}
+
+/** Within the window: counted together with other addresses, or refused early (and why). */
+function judgeWindow(j: Judging, foreign: Exchange | undefined): void {
+  const { burst, gets } = j;
+  const firstRefused = gets.findIndex(j.limited);
   if (burst.countedTogether) {
     // Requests from the other addresses used up this client's window: that is the finding.
-    const e = gets[firstRefused] ?? over;
-    fail(
-      e,
+    j.fail(
+      gets[firstRefused] ?? (burst.overLimit[0] as Exchange),
       "per-ip",
       "requests from different client IPs were counted together (a proxy in front that hides client IPs, or a limiter that counts all clients as one)",
       `refused after ${firstRefused >= 0 ? firstRefused : gets.length} requests from this IP`,
@@ -172,175 +254,256 @@ function judgeBurst(ctx: Parameters<NonNullable<Check["judgeBurst"]>>[0], burst:
       burst,
       gets,
       firstRefused,
-      fail,
-      policy.counts_preflight,
+      j.fail,
+      j.policy.counts_preflight,
       costlyOf(burst),
-      limited,
+      j.limited,
       // Refused with another component's page: a limiter in front, not the API's.
       foreign !== undefined || foreignPage(gets[firstRefused] as Exchange),
     );
   }
-  // An operation costing two units shows even when the burst's window held none of it (spread runs).
-  const costly = costlyOf(burst);
+}
+
+/** An operation costing two units shows even when the burst's window held none of it (spread runs). */
+function judgeCostAnywhere(j: Judging): void {
+  const costly = costlyOf(j.burst);
   const withExchange = costly.find((c) => c.exchange);
-  if (!findings.some((f) => f.finding.code === "rate-limit/costs-more") && withExchange?.exchange) {
-    fail(
-      withExchange.exchange,
-      "costs-more",
-      costsText(costly),
-      costly.map((c) => `${c.operation}: ${c.units} units`),
-      "one unit per request",
-    );
-  }
-  // Over the limit: plain requests served before the first refusal (those the server may not
-  // have counted make room for as many) mean the limit is not the contract's; the forged header
-  // is left out, since its being served is a fault of its own.
-  const forged = (e: Exchange) => e.request.headers["x-forwarded-for"] !== undefined;
+  if (j.findings.some((f) => f.finding.code === "rate-limit/costs-more") || !withExchange?.exchange) return;
+  j.fail(
+    withExchange.exchange,
+    "costs-more",
+    costsText(costly),
+    costly.map((c) => `${c.operation}: ${c.units} units`),
+    "one unit per request",
+  );
+}
+
+/**
+ * Over the limit: plain requests served before the first refusal (those the server may not have
+ * counted make room for as many) mean the limit is not the contract's; the forged header is left
+ * out, since its being served is a fault of its own. Operations served over the limit, whose
+ * requests in the window match what was served over, are not counted (judged at once).
+ */
+function overTheLimit(j: Judging): OverLimit {
+  const { burst, limited, uncertain } = j;
   const firstRefusal = burst.overLimit.findIndex(limited);
   const before = firstRefusal < 0 ? burst.overLimit : burst.overLimit.slice(0, firstRefusal);
   const servedOver = before.filter((e) => !forged(e) && answered(e));
-  // Operations served over the limit, whose requests in the window match what was served over: not counted.
   const forgedServed = before.some((e) => forged(e) && answered(e) && !limited(e));
-  // Served again seconds after a refusal: a bucket refilling serves whichever request comes next,
-  // so one request of an endpoint served over the limit no longer shows that endpoint exempt.
-  const refillsSoon = burst.refill.some((x) => answered(x) && !limited(x));
+  // A bucket refilling serves whichever request comes next: one endpoint served over the limit no longer shows it exempt.
   const uncountedOps =
-    firstRefusal >= 0 && servedOver.length > uncertain && !refillsSoon
+    firstRefusal >= 0 && servedOver.length > uncertain && !j.refillsSoon
       ? uncountedOperations(burst, servedOver.length, uncertain, forgedServed, limited)
       : undefined;
   if (uncountedOps) {
     const names = uncountedOps.operations.join(" and ");
-    fail(
+    j.fail(
       uncountedOps.exchange,
       "endpoint-not-limited",
-      `${measured}: ${servedOver.length} served over the limit, as many as the ${uncountedOps.requests} ${names} requests of the window, and ${names} still served over the limit: not counted`,
-      { ...inWindow, limit: burst.limit, uncounted: { [names]: uncountedOps.requests } },
-      `${policy.status} after ${burst.limit}: the limit applies to every endpoint`,
+      `${j.measured}: ${servedOver.length} served over the limit, as many as the ${uncountedOps.requests} ${names} requests of the window, and ${names} still served over the limit: not counted`,
+      { ...j.inWindow, limit: burst.limit, uncounted: { [names]: uncountedOps.requests } },
+      `${j.policy.status} after ${burst.limit}: the limit applies to every endpoint`,
     );
   }
-  // RateLimit-Remaining counts down by one per counted request: in a window the server held
-  // empty, whatever order the answers came in, the limit's requests leave limit-1 … 0, once each.
+  return { firstRefusal, servedOver, ...(uncountedOps ? { uncountedOps } : {}) };
+}
+
+/**
+ * RateLimit-Remaining counts down by one per counted request: in a window the server held empty,
+ * whatever order the answers came in, the limit's requests leave limit-1 … 0, once each.
+ */
+function judgeCountdown(j: Judging, over: OverLimit): void {
+  const { burst, gets } = j;
   const remaining = gets.map((e) => Number(e.headers["ratelimit-remaining"]));
-  if (
+  const whole =
     !burst.countedTogether &&
-    !uncountedOps &&
-    firstRefused < 0 &&
-    uncertain === 0 &&
+    !over.uncountedOps &&
+    gets.findIndex(j.limited) < 0 &&
+    j.uncertain === 0 &&
     gets.length === burst.limit &&
-    remaining.every(Number.isInteger)
-  ) {
-    const sorted = [...remaining].sort((a, b) => b - a);
-    if (sorted.some((r, i) => r !== burst.limit - 1 - i)) {
-      fail(
-        gets[0] as Exchange,
-        "remaining-not-counting",
-        `RateLimit-Remaining does not count down by one per counted request over the ${burst.limit} requests of the window`,
-        sorted,
-        `${burst.limit - 1} down to 0, once each`,
-      );
-    }
-  }
-  if (servedOver.length > uncertain && !uncountedOps) {
-    const e = servedOver.at(-1) as Exchange;
-    // Refused at last and served again seconds later: a bucket that drained while the window
-    // filled (how many it let over depends on how fast the client was); the shape is the finding.
-    const refilled = firstRefusal >= 0 && refillsSoon;
-    fail(
-      e,
-      refilled ? "refills-early" : "not-enforced",
-      `${measured}: ${servedOver.length} served over the limit; ${limiterShape(burst, limited)}`,
-      { ...inWindow, limit: burst.limit, windowSeconds: burst.windowSeconds, overLimit: servedOver.length },
-      `at most ${burst.limit} within any ${burst.windowSeconds} s, then ${policy.status}`,
-    );
-    return {
-      findings,
-      informative: true,
-      partial:
-        "not judged while the limit was not enforced: a forged X-Forwarded-For, every endpoint refusing, another client IP served, served again after the wait",
-    };
-  }
-  if (firstRefusal < 0) {
-    const why = `${uncertain} requests of the window got no whole answer or a 5xx: the server's count is unknown`;
-    return { findings, informative: false, inconclusive: why };
-  }
-  // Served right after a plain refusal, with a plain request right after it refused again: the header opened the door.
-  const servedForged = burst.overLimit
-    .slice(firstRefusal + 1)
-    .find((e, i, rest) => forged(e) && !limited(e) && !(rest[i + 1] && !limited(rest[i + 1] as Exchange)));
-  if (servedForged) {
-    fail(
-      servedForged,
-      "trusts-forwarded-for",
-      `a request over the limit was served because it carried X-Forwarded-For: ${servedForged.request.headers["x-forwarded-for"]} (the one before it, without, was refused)`,
-      servedForged.status,
-      `${policy.status}: ${policy.client_ip}`,
+    remaining.every(Number.isInteger);
+  if (!whole) return;
+  const sorted = [...remaining].sort((a, b) => b - a);
+  if (sorted.some((r, i) => r !== burst.limit - 1 - i)) {
+    j.fail(
+      gets[0] as Exchange,
+      "remaining-not-counting",
+      `RateLimit-Remaining does not count down by one per counted request over the ${burst.limit} requests of the window`,
+      sorted,
+      `${burst.limit - 1} down to 0, once each`,
     );
   }
-  // Served again seconds after the refusal, long before the window's first request left it.
-  const refilled = burst.refill.filter((e) => answered(e) && !limited(e));
-  if (refilled.length > 0) {
-    fail(
-      refilled[0] as Exchange,
-      "refills-early",
-      `${measured}: ${limiterShape(burst, limited)}`,
-      { ...inWindow, limit: burst.limit, windowSeconds: burst.windowSeconds, servedAgain: refilled.length },
-      `refused until the window's first request leaves it (sliding ${burst.windowSeconds}-second window)`,
+}
+
+/**
+ * Served over the limit, no operation explaining it: the limit is not enforced, or (refused at last
+ * and served again seconds later) a bucket that drained while the window filled (how many it let
+ * over depends on how fast the client was): the shape is the finding.
+ */
+function judgeServedOver(j: Judging, over: OverLimit): void {
+  const refilled = over.firstRefusal >= 0 && j.refillsSoon;
+  j.fail(
+    over.servedOver.at(-1) as Exchange,
+    refilled ? "refills-early" : "not-enforced",
+    `${j.measured}: ${over.servedOver.length} served over the limit; ${limiterShape(j.burst, j.limited)}`,
+    {
+      ...j.inWindow,
+      limit: j.limit,
+      windowSeconds: j.burst.windowSeconds,
+      overLimit: over.servedOver.length,
+    },
+    `at most ${j.limit} within any ${j.burst.windowSeconds} s, then ${j.policy.status}`,
+  );
+}
+
+/** Served right after a plain refusal, with a plain request right after it refused again: the header opened the door. */
+function judgeForgedServed(j: Judging, over: OverLimit): void {
+  const servedForged = j.burst.overLimit
+    .slice(over.firstRefusal + 1)
+    .find(
+      (e, i, rest) => forged(e) && !j.limited(e) && !(rest[i + 1] && !j.limited(rest[i + 1] as Exchange)),
     );
-  }
-  if (burst.otherAddress && limited(burst.otherAddress) && !burst.countedTogether) {
-    fail(
-      burst.otherAddress,
-      "per-ip",
-      `another client IP (${burst.otherAddress.localAddress ?? "default"}) was refused too: ${refusedBy(burst.otherAddress)}`,
-      burst.otherAddress.status,
-      "served: counted per client IP",
-    );
-  }
-  const named = new Set(uncountedOps?.operations);
-  const unlimited = refillsSoon
-    ? []
-    : burst.otherEndpoints.filter((x) => !limited(x) && answered(x) && !named.has(operationName(x)));
+  if (!servedForged) return;
+  j.fail(
+    servedForged,
+    "trusts-forwarded-for",
+    `a request over the limit was served because it carried X-Forwarded-For: ${servedForged.request.headers["x-forwarded-for"]} (the one before it, without, was refused)`,
+    servedForged.status,
+    `${j.policy.status}: ${j.policy.client_ip}`,
+  );
+}
+
+/** Served again seconds after the refusal, long before the window's first request left it. */
+function judgeRefilled(j: Judging): void {
+  const refilled = j.burst.refill.filter((e) => answered(e) && !j.limited(e));
+  if (refilled.length === 0) return;
+  j.fail(
+    refilled[0] as Exchange,
+    "refills-early",
+    `${j.measured}: ${limiterShape(j.burst, j.limited)}`,
+    {
+      ...j.inWindow,
+      limit: j.burst.limit,
+      windowSeconds: j.burst.windowSeconds,
+      servedAgain: refilled.length,
+    },
+    `refused until the window's first request leaves it (sliding ${j.burst.windowSeconds}-second window)`,
+  );
+}
+
+/** Another client address must still be served: counting is per client IP. */
+function judgeOtherAddress(j: Judging): void {
+  const other = j.burst.otherAddress;
+  if (!other || !j.limited(other) || j.burst.countedTogether) return;
+  j.fail(
+    other,
+    "per-ip",
+    `another client IP (${other.localAddress ?? "default"}) was refused too: ${refusedBy(other)}`,
+    other.status,
+    "served: counted per client IP",
+  );
+}
+
+/** Over the limit every other operation refuses the client too, before reading its parameters. */
+function judgeOtherEndpoints(j: Judging, over: OverLimit): void {
+  if (j.refillsSoon) return;
+  const named = new Set(over.uncountedOps?.operations);
+  const unlimited = j.burst.otherEndpoints.filter(
+    (x) => !j.limited(x) && answered(x) && !named.has(operationName(x)),
+  );
   for (const e of unlimited) {
     if ((e.parsed?.errors.length ?? 0) > 0) {
-      fail(
+      j.fail(
         e,
         "parameters-before-limit",
         `${operationName(e)} answered ${e.status} to a request with a bad parameter while the client was over the limit: the parameters were read before the limit`,
         e.status,
-        `${policy.status}: the rate limit is checked first (info.description "Order of checks")`,
+        `${j.policy.status}: the rate limit is checked first (info.description "Order of checks")`,
       );
       continue;
     }
-    fail(
+    j.fail(
       e,
       "endpoint-not-limited",
       `${operationName(e)} answered ${e.status} while the client was over the limit`,
       e.status,
-      `${policy.status}: the limit applies to every endpoint`,
+      `${j.policy.status}: the limit applies to every endpoint`,
     );
   }
-  if (burst.after && limited(burst.after)) {
-    const knocks = burst.knocks.length + burst.refill.filter(limited).length;
-    fail(
-      burst.after,
-      "not-served-after-wait",
-      `still refused after waiting ${waitedFor(burst, policy.status)}` +
-        (knocks
-          ? ` (${knocks} refused requests were sent during the wait: refused requests must not be counted)`
-          : ""),
-      burst.after.status,
-      "served",
+}
+
+/** After waiting what Retry-After asked (with refused knocks halfway), the client is served again. */
+function judgeAfterWait(j: Judging): void {
+  const { burst } = j;
+  if (!burst.after || !j.limited(burst.after)) return;
+  const knocks = burst.knocks.length + burst.refill.filter(j.limited).length;
+  j.fail(
+    burst.after,
+    "not-served-after-wait",
+    `still refused after waiting ${waitedFor(burst, j.policy.status)}` +
+      (knocks
+        ? ` (${knocks} refused requests were sent during the wait: refused requests must not be counted)`
+        : ""),
+    burst.after.status,
+    "served",
+  );
+}
+
+/**
+ * After the wait, the window's shape: each answer served after it, counted with those served before
+ * it since the wait, against what a sliding window frees by then (the limit less the burst's requests
+ * it surely still holds), and its RateLimit-Remaining against what is left. A fixed window resets
+ * whole at its boundary: it serves, and says it has, what a sliding window still holds.
+ */
+function judgeResetWhole(j: Judging): void {
+  const { burst } = j;
+  const answers = [burst.after, ...(burst.afterProbes ?? [])].filter((e): e is Exchange => e !== undefined);
+  let served = 0;
+  for (const e of answers) {
+    if (j.limited(e) || !answered(e)) return;
+    served++;
+    const held = surelyInWindow(burst, e.receivedAt, j.limited);
+    const left = Math.max(0, j.limit - held - served);
+    const remaining = Number(e.headers["ratelimit-remaining"] ?? Number.NaN);
+    const over = served > j.limit - held;
+    if (!over && !(Number.isInteger(remaining) && remaining > left)) continue;
+    const first = burst.window[0] as Exchange;
+    const at = Number((e.sentAt - first.sentAt).toFixed(1));
+    const says = Number.isInteger(remaining) ? ` (RateLimit-Remaining ${remaining})` : "";
+    const which =
+      served === 1 ? "the first request after it was served" : `${served} requests after it were served`;
+    j.fail(
+      e,
+      "resets-whole",
+      `after waiting ${waitedFor(burst, j.policy.status)}, ${which} ${at} s after the window's first request${says}, while ${held} requests served within the last ${burst.windowSeconds} s were still in a sliding window (limit ${j.limit}): the limit resets whole, a fixed window (up to ${2 * j.limit} within seconds across its boundary), not a sliding one`,
+      { servedAfterWait: served, secondsAfterFirst: at, stillInWindow: held, ...(says ? { remaining } : {}) },
+      `at most ${Math.max(0, j.limit - held)} served, RateLimit-Remaining at most ${left} (sliding ${burst.windowSeconds}-second window)`,
     );
+    return;
   }
-  const partial = [
-    measured,
-    burst.otherAddress ? undefined : "per-IP counting not tested (one source address)",
-    refillsSoon
-      ? "every endpoint refusing over the limit not judged (the limiter refills within seconds)"
-      : undefined,
-    burst.after ? undefined : (burst.skipped ?? "the client was not seen served again after the wait"),
+}
+
+/**
+ * What the burst judged, and the parts it did not, each with what it would need (the form of every
+ * check judged in part: conformance/README.md "Judged in part"). A part not exercised is named as
+ * such, never folded into the pass.
+ */
+function partialOf(j: Judging): string {
+  const { burst } = j;
+  const afterWait = burst.after
+    ? undefined
+    : `the wait: served again after Retry-After, refused requests not counted, no refill before the window's first request leaves it, the window's shape after it (${burst.skipped ?? "the client was not seen served again after the wait"})`;
+  const notJudged = [
+    burst.otherAddress
+      ? undefined
+      : "per-IP counting not tested (one source address: a second one is needed)",
+    j.refillsSoon ? "every endpoint refusing over the limit (the limiter refills within seconds)" : undefined,
+    afterWait,
   ].filter(Boolean);
-  return { findings, informative: true, partial: partial.join("; ") };
+  const before = countedAtStart(burst);
+  const counted =
+    before > 0 ? `, with ${before} request${before === 1 ? "" : "s"} from before the run counted in` : "";
+  return `judged: ${j.measured}${counted}${notJudged.length > 0 ? `; not judged: ${notJudged.join("; ")}` : ""}`;
 }
 
 /** Who refused another client: a cache giving a stored refusal (its own headers, a replayed Date), or the limiter counting clients together. */
@@ -365,7 +528,7 @@ export const rateLimit: Check = {
   name: "rate-limit",
   title: "Rate limit contract broken",
   verifies:
-    "60 requests per IP are served (preflights not counted) with RateLimit-Remaining counting down by one each, the 61st within a minute gets 429 even with a forged X-Forwarded-For, every other endpoint refuses it too, another IP is still served, Retry-After never exceeds the window, and the client is served again after waiting it (refused requests not counted).",
+    "60 requests per IP are served (preflights not counted) with RateLimit-Remaining counting down by one each, the 61st within a minute gets 429 even with a forged X-Forwarded-For, every other endpoint refuses it too, another IP is still served, Retry-After never exceeds the window, and the client is served again after waiting it (refused requests not counted), though no more than a sliding window has freed by then (not a fixed window's whole reset).",
   source: "x-rate-limit",
   severity: "high",
   judge(ctx, exchange) {

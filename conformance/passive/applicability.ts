@@ -17,7 +17,8 @@ export interface Applicability {
 
 /** How a check applies passively. */
 export function applicability(spec: Spec, check: Check): Applicability {
-  if (check.judgeBurst)
+  // A check with a passive reading of its own (FIXED) judges the burst besides: that part is the suite's.
+  if (check.judgeBurst && !FIXED[check.name])
     return {
       use: "partly",
       how: "every 429: Retry-After within the window. The limit itself (the 61st refused, per client IP, preflights and refused requests not counted, served again after Retry-After) needs the suite's own 429 burst: not exercised: passive",
@@ -100,6 +101,8 @@ const FIXED: Record<string, string> = {
   "cache-control":
     "every answer: its Cache-Control for its kind, and signs a cache answered (Age, X-Cache HIT)",
   "meta-limits": "every 200 of getMeta",
+  "rate-limit-reset":
+    "every answer carrying RateLimit-Reset and RateLimit-Remaining; its bound from the burst's timing needs the suite's 429 burst",
 };
 
 /** Why a check saw nothing to judge in this traffic (passive). */

@@ -5,6 +5,9 @@
  */
 import { open } from "node:fs/promises";
 import { oneLine } from "../../src/errors/one-line.ts";
+import { loadSpec } from "../../src/spec/load.ts";
+import { liveClientJudge } from "../clients/live.ts";
+import type { ClientReportFile } from "../clients/report-files.ts";
 import { openRunLedger, type RunLedger } from "../ledger/hook.ts";
 import { type ReportFormat, writeReports } from "../main.ts";
 import { formatConsole } from "../reporters/console.ts";
@@ -108,12 +111,16 @@ export interface ProxyCli extends PassiveCli {
   recordHar?: string;
   /** Judge in the proxy's own thread instead of a worker (tests). */
   inline?: boolean;
+  /** `--clients-report F=PATH`: the proxy's clients judged too (x-client-rules), written on stop. */
+  clientsReports?: ClientReportFile[];
 }
 
 export interface ProxyRun {
   url: string;
   /** Stops the proxy (exchanges in flight finish), writes the reports; the exit code. */
   stop(): Promise<{ code: number; report: RunReport }>;
+  /** Writes the clients report now (--clients-report), the proxy going on. */
+  writeClients?(): Promise<void>;
 }
 
 export async function proxyCommand(cli: ProxyCli): Promise<ProxyRun> {
@@ -145,6 +152,10 @@ export async function proxyCommand(cli: ProxyCli): Promise<ProxyRun> {
     await judging.close();
     throw err;
   });
+  // Only asked for: the client judge reads the spec in this thread, which otherwise only forwards.
+  const clients = cli.clientsReports?.length
+    ? liveClientJudge(await loadSpec(cli.specPath), cli.clientsReports, { basePath: target.basePath })
+    : undefined;
   const proxy = await startPassiveProxy({
     upstream: cli.upstream,
     ...(cli.host ? { host: cli.host } : {}),
@@ -163,6 +174,7 @@ export async function proxyCommand(cli: ProxyCli): Promise<ProxyRun> {
     onObserved: (verdict) => {
       for (const s of all) s.verdict?.(verdict);
     },
+    ...(clients ? { onClientExchange: clients.observeBytes } : {}),
   }).catch(async (err: unknown) => {
     await judging.close();
     await Promise.all(all.map((s) => s.close()));
@@ -173,8 +185,10 @@ export async function proxyCommand(cli: ProxyCli): Promise<ProxyRun> {
   );
   return {
     url: proxy.url,
+    ...(clients ? { writeClients: async () => void (await clients.write(out)) } : {}),
     stop: async () => {
       await proxy.close();
+      await clients?.write(out);
       return finish(cli, judging, all, out, "proxy", ledger?.ledger);
     },
   };
@@ -187,7 +201,7 @@ export interface JudgeCli extends PassiveCli {
 }
 
 /** HAR when the file is one JSON document with `log`, the kit's NDJSON otherwise. */
-async function* trafficOf(file: string): AsyncGenerator<Traffic> {
+export async function* trafficOf(file: string): AsyncGenerator<Traffic> {
   const handle = await open(file);
   const head = Buffer.alloc(256);
   try {

@@ -4,6 +4,7 @@
  * suite: read in the CLI's own thread, that cost the proxy ~36 MB of RSS in a thread that only
  * waits for a signal.
  */
+import { clientsReportOption } from "../clients/report-files.ts";
 import type { ProxyCli } from "./main.ts";
 import { listOption, rateOption, reportsOption } from "./options.ts";
 
@@ -24,6 +25,8 @@ export interface ProxyArgs {
   skip?: string;
   spec?: string;
   ledger?: string;
+  /** `--clients-report F=PATH`, each as given. */
+  clientsReport?: string[];
 }
 
 /** The options read; a wrong one is an OptionError. */
@@ -46,5 +49,6 @@ export function proxyCliOf(args: ProxyArgs): Omit<ProxyCli, "out"> {
     ...(skip ? { skip } : {}),
     ...(args.spec ? { specPath: args.spec } : {}),
     ...(args.ledger ? { ledger: args.ledger } : {}),
+    ...(args.clientsReport?.length ? { clientsReports: clientsReportOption(args.clientsReport) } : {}),
   };
 }

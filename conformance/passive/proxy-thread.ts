@@ -15,10 +15,17 @@ const answer = (a: ForwarderAnswer) => port.postMessage(a);
 
 try {
   const run = await proxyCommand(proxyCliOf(workerData as ProxyArgs));
-  port.once("message", async () => {
+  // "clients": the clients report written on demand; any other message stops the proxy.
+  const onMessage = async (message: unknown) => {
+    if (message === "clients") {
+      await run.writeClients?.();
+      return;
+    }
+    port.off("message", onMessage);
     const { code, report } = await run.stop();
     answer({ kind: "stopped", code, report });
-  });
+  };
+  port.on("message", onMessage);
   answer({ kind: "listening", url: run.url });
 } catch (err) {
   const e = err as NodeJS.ErrnoException;

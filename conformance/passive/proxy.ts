@@ -43,6 +43,8 @@ export interface ProxyOptions {
   onExchange?(traffic: Traffic): void;
   /** Every exchange's verdict once judged (or not), for the live console and the findings log. */
   onObserved?(verdict: TrafficVerdict): void;
+  /** Every complete exchange once, its body as the bytes kept (the client judge: conformance/clients/). */
+  onClientExchange?(exchange: TrafficBytes): void;
 }
 
 export interface RunningProxy {
@@ -79,6 +81,7 @@ export function startPassiveProxy(options: ProxyOptions): Promise<RunningProxy> 
    * sockets, messages and parsers (a full backlog of them held tens of MB).
    */
   const judge = async (full: TrafficBytes): Promise<TrafficVerdict | undefined> => {
+    options.onClientExchange?.(full);
     options.onExchange?.(trafficOfBytes(full));
     // A judge that failed costs the verdict, never the answer.
     const verdict = await options.judging.observe(full).catch(() => undefined);

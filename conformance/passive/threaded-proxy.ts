@@ -57,6 +57,8 @@ export function proxyInWorker(args: ProxyArgs): Promise<ProxyRun> {
     if (first.kind !== "listening") throw new Error("the proxy's forwarding thread did not start");
     return {
       url: first.url,
+      // Fire and forget: the thread writes the files and prints the verdicts itself.
+      writeClients: async () => worker.postMessage("clients"),
       stop: async () => {
         const stopped = next();
         worker.postMessage("stop");

@@ -21,6 +21,7 @@ export type LimiterFault =
   | "skips-rss"
   | "counts-clients-together"
   | "leaky-bucket"
+  | "fixed-window"
   | "search-costs-two"
   | "search-costs-two-unseen";
 
@@ -66,8 +67,18 @@ class LeakyBucketStore implements RateLimitStore {
   async hit(key: string, nowMs: number, limit: number, windowMs: number): Promise<WindowState> {
     const level = this.level(key, nowMs, limit, windowMs);
     const allowed = level + 1 <= limit;
-    this.buckets.set(key, { level: allowed ? level + 1 : level, at: nowMs });
-    return { allowed, count: Math.ceil(allowed ? level + 1 : level), oldestMs: nowMs };
+    const after = allowed ? level + 1 : level;
+    this.buckets.set(key, { level: after, at: nowMs });
+    return { allowed, count: Math.ceil(after), oldestMs: this.slotFreesAt(after, nowMs, limit, windowMs) };
+  }
+
+  /**
+   * Its Reset and Retry-After honest for a bucket (the time until one more request fits, a fraction of
+   * the window), so that only its shape differs: stated as the instant a window's oldest would have come.
+   */
+  private slotFreesAt(level: number, nowMs: number, limit: number, windowMs: number): number {
+    const untilOneFits = (Math.max(0, level + 1 - limit) * windowMs) / limit;
+    return nowMs - windowMs + untilOneFits;
   }
 
   async peek(key: string, nowMs: number, windowMs: number) {
@@ -86,6 +97,43 @@ class LeakyBucketStore implements RateLimitStore {
 }
 
 /**
+ * A fixed window (express-rate-limit's default, many gateways'): counts reset whole at every multiple
+ * of the window on its clock (each wall-clock minute for 60 s), so up to twice the limit gets
+ * through within seconds across a boundary. Its Reset and Retry-After are honest for itself: the
+ * time to the boundary. With `leadMs`, a client's windows start that long before its first request
+ * (the wall clock's phase, pinned: a test waits for no minute to turn, a burst never straddles).
+ */
+export class FixedWindowStore implements RateLimitStore {
+  private readonly counts = new Map<string, { start: number; count: number }>();
+  private readonly phase = new Map<string, number>();
+
+  constructor(private readonly leadMs?: number) {}
+
+  async hit(key: string, nowMs: number, limit: number, windowMs: number): Promise<WindowState> {
+    const current = this.current(key, nowMs, windowMs);
+    const allowed = current.count < limit;
+    if (allowed) current.count++;
+    this.counts.set(key, current);
+    return { allowed, count: current.count, oldestMs: current.start };
+  }
+
+  async peek(key: string, nowMs: number, windowMs: number) {
+    const current = this.current(key, nowMs, windowMs);
+    return { count: current.count, oldestMs: current.start };
+  }
+
+  async close(): Promise<void> {}
+
+  private current(key: string, nowMs: number, windowMs: number) {
+    if (!this.phase.has(key)) this.phase.set(key, this.leadMs === undefined ? 0 : nowMs - this.leadMs);
+    const phase = this.phase.get(key) ?? 0;
+    const start = phase + Math.floor((nowMs - phase) / windowMs) * windowMs;
+    const kept = this.counts.get(key);
+    return kept?.start === start ? kept : { start, count: 0 };
+  }
+}
+
+/**
  * The manifest as this limiter's target states it: its own window (the limit in force), so that
  * only the planted fault shows, not a manifest disagreeing with the limiter in front of it.
  */
@@ -100,13 +148,20 @@ function statingWindow(req: ProxiedRequest, res: ProxiedResponse, windowSeconds:
  * The fault as a proxy mutation. `windowSeconds` may be shorter than the spec's so that a run
  * which waits out Retry-After stays short; the limit is the spec's.
  */
-export function faultyLimiter(fault: LimiterFault, windowSeconds: number): Mutation {
+export function faultyLimiter(
+  fault: LimiterFault,
+  windowSeconds: number,
+  options: { store?: RateLimitStore } = {},
+): Mutation {
   const store =
-    fault === "counts-refused"
+    options.store ??
+    (fault === "counts-refused"
       ? new CountsRefusedStore()
       : fault === "leaky-bucket"
         ? new LeakyBucketStore()
-        : new MemoryStore();
+        : fault === "fixed-window"
+          ? new FixedWindowStore()
+          : new MemoryStore());
   const ready = loadSpec().then((spec) => ({
     spec,
     limiter: new RateLimiter(store, { limit: spec.rateLimit.limit, windowSeconds }),

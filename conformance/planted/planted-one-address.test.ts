@@ -8,7 +8,7 @@ import { startBundledServer, type Target } from "../runner/target.ts";
 import { faultyLimiter } from "./faulty-limiter.ts";
 import { expectExactly, expectMutated } from "./matrix.ts";
 import { type Mutation, startProxy } from "./proxy.ts";
-import { PLANTED } from "./variants.ts";
+import { PLANTED, resetAlwaysWindow } from "./variants.ts";
 
 /** The field's window, the server's and the planted limiters' alike. */
 const FIELD = { limit: 60, windowSeconds: 10 };
@@ -22,6 +22,8 @@ const FIELD = { limit: 60, windowSeconds: 10 };
 const FIELD_LIMITERS: Record<string, Mutation> = {
   "refused-counted": faultyLimiter("counts-refused", FIELD.windowSeconds),
   "forwarded-for-trusted": faultyLimiter("trusts-forwarded-for", FIELD.windowSeconds),
+  // The window in force is the field's: Reset states that, not the spec's 60 (which beyond-window alone would catch).
+  "reset-always-window": resetAlwaysWindow(FIELD.windowSeconds),
 };
 
 describe("planted bugs, from one address", () => {
@@ -40,6 +42,10 @@ describe("planted bugs, from one address", () => {
       "retry-after-missing",
       "refused-counted",
       "forwarded-for-trusted",
+      // Issue 37: caught only where the act asked has a rank its wider window's differs from.
+      "legacy-rank-wider-window",
+      "reset-always-window",
+      "fixed-window",
     ].map((name, i) => [name, i] as const),
   )(
     "%s took effect and fails exactly the intended checks",

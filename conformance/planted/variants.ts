@@ -5,8 +5,10 @@
  */
 import { localMidnight, localStamp } from "../../src/rules/windows.ts";
 import { loadSpec } from "../../src/spec/load.ts";
+import type { Spec } from "../../src/spec/spec.ts";
+import { widerWindow } from "../rules/vary.ts";
 import { CONTRACT_POINTS } from "./contract-points.ts";
-import { faultyLimiter } from "./faulty-limiter.ts";
+import { FixedWindowStore, faultyLimiter } from "./faulty-limiter.ts";
 import type { Mutation, ProxiedRequest, ProxiedResponse } from "./proxy.ts";
 import {
   cacheIgnoringKey,
@@ -101,6 +103,18 @@ function keyIgnored(): Mutation {
     },
   };
 }
+
+/**
+ * The API itself ignoring its keys (the cause `credentials-ignored`, not a cache); exported for
+ * test/stack/causes-nginx.test.ts, which runs it behind nginx too.
+ */
+export const KEY_IGNORED: PlantedBug = {
+  name: "key-ignored",
+  breaks: "the API serves a personal stream to a wrong key, and to the owner's key for another uid",
+  mutation: keyIgnored(),
+  expect: ["credentials-not-cached", "rule:my-follow-credentials", "rule:my-push-credentials"],
+  causes: ["credentials-ignored"],
+};
 
 /**
  * Sets an alert's local `datetime` and `shorttime` from its `shijianchuo` in `timeZone`. In the
@@ -212,6 +226,9 @@ const problem = (status: number, name: string): ProxiedResponse => ({
     errors: [{ in: "query", name, reason: "planted" }],
   }),
 });
+
+/** How far into its fixed window the planted fixed-window limiter puts each client's first request. */
+const FIXED_WINDOW_LEAD_MS = 500;
 
 export const PLANTED: PlantedBug[] = [
   {
@@ -948,8 +965,10 @@ export const PLANTED: PlantedBug[] = [
     mutation: onJson("/api/v1/shenghuo", (b, req) => {
       if (validWords(req.query.get("q"))) shrink(b, 0);
     }),
-    // Page 1 of a keyword then holds one fewer than its total leaves.
-    expect: ["relation:shenghuo-keyword-complete", "relation:shenghuo-last-page-count"],
+    // Page 1 of a keyword then holds one fewer than its total leaves; but the last-page count now
+    // gets its evidence without a keyword (its first fallback asks a page size the total does not
+    // fill evenly), so only the keyword relation meets the bug (issue 37).
+    expect: ["relation:shenghuo-keyword-complete"],
   },
   // The stack in front of a correct API (planted/stack.ts).
   {
@@ -1052,7 +1071,9 @@ export const PLANTED: PlantedBug[] = [
       const meta = body.meta as { total?: unknown } | undefined;
       if (meta && typeof meta.total === "number" && meta.total > TOTAL_CAP) meta.total = TOTAL_CAP;
     }),
-    expect: ["relation:search-after-last-page-empty"],
+    // At the last-page count's fallback page size (49), which 100 does not fill evenly, the last
+    // page the capped total implies holds more than it leaves: the page arithmetic sees the cap too.
+    expect: ["relation:search-last-page-count", "relation:search-after-last-page-empty"],
   },
   // Conformance power, round five: time fields agree with the timestamp in the contract's zone.
   {
@@ -1068,13 +1089,52 @@ export const PLANTED: PlantedBug[] = [
       "rule:legacy-rank-local-times",
     ],
   },
+  // Relation evidence that could have shown a violation (issue 37).
+  {
+    name: "legacy-rank-wider-window",
+    breaks:
+      "the legacy rank file of a window serves the next wider window's file (jintian's file is ershisixiaoshi's), each file valid alone",
+    mutation: legacyFileOfWiderWindow(),
+    expect: ["relation:legacy-rank-equals-rank"],
+  },
+  {
+    name: "shenghuo-total-capped",
+    breaks:
+      "shenghuo's meta.total is capped at 100 (a search engine's default total cap) while the pages after it still hold activities",
+    mutation: onJson("/api/v1/shenghuo", (body) => {
+      const meta = body.meta as { total?: unknown } | undefined;
+      if (meta && typeof meta.total === "number" && meta.total > TOTAL_CAP) meta.total = TOTAL_CAP;
+    }),
+    // At a page size the capped total does not fill evenly (the fallback's 99), the last page it
+    // implies holds more than it leaves: the page arithmetic sees the cap too.
+    expect: ["relation:shenghuo-last-page-count", "relation:shenghuo-after-last-page-empty"],
+  },
+  // Issue 37: the API ignoring its keys, run by the planted matrices like every other bug.
+  KEY_IGNORED,
+  // Issue 37: a fixed window in place of the sliding one.
+  {
+    name: "fixed-window",
+    breaks:
+      "a fixed window in place of the sliding one (counts reset whole at each boundary: up to 120 within seconds across it)",
+    // A 10-second window, each client's first request half a second into one: the burst ends before
+    // its boundary, Retry-After points at it, and after the wait the limit is whole again.
+    mutation: faultyLimiter("fixed-window", 10, { store: new FixedWindowStore(FIXED_WINDOW_LEAD_MS) }),
+    rate: { limit: 60, windowSeconds: 10 },
+    slow: true,
+    codes: ["rate-limit/resets-whole"],
+    expect: ["rate-limit"],
+    causes: ["limiter-shape"],
+  },
 ];
 
-/** Every answer carrying RateLimit-Reset states the spec's window there (a limiter reporting its window, not its count). */
-function resetAlwaysWindow(): Mutation {
-  let windowSeconds = "";
+/**
+ * Every answer carrying RateLimit-Reset states the window there (a limiter reporting its window, not
+ * its count): the spec's, or `inForce` when the limiter counts in a shorter one (field runs).
+ */
+export function resetAlwaysWindow(inForce?: number): Mutation {
+  let windowSeconds = inForce === undefined ? "" : String(inForce);
   void loadSpec().then((spec) => {
-    windowSeconds = String(spec.rateLimit.window_seconds);
+    windowSeconds ||= String(spec.rateLimit.window_seconds);
   });
   return {
     response(_req, res) {
@@ -1085,21 +1145,32 @@ function resetAlwaysWindow(): Mutation {
 }
 
 /**
- * The cap of search-total-capped: a multiple of every page size the suite asks (20, 50), so the
- * last page it implies is full and adds up; only the page after it shows the results it hides.
+ * The legacy rank file of each window answered with the file of the narrowest window containing
+ * it (the rank-windows-nest relation's own notion of "wider"), as an off-by-one in a table of
+ * windows would: every file is a valid rank, only the comparison with the API's rank of the same
+ * act shows it, and only on an act whose rank differs from its wider window's.
  */
-const TOTAL_CAP = 100;
+function legacyFileOfWiderWindow(): Mutation {
+  let spec: Spec | undefined;
+  void loadSpec().then((s) => {
+    spec = s;
+  });
+  return {
+    request(req) {
+      const act = /^\/plus\/json\/rank\/([a-z]+)\.json$/.exec(req.pathname)?.[1];
+      // An unknown act stays the server's 400.
+      const wider =
+        act && spec && act in spec.rankWindows.windows
+          ? widerWindow(spec, act, Date.now() / 1000)
+          : undefined;
+      return wider ? { ...req, pathname: `/plus/json/rank/${wider}.json` } : req;
+    },
+  };
+}
 
 /**
- * The API itself ignoring its keys (the cause `credentials-ignored`, not a cache): run through the
- * suite by test/stack/causes-nginx.test.ts. Not in PLANTED yet: the passive matrix
- * (conformance/passive/planted.test.ts) must first say that an ordinary client never sends a
- * wrong key, so its traffic cannot show it.
+ * The cap of search-total-capped and shenghuo-total-capped: a multiple of the page sizes the suite
+ * asks first (20, 50), so the last page it implies is full and adds up; the page after it shows
+ * the results it hides, and so does the last page at a fallback page size that 100 does not divide.
  */
-export const KEY_IGNORED: PlantedBug = {
-  name: "key-ignored",
-  breaks: "the API serves a personal stream to a wrong key, and to the owner's key for another uid",
-  mutation: keyIgnored(),
-  expect: ["credentials-not-cached", "rule:my-follow-credentials", "rule:my-push-credentials"],
-  causes: ["credentials-ignored"],
-};
+const TOTAL_CAP = 100;

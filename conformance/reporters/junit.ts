@@ -14,7 +14,7 @@ function xmlSafe(s: string): string {
   return out;
 }
 
-const esc = (s: string) =>
+export const esc = (s: string) =>
   xmlSafe(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /** Whether a check counts as failed in CI: a violation, or no evidence under --require-evidence. */

@@ -60,7 +60,7 @@ function newWords(
 }
 
 /** The narrowest rank window that contains `act`'s window now (and is not `act`). */
-function widerWindow(spec: Spec, act: string, now: number): string | undefined {
+export function widerWindow(spec: Spec, act: string, now: number): string | undefined {
   const span = (a: string) => windowRange(spec.rankWindows, a, now);
   const own = span(act);
   return Object.keys(spec.rankWindows.windows)

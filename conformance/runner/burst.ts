@@ -10,6 +10,7 @@
 
 import type { Spec } from "../../src/spec/spec.ts";
 import { uncounted } from "../checks/rate-limit.ts";
+import { countedAtStart, surelyInWindow } from "../checks/rate-limit-evidence.ts";
 import type { Pacer } from "../http/pacer.ts";
 import { type BurstRecord, type Exchange, isCounted, type RequestCase } from "../types.ts";
 import { waitLine } from "./diagnosis.ts";
@@ -96,10 +97,13 @@ export function usedWords(used: NonNullable<BurstRecord["usedAtStart"]>): string
 }
 
 /**
- * Picks an address whose window the server holds empty (its first answer leaves limit - 1), then
- * pauses after the window's first requests: when Retry-After has passed, those are the only ones
- * that left the window, so a few refused knocks, if counted, keep the client out. Then the
- * preflights, which must not count.
+ * Picks an address whose window the server holds empty (its first answer leaves limit - 1); on the
+ * last one, a window used before the run (a readiness probe, an earlier job) is taken as it is
+ * when its first answer says how many were counted (RateLimit-Remaining): the burst fills only the
+ * rest. Only a count it cannot know (no such header, or refused at once) is waited out. Then it
+ * pauses after the window's first requests: when Retry-After has passed, those (or the ones from
+ * before the run) are the only ones that left the window, so a few refused knocks, if counted, keep
+ * the client out. Then the preflights, which must not count.
  */
 const openWindow: Step = async (env, record) => {
   const { limit, windowSeconds } = env.rate;
@@ -115,8 +119,16 @@ const openWindow: Step = async (env, record) => {
     if (opening && record.window.length === 0) record.window.push(opening);
     if (!used(opening)) break;
     if (i < env.addresses.length - 1) continue;
+    const before = countedBefore(opening, env);
+    if (typeof before === "number") {
+      record.usedAtStart = { before, waitedSeconds: 0 };
+      env.log(
+        `rate limit: the window of ${address ?? "this address"} was not empty on the server (${usedWords(record.usedAtStart)}); the burst counts them in and fills only the rest`,
+      );
+      break;
+    }
     const ms = env.pacer.idleIn(address) || windowSeconds * 1000 + 1000;
-    record.usedAtStart = { before: countedBefore(opening, env), waitedSeconds: Math.ceil(ms / 1000) };
+    record.usedAtStart = { before, waitedSeconds: Math.ceil(ms / 1000) };
     env.log(
       `rate limit: the window of ${address ?? "this address"} was not empty on the server (${usedWords(record.usedAtStart)}); waiting ${Math.ceil(ms / 1000)} s for it to empty, so that the burst counts from zero`,
     );
@@ -142,7 +154,8 @@ const openWindow: Step = async (env, record) => {
 /** Fills the window with the plan's own requests, a few lanes at a time, then the manifest if the plan ran out. */
 const fill: Step = async (env, record) => {
   const status = env.spec.rateLimit.status;
-  const gets = () => record.window.filter((e) => isCounted(e.request)).length;
+  // Requests counted before the run take their places in the window.
+  const gets = () => countedAtStart(record) + record.window.filter((e) => isCounted(e.request)).length;
   const refused = () => record.window.some((e) => e.status === status);
   const raw = { address: record.address, raw: true, phase: "burst" } as const;
   let inFlight = 0;
@@ -219,7 +232,8 @@ const overTheLimit: Step = async (env, record) => {
     // Served over the limit: one at a time until refused (as far as a bounded probe goes), to
     // measure what this limiter lets through; after a plain refusal the forged header once more
     // (and, if that is served, a plain one: served too, it is a refill, not the header).
-    const uncertain = uncounted(record.window);
+    // Requests from before the run may leave the window meanwhile: each makes room for one.
+    const uncertain = uncounted(record.window) + countedAtStart(record);
     for (let tries = 0; tries <= uncertain + Math.min(OVER_LIMIT_PROBE, env.rate.limit); tries++) {
       const plain = await overLimit(META);
       if (!plain || Date.now() > closes) break;
@@ -297,7 +311,7 @@ const waitItOut: Step = async (env, record) => {
   record.waited = wait;
   if (env.skipSlow) {
     env.pacer.rest(record.address, wait);
-    return "--skip-slow: the client was not seen served again after the wait";
+    return "--skip-slow: the run did not wait Retry-After; run without it to judge the wait";
   }
   // Counted, the refused requests of the wait (refill probes, then knocks) would outnumber the
   // opening requests, the only ones gone when the wait ends.
@@ -322,11 +336,36 @@ const waitItOut: Step = async (env, record) => {
   const waited = await env.end.sleep(refusedAt + wait * 1000 + 300 - Date.now());
   env.progress?.waited();
   if (waited) return `${waited} during the wait`;
-  const after = await env.afterWait({ address: record.address, raw: true, phase: "wait", waited: wait });
+  const how = { address: record.address, raw: true, phase: "wait", waited: wait } as const;
+  const after = await env.afterWait(how);
   if (!after) return env.sender.blocked() ?? "nothing was sent after the wait";
   record.after = after;
-  return undefined;
+  return probeShape(env, record, how);
 };
+
+/**
+ * The second phase, right after the wait: a sliding window has freed only what left it (the
+ * opening requests, sent before the pause), a fixed window all of it at its boundary. So the
+ * requests that follow `after` go at once, each the next of the plan in a one-address run (as
+ * the paced run would send them in those slots), until one is refused or one more is served
+ * than a sliding window frees by then (surelyInWindow): the sliding window refuses that one,
+ * not counting it, a fixed window serves it.
+ */
+async function probeShape(env: BurstEnv, record: BurstRecord, how: SendOptions): Promise<string | undefined> {
+  const status = env.spec.rateLimit.status;
+  const refused = (e: Exchange) => e.status === status;
+  const probes: Exchange[] = [];
+  record.afterProbes = probes;
+  const answers = [record.after as Exchange, ...probes];
+  const frees = () => env.rate.limit - surelyInWindow(record, Date.now() / 1000, refused);
+  while (!answers.some(refused) && answers.length <= frees()) {
+    const e = await env.afterWait(how);
+    if (!e) return env.sender.blocked() ?? "the window's shape was not probed after the wait";
+    probes.push(e);
+    answers.push(e);
+  }
+  return undefined;
+}
 
 export async function runBurst(env: BurstEnv): Promise<BurstRecord> {
   const record: BurstRecord = {

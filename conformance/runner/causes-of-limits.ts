@@ -9,7 +9,7 @@ import { PREFLIGHTS_COUNTED } from "../checks/rate-limit.ts";
 import type { Violation } from "../types.ts";
 import { type AnswerFacts, type Candidate, type CauseInput, looks, type StatedRate } from "./causes.ts";
 
-const SHAPE = ["rate-limit/not-enforced", "rate-limit/refills-early"];
+const SHAPE = ["rate-limit/not-enforced", "rate-limit/refills-early", "rate-limit/resets-whole"];
 
 /** What the burst measured, as the shape findings carry it. */
 interface Measured {
@@ -226,7 +226,10 @@ function shapeInBrief(shape: Violation): string {
   if (!m?.served) return shape.title;
   return (
     `it lets ${m.served} requests through within ${m.seconds} s from one address (limit ${m.limit} per ${m.windowSeconds} s)` +
-    (shape.code === "rate-limit/refills-early" ? ", refilling within seconds (a leaky or token bucket)" : "")
+    (shape.code === "rate-limit/refills-early"
+      ? ", refilling within seconds (a leaky or token bucket)"
+      : "") +
+    (shape.code === "rate-limit/resets-whole" ? ", whole again at a boundary (a fixed window)" : "")
   );
 }
 

@@ -324,11 +324,12 @@ export async function run(options: RunOptions): Promise<RunResult> {
       log,
       progress,
     });
-    const rateLimit = checks.find((c) => c.judgeBurst);
-    if (execution.burst && rateLimit?.judgeBurst) {
+    // The burst's judges: the 429 contract (rate-limit), and RateLimit-Reset against its timing.
+    for (const check of execution.burst ? checks : []) {
+      if (!check.judgeBurst || !execution.burst) continue;
       judge.verdict(
-        rateLimit,
-        rateLimit.judgeBurst(ctx, {
+        check,
+        check.judgeBurst(ctx, {
           ...execution.burst,
           countedTogether: diagnosis.countedTogether,
           unitCosts: transport.costs.costly(),
@@ -353,7 +354,7 @@ export async function run(options: RunOptions): Promise<RunResult> {
             ...(stopped && !end.stopped ? [`stopped early: ${stopped}`] : []),
             ...(execution.burst?.usedAtStart
               ? [
-                  `the window of this address was not empty when the run began (${usedWords(execution.burst.usedAtStart)}): the burst waited ${execution.burst.usedAtStart.waitedSeconds} s for it to empty`,
+                  `the window of this address was not empty when the run began (${usedWords(execution.burst.usedAtStart)}): ${execution.burst.usedAtStart.waitedSeconds > 0 ? `the burst waited ${execution.burst.usedAtStart.waitedSeconds} s for it to empty` : "the burst counted them in and filled only the rest, with no wait"}`,
                 ]
               : []),
             ...(diagnosis.summary(transport.unexpected429)
@@ -390,7 +391,7 @@ export async function run(options: RunOptions): Promise<RunResult> {
 function cutReason(stopped: string, burst: BurstRecord | undefined): string {
   const used = burst?.usedAtStart;
   return used
-    ? `the window of this address was not empty when the run began (${usedWords(used)}): the run waited ${used.waitedSeconds} s for it, then stopped early: ${stopped}`
+    ? `the window of this address was not empty when the run began (${usedWords(used)}): ${used.waitedSeconds > 0 ? `the run waited ${used.waitedSeconds} s for it, then stopped early` : "the run stopped early"}: ${stopped}`
     : `the run stopped early: ${stopped}`;
 }
 

@@ -3,7 +3,7 @@ import type { Spec } from "../../src/spec/spec.ts";
 import { IndexChanges } from "../db/doc-index.ts";
 import { readInfo, writeInfo } from "../db/meta.ts";
 import { clearData, renumberIfLate, settleAfterBulkWrite, writeRows } from "../db/write.ts";
-import { DEFAULT_MAX_RECORD_BYTES, readRecords } from "./import-read.ts";
+import { DEFAULT_MAX_RECORD_BYTES, type RawRecord, readRecords } from "./import-read.ts";
 import type { ActivityRow, AlertRow, Dataset, ZdmRow } from "./records.ts";
 import { localStamp } from "./time.ts";
 
@@ -93,63 +93,20 @@ export async function importFile(
   };
   const skipInvalid = options.skipInvalid ?? false;
   const generated = readInfo(db).source === "generated";
-  let batch: Dataset = emptyDataset();
-  let batched = 0;
-  const cates = new Set<string>();
-  // One for the whole import: each token's set is rewritten once, after the last batch.
-  const index = new IndexChanges(db);
-  const flush = () => {
-    if (batched > 0) writeRows(db, batch, false, index);
-    batch = emptyDataset();
-    batched = 0;
-  };
-  const reject = (r: Rejected) => {
-    report.rejected++;
-    if (report.rejects.length < REJECTS_KEPT) report.rejects.push(r);
-    // Without skipInvalid nothing will be written: stop collecting, keep reading to report all.
-    if (!skipInvalid) {
-      batch = emptyDataset();
-      batched = 0;
-    }
-  };
-
+  const batches = new ImportBatches(db, report, skipInvalid);
   db.exec("BEGIN IMMEDIATE");
   try {
     if (generated) clearData(db);
     for await (const record of readRecords(path, options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES)) {
-      if ("reason" in record) {
-        reject(record);
-        continue;
-      }
-      let item: Item;
-      try {
-        item = checkItem(record.value, spec, zoneOffset);
-      } catch (err) {
-        reject({ at: record.at, line: record.line, reason: (err as Error).message });
-        continue;
-      }
-      if (item.kind === "alert") report.alerts++;
-      else if (item.kind === "zdm") report.zdm++;
-      else report.activities++;
-      if (report.rejected > 0 && !skipInvalid) continue;
-      if (item.kind === "alert") batch.alerts.push(item.row);
-      else if (item.kind === "zdm") batch.zdm.push(item.row);
-      else {
-        batch.activities.push(item.row);
-        if (!cates.has(item.row.cate)) {
-          cates.add(item.row.cate);
-          batch.activityCategories.push({ id: item.row.cate, name: item.row.cate });
-        }
-      }
-      if (++batched >= BATCH) flush();
+      if ("reason" in record) batches.reject(record);
+      else batches.add(record, spec, zoneOffset);
     }
     const valid = report.alerts + report.zdm + report.activities;
     if (valid === 0 || (report.rejected > 0 && !skipInvalid)) {
       db.exec("ROLLBACK");
       return report;
     }
-    flush();
-    index.flush();
+    batches.finish();
     // A file out of time order leaves most doc numbers out of it: search would walk past them.
     renumberIfLate(db);
     writeInfo(db, { source: "imported" });
@@ -162,6 +119,70 @@ export async function importFile(
   report.replacedGenerated = generated;
   settleAfterBulkWrite(db);
   return report;
+}
+
+/** The records of one import on their way to the database: checked, counted, written BATCH rows at a time. */
+class ImportBatches {
+  private batch: Dataset = emptyDataset();
+  private batched = 0;
+  private readonly cates = new Set<string>();
+  // One for the whole import: each token's set is rewritten once, after the last batch.
+  private readonly index: IndexChanges;
+
+  constructor(
+    private readonly db: Database,
+    private readonly report: ImportReport,
+    private readonly skipInvalid: boolean,
+  ) {
+    this.index = new IndexChanges(db);
+  }
+
+  reject(r: Rejected): void {
+    this.report.rejected++;
+    if (this.report.rejects.length < REJECTS_KEPT) this.report.rejects.push(r);
+    // Without skipInvalid nothing will be written: stop collecting, keep reading to report all.
+    if (!this.skipInvalid) {
+      this.batch = emptyDataset();
+      this.batched = 0;
+    }
+  }
+
+  add(record: Extract<RawRecord, { value: unknown }>, spec: Spec, zoneOffset: number): void {
+    let item: Item;
+    try {
+      item = checkItem(record.value, spec, zoneOffset);
+    } catch (err) {
+      this.reject({ at: record.at, line: record.line, reason: (err as Error).message });
+      return;
+    }
+    const { report, batch } = this;
+    if (item.kind === "alert") report.alerts++;
+    else if (item.kind === "zdm") report.zdm++;
+    else report.activities++;
+    if (report.rejected > 0 && !this.skipInvalid) return;
+    if (item.kind === "alert") batch.alerts.push(item.row);
+    else if (item.kind === "zdm") batch.zdm.push(item.row);
+    else {
+      batch.activities.push(item.row);
+      if (!this.cates.has(item.row.cate)) {
+        this.cates.add(item.row.cate);
+        batch.activityCategories.push({ id: item.row.cate, name: item.row.cate });
+      }
+    }
+    if (++this.batched >= BATCH) this.flush();
+  }
+
+  /** The last batch, then the search index's changes of the whole import. */
+  finish(): void {
+    this.flush();
+    this.index.flush();
+  }
+
+  private flush(): void {
+    if (this.batched > 0) writeRows(this.db, this.batch, false, this.index);
+    this.batch = emptyDataset();
+    this.batched = 0;
+  }
 }
 
 function emptyDataset(): Dataset {

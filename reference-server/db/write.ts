@@ -113,13 +113,51 @@ function alertWriter(
   );
   const taken = db.prepare<[number], { seq: number }>("SELECT seq FROM alerts WHERE seq = ?");
   const remove = alertRemover(db, index);
+  const { insertRow, finish } = alertInserter(db, fresh, index !== null);
+  // The newest key ever written: removals only lower the true one, which keeps "late" safe.
+  let newest = (db.prepare("SELECT max(seq) FROM alerts").pluck().get() as number | null) ?? -1;
+  const write = (row: AlertRow) => {
+    const old = fresh ? undefined : find.get(row.id);
+    if (old) remove(old);
+    let seq = timeKey(row.shijianchuo, row.id);
+    // Two alerts of one second whose ids agree in their low 20 bits: take the next free key.
+    if (!fresh) while (taken.get(seq)) seq++;
+    if (index) {
+      const d = index.newDoc();
+      insertRow(row, seq, d);
+      if (!gramsGiven) {
+        index.addText(d, row.title);
+        index.addText(d, row.content);
+      }
+      const facets = facetTokens(row.cateid, row.tags);
+      if (seq < newest) facets.push(LATE_TOKEN);
+      index.add(d, row, facets);
+      if (seq > newest) newest = seq;
+      return d;
+    }
+    insertRow(row, seq);
+    if (seq > newest) newest = seq;
+    return undefined;
+  };
+  return { write, finish };
+}
+
+/**
+ * Inserts alert rows with their key (and doc number, `withDoc`), in the column layout of the
+ * schema it finds; `finish` writes what a fresh write still holds back.
+ */
+function alertInserter(
+  db: Database,
+  fresh: boolean,
+  withDoc: boolean,
+): { insertRow: (r: AlertRow, seq: number, doc?: number) => void; finish: () => void } {
   // Since schema 5 the URL is stored encoded (site-url.ts); migration 2 writes the plain column.
   const encoded = db.prepare("SELECT 1 FROM pragma_table_xinfo('alerts') WHERE name = 'site_url'").get();
   const url = encoded ? "site_url" : "url";
   // Positional parameters: binding by name looks up every key of an object per row.
   const columns = `seq, id, title, content, datetime, shorttime, shijianchuo, cateid, catename, comments,
-       louzhu, louzhuregtime, ${url}, yuanurl, price, tags${index ? ", doc" : ""}`;
-  const tuple = `(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?${index ? ", ?" : ""})`;
+       louzhu, louzhuregtime, ${url}, yuanurl, price, tags${withDoc ? ", doc" : ""}`;
+  const tuple = `(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?${withDoc ? ", ?" : ""})`;
   const insert = db.prepare(`INSERT INTO alerts (${columns}) VALUES ${tuple}`);
   // A fresh write (nothing read back between rows) inserts INSERT_BATCH rows per statement:
   // one statement step instead of INSERT_BATCH, a tenth less of a generation's main thread.
@@ -158,38 +196,14 @@ function alertWriter(
     pending = [];
     pendingRows = 0;
   };
+  // The rows still pending when the write ends, one statement each.
   const finish = () => {
     const width = pending.length / (pendingRows || 1);
     for (let i = 0; i < pendingRows; i++) insert.run(pending.slice(i * width, (i + 1) * width));
     pending = [];
     pendingRows = 0;
   };
-  // The newest key ever written: removals only lower the true one, which keeps "late" safe.
-  let newest = (db.prepare("SELECT max(seq) FROM alerts").pluck().get() as number | null) ?? -1;
-  const write = (row: AlertRow) => {
-    const old = fresh ? undefined : find.get(row.id);
-    if (old) remove(old);
-    let seq = timeKey(row.shijianchuo, row.id);
-    // Two alerts of one second whose ids agree in their low 20 bits: take the next free key.
-    if (!fresh) while (taken.get(seq)) seq++;
-    if (index) {
-      const d = index.newDoc();
-      insertRow(row, seq, d);
-      if (!gramsGiven) {
-        index.addText(d, row.title);
-        index.addText(d, row.content);
-      }
-      const facets = facetTokens(row.cateid, row.tags);
-      if (seq < newest) facets.push(LATE_TOKEN);
-      index.add(d, row, facets);
-      if (seq > newest) newest = seq;
-      return d;
-    }
-    insertRow(row, seq);
-    if (seq > newest) newest = seq;
-    return undefined;
-  };
-  return { write, finish };
+  return { insertRow, finish };
 }
 
 /** Rows per INSERT statement in a fresh write (17 parameters each, SQLite allows 32766). */

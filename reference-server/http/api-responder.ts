@@ -1,12 +1,21 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { cacheControl } from "../../src/http/caching.ts";
-import { COMPRESS_FROM_BYTES, encodeBody } from "../../src/http/compression.ts";
-import { PROBLEM_JSON, type Problem, problem, rateLimited } from "../../src/http/problems.ts";
+import { encodeBody } from "../../src/http/compression.ts";
+import { problem, rateLimited } from "../../src/http/problems.ts";
 import type { Spec } from "../../src/spec/spec.ts";
 import type { Store } from "../db/store.ts";
 import type { Decision, RateLimiter } from "../ratelimit/limiter.ts";
-import type { Answer, RouteContext } from "../routes/context.ts";
+import type { RouteContext } from "../routes/context.ts";
 import { AnswerCache } from "./answer-cache.ts";
+import {
+  CONTENT_TYPE,
+  type HeaderLines,
+  type Prepared,
+  prepareAnswer,
+  send,
+  sendAsIs,
+  sendProblem,
+} from "./answer-writing.ts";
 import { clientIp } from "./client-ip.ts";
 import { dispatch, type Verifier } from "./dispatch.ts";
 import { oneByte } from "./one-byte.ts";
@@ -16,13 +25,10 @@ export const DOCS_PATH = "/docs";
 const HOST = /^[A-Za-z0-9.-]+(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$/;
 /** Distinct public requests kept per second and data state (AnswerCache). */
 const ANSWER_CACHE_ENTRIES = 512;
-// Header names written on every answer, one-byte (one-byte.ts: the literals alone are not).
+// Header names written on every allowed or refused answer, one-byte (one-byte.ts: the literals alone are not).
 const RATELIMIT_LIMIT = oneByte("RateLimit-Limit");
 const RATELIMIT_REMAINING = oneByte("RateLimit-Remaining");
 const RATELIMIT_RESET = oneByte("RateLimit-Reset");
-const CONTENT_TYPE = oneByte("Content-Type");
-const CONTENT_LENGTH = oneByte("Content-Length");
-const VARY = oneByte("Vary");
 
 export interface ResponderParts {
   spec: Spec;
@@ -42,16 +48,18 @@ export interface ResponderParts {
  */
 export type ApiResponder = (req: IncomingMessage, res: ServerResponse, fromSocket?: boolean) => Promise<void>;
 
-/** Response headers as writeHead takes them flat: name, value, name, value... */
-type HeaderLines = (string | number)[];
+/** Answers a request whose count the limiter has decided (none without a limiter). */
+type Respond = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  decision: Decision | undefined,
+  fromSocket: boolean,
+) => void | Promise<void>;
 
-/**
- * An answer as the responder keeps it: the body in bytes, and the header lines that follow the
- * rate-limit ones when the body goes as it is (no Accept-Encoding), built once per answer rather
- * than per request: Content-Type, Vary where the body could have been compressed, Content-Length
- * (as text: Node would turn a number into text on every request, twice).
- */
-type Prepared = Answer & { body: Buffer; contentType: string; plainTail: string[] };
+/** The same, its failures answered as a 500 problem: always a promise, settled at once when nothing awaits. */
+type Answered = (...args: Parameters<Respond>) => Promise<void>;
+
+type Failed = (req: IncomingMessage, res: ServerResponse, err: unknown) => void;
 
 const DONE = Promise.resolve();
 
@@ -93,122 +101,79 @@ export function fastLaneFits(req: IncomingMessage): boolean {
  * reads the data state only when it may have changed (`fromSocket`, Store.servingStamp).
  */
 export function apiResponder(parts: ResponderParts): ApiResponder {
-  const { spec, limiter, trusted } = parts;
-  const publicCaching = cacheControl(spec, undefined, 200);
-  const answers = new AnswerCache(ANSWER_CACHE_ENTRIES);
-  const store = parts.context.store;
+  const respond = answerResponder(parts);
+  const failed: Failed = (req, res, err) => {
+    parts.logError(err);
+    if (res.headersSent) return void res.destroy();
+    sendProblem(req, res, Object.entries(parts.cors).flat(), problem(parts.spec, "internal"));
+  };
+  const answered: Answered = (req, res, decision, fromSocket) => {
+    try {
+      const pending = respond(req, res, decision, fromSocket);
+      return pending ? pending.catch((err) => failed(req, res, err)) : DONE;
+    } catch (err) {
+      failed(req, res, err);
+      return DONE;
+    }
+  };
+  return countedFirst(parts, answered, failed);
+}
+
+/** The per-IP limit counts every request before it is answered; without a limiter nothing is counted. */
+function countedFirst(parts: ResponderParts, answered: Answered, failed: Failed): ApiResponder {
+  const { limiter, trusted } = parts;
+  return (req, res, fromSocket = false) => {
+    if (!limiter) return answered(req, res, undefined, fromSocket);
+    try {
+      const ip = clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], trusted);
+      const nowMs = parts.now();
+      // In-process stores count at once; a shared one (Redis) is awaited.
+      const decision = limiter.hitNow(ip, nowMs);
+      if (decision) return answered(req, res, decision, fromSocket);
+      return limiter.hit(ip, nowMs).then(
+        (d) => answered(req, res, d, fromSocket),
+        (err) => failed(req, res, err),
+      );
+    } catch (err) {
+      failed(req, res, err);
+      return DONE;
+    }
+  };
+}
+
+/**
+ * The answer after the count: the rate-limit lines (or the 429), the Host check, the kept or
+ * dispatched answer, its encoding. Synchronous unless the body is compressed: a cached answer
+ * costs no promise.
+ */
+function answerResponder(parts: ResponderParts): Respond {
+  const { spec, limiter } = parts;
   // CORS, then Cache-Control (its value at CACHING): the lines every answer starts with.
-  const leading: HeaderLines = [...Object.entries(parts.cors).flat(), "Cache-Control", publicCaching].map(
-    oneByte,
-  );
+  const leading: HeaderLines = [
+    ...Object.entries(parts.cors).flat(),
+    "Cache-Control",
+    cacheControl(spec, undefined, 200),
+  ].map(oneByte);
   const CACHING = leading.length - 1;
   // The limit is the policy's on every decision: its text is built once.
   const limitText = limiter ? String(limiter.policy.limit) : "";
-
-  const send = (
-    req: IncomingMessage,
-    res: ServerResponse,
-    status: number,
-    headers: HeaderLines,
-    body: Buffer,
-  ) => {
-    headers.push(CONTENT_LENGTH, body.length);
-    sendAsIs(req, res, status, headers, body);
-  };
-  // Headers complete (Content-Length included).
-  const sendAsIs = (
-    req: IncomingMessage,
-    res: ServerResponse,
-    status: number,
-    headers: HeaderLines,
-    body: Buffer,
-  ) => {
-    res.writeHead(status, headers);
-    // HEAD: Node sends the headers (Content-Length included) and drops the body.
-    res.end(req.method === "HEAD" ? undefined : body);
-  };
-  const jsonType = oneByte("application/json; charset=utf-8");
   // The compression policy's names go out as header values (Content-Encoding, Vary).
   const compression = {
     codings: spec.compression.codings.map(oneByte),
     vary: oneByte(spec.compression.vary),
   };
-  const typeOf = (answer: Answer) => (answer.type === undefined ? jsonType : oneByte(answer.type));
-  const prepare = (answer: Answer): Prepared => {
-    const { body } = answer;
-    const bytes = Buffer.isBuffer(body)
-      ? body
-      : Buffer.from(typeof body === "string" ? body : JSON.stringify(body));
-    const contentType = typeOf(answer);
-    const plainTail = [CONTENT_TYPE, contentType];
-    // Without Accept-Encoding nothing is compressed: the body goes as it is, with Vary when its
-    // size could have been (a cache must keep the two forms apart).
-    if (bytes.length >= COMPRESS_FROM_BYTES) plainTail.push(VARY, compression.vary);
-    plainTail.push(CONTENT_LENGTH, String(bytes.length));
-    return Object.assign(answer, { body: bytes, contentType, plainTail });
-  };
-  const sendProblem = (req: IncomingMessage, res: ServerResponse, headers: HeaderLines, body: Problem) => {
-    headers.push(CONTENT_TYPE, PROBLEM_JSON);
-    send(req, res, body.status, headers, Buffer.from(JSON.stringify(body)));
-  };
-  const operationOf = (url: string) => {
-    try {
-      return spec.match(pathOf(url))?.operation;
-    } catch {
-      return undefined;
-    }
-  };
-
-  // The base URL of self links, from the Host header (a malformed one reads as localhost) and the
-  // scheme; the last one is kept, as one client's requests all carry the same Host.
-  let lastHost: string | undefined;
-  let lastEncrypted = false;
-  let lastBase = "http://localhost";
-  const baseUrlOf = (req: IncomingMessage) => {
-    const host = req.headers.host;
-    const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
-    if (host !== lastHost || encrypted !== lastEncrypted || host === undefined) {
-      const valid = typeof host === "string" && HOST.test(host) ? host : "localhost";
-      lastBase = `${encrypted ? "https" : "http"}://${valid}`;
-      lastHost = host;
-      lastEncrypted = encrypted;
-    }
-    return lastBase;
-  };
-
-  const answerOf = (req: IncomingMessage, url: string, fromSocket: boolean): Prepared => {
-    const baseUrl = baseUrlOf(req);
-    const stamp = fromSocket ? store.servingStamp() : store.changeStamp();
-    const kept = answers.lookup(baseUrl, url, parts.context.nowSeconds(), stamp);
-    if (kept) return kept as Prepared;
-    const answer = prepare(dispatch(parts.context, parts.verify, url, req.headers, baseUrl));
-    answers.keep(baseUrl, url, answer);
-    return answer;
-  };
-
-  // Synchronous unless the body is compressed: a cached answer costs no promise.
-  const respond = (
-    req: IncomingMessage,
-    res: ServerResponse,
-    decision: Decision | undefined,
-    fromSocket: boolean,
-  ): void | Promise<void> => {
+  const answerOf = keptOrDispatched(parts, compression.vary);
+  return (req, res, decision, fromSocket) => {
     const url = req.url ?? "/";
     const headers = leading.slice();
     if (decision) {
-      headers.push(
-        RATELIMIT_LIMIT,
-        limitText,
-        RATELIMIT_REMAINING,
-        String(decision.remaining),
-        RATELIMIT_RESET,
-        String(decision.resetSeconds),
-      );
+      headers.push(RATELIMIT_LIMIT, limitText, RATELIMIT_REMAINING, String(decision.remaining));
+      headers.push(RATELIMIT_RESET, String(decision.resetSeconds));
       if (!decision.allowed) {
         // Delta-seconds, never 0: the real time until the oldest counted request leaves the window.
         const retry = Math.max(1, decision.resetSeconds);
         headers.push("Retry-After", String(retry));
-        headers[CACHING] = cacheControl(spec, operationOf(url), spec.rateLimit.status);
+        headers[CACHING] = cacheControl(spec, operationOf(spec, url), spec.rateLimit.status);
         return sendProblem(req, res, headers, rateLimited(spec, retry, (limiter as RateLimiter).policy));
       }
     }
@@ -232,43 +197,53 @@ export function apiResponder(parts: ResponderParts): ApiResponder {
       send(req, res, answer.status, headers, encoded.body);
     });
   };
+}
 
-  const failed = (req: IncomingMessage, res: ServerResponse, err: unknown) => {
-    parts.logError(err);
-    if (res.headersSent) return void res.destroy();
-    sendProblem(req, res, Object.entries(parts.cors).flat(), problem(spec, "internal"));
+function operationOf(spec: Spec, url: string) {
+  try {
+    return spec.match(pathOf(url))?.operation;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The answer to a URL from the answer cache (kept per base URL, second and data state), or
+ * dispatched and prepared once, then kept. The fast lane reads the data state only when it may
+ * have changed (`fromSocket`, Store.servingStamp).
+ */
+function keptOrDispatched(parts: ResponderParts, vary: string) {
+  const answers = new AnswerCache(ANSWER_CACHE_ENTRIES);
+  const store = parts.context.store;
+  const baseUrlOf = selfLinkBase();
+  return (req: IncomingMessage, url: string, fromSocket: boolean): Prepared => {
+    const baseUrl = baseUrlOf(req);
+    const stamp = fromSocket ? store.servingStamp() : store.changeStamp();
+    const kept = answers.lookup(baseUrl, url, parts.context.nowSeconds(), stamp);
+    if (kept) return kept as Prepared;
+    const answer = prepareAnswer(dispatch(parts.context, parts.verify, url, req.headers, baseUrl), vary);
+    answers.keep(baseUrl, url, answer);
+    return answer;
   };
+}
 
-  const answered = (
-    req: IncomingMessage,
-    res: ServerResponse,
-    decision: Decision | undefined,
-    fromSocket: boolean,
-  ) => {
-    try {
-      const pending = respond(req, res, decision, fromSocket);
-      return pending ? pending.catch((err) => failed(req, res, err)) : DONE;
-    } catch (err) {
-      failed(req, res, err);
-      return DONE;
+/**
+ * The base URL of self links, from the Host header (a malformed one reads as localhost) and the
+ * scheme; the last one is kept, as one client's requests all carry the same Host.
+ */
+function selfLinkBase(): (req: IncomingMessage) => string {
+  let lastHost: string | undefined;
+  let lastEncrypted = false;
+  let lastBase = "http://localhost";
+  return (req) => {
+    const host = req.headers.host;
+    const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
+    if (host !== lastHost || encrypted !== lastEncrypted || host === undefined) {
+      const valid = typeof host === "string" && HOST.test(host) ? host : "localhost";
+      lastBase = `${encrypted ? "https" : "http"}://${valid}`;
+      lastHost = host;
+      lastEncrypted = encrypted;
     }
-  };
-
-  return (req, res, fromSocket = false) => {
-    if (!limiter) return answered(req, res, undefined, fromSocket);
-    try {
-      const ip = clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], trusted);
-      const nowMs = parts.now();
-      // In-process stores count at once; a shared one (Redis) is awaited.
-      const decision = limiter.hitNow(ip, nowMs);
-      if (decision) return answered(req, res, decision, fromSocket);
-      return limiter.hit(ip, nowMs).then(
-        (d) => answered(req, res, d, fromSocket),
-        (err) => failed(req, res, err),
-      );
-    } catch (err) {
-      failed(req, res, err);
-      return DONE;
-    }
+    return lastBase;
   };
 }

@@ -58,7 +58,7 @@ export const COMPRESS_FROM_BYTES = 1024;
 /** The server's preference among equally wanted codings: the smallest output first. */
 const PREFERENCE = ["br", "gzip", "deflate"];
 
-const ENCODERS: Record<string, (body: Buffer) => Promise<Buffer>> = {
+export const ENCODERS: Record<string, (body: Buffer) => Promise<Buffer>> = {
   // Quality 4: near gzip's speed with brotli's ratio (11, the default, is for static files).
   br: promisify((b: Buffer, cb: zlib.CompressCallback) =>
     zlib.brotliCompress(b, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } }, cb),

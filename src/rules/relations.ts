@@ -124,6 +124,31 @@ export function sourceItem(relation: Relation, a: RuleExchange): Item | undefine
   return itemsOf(relation, a).find((i) => fields.every((f) => i[f] !== undefined && i[f] !== null));
 }
 
+/** The two answers of one relation, read once for every expectation. */
+interface Pair {
+  spec: Spec;
+  relation: Relation;
+  a: RuleExchange;
+  b: RuleExchange;
+  aItems: Item[];
+  bItems: Item[];
+  aKeys: Set<string>;
+  bKeys: Set<string>;
+}
+
+type Failure = Omit<RuleFailure, "ruleId">;
+
+/** What one expectation found: whether the answers could have shown a violation, and the violations. */
+interface Judged {
+  informative: boolean;
+  failures: Failure[];
+}
+
+const judged = (informative: boolean, failure?: Failure | false): Judged => ({
+  informative,
+  failures: failure ? [failure] : [],
+});
+
 /** Judges a relation on the first answer A and the second B (both 2xx; the caller checks the data did not move). */
 export function judgeRelation(
   spec: Spec,
@@ -131,106 +156,163 @@ export function judgeRelation(
   a: RuleExchange,
   b: RuleExchange,
 ): RelationVerdict {
-  const failures: RuleFailure[] = [];
-  let informative = false;
-  const fail = (message: string, extra: Partial<RuleFailure> = {}) =>
-    failures.push({ ruleId: relation.id, message, ...extra });
-  const { expect } = relation;
   const aItems = itemsOf(relation, a);
   const bItems = itemsOf(relation, b);
-  const bKeys = new Set(keysOf(relation, bItems));
-  const aKeys = new Set(keysOf(relation, aItems));
-  if (expect.superset) {
-    const due = owed(spec, relation, aItems, b, expect.superset);
-    informative ||= due.length > 0;
-    const missing = keysOf(relation, due).filter((k) => !bKeys.has(k));
-    if (missing.length > 0)
-      fail("items of the first answer are missing from the second", {
-        received: missing.slice(0, 5),
-        documented: "present",
-      });
-  }
-  if (expect.subset) {
-    const due = owed(spec, relation, bItems, a, expect.subset);
-    informative ||= due.length > 0;
-    const extra = keysOf(relation, due).filter((k) => !aKeys.has(k));
-    if (extra.length > 0)
-      fail("the second answer holds items the first would have shown", {
-        received: extra.slice(0, 5),
-        documented: "absent",
-      });
-  }
-  if (expect.prefix) {
-    informative ||= aItems.length > 0;
-    if (!isPrefix(relation, aItems, bItems)) {
-      const kb = keysOf(relation, bItems).slice(0, aItems.length);
-      fail("the first answer is not the start of the second", {
-        received: kb,
-        documented: keysOf(relation, aItems),
-      });
-    }
-  }
-  if (expect.equal) {
-    informative ||= aItems.length > 0 || bItems.length > 0;
-    if (!isPrefix(relation, aItems, bItems) || !isPrefix(relation, bItems, aItems))
-      fail("the two answers do not hold the same items in the same order", {
-        received: keysOf(relation, bItems).slice(0, 10),
-        documented: keysOf(relation, aItems).slice(0, 10),
-      });
-  }
-  if (expect.disjoint) {
-    informative ||= aItems.length > 0 && bItems.length > 0;
-    const both = [...bKeys].filter((k) => aKeys.has(k));
-    if (both.length > 0)
-      fail("items are in both answers", { received: both.slice(0, 5), documented: "none in both" });
-  }
-  if (expect.containsItem) {
-    const item = sourceItem(relation, a);
-    informative ||= item !== undefined;
-    const key = item && String(item[relation.key ?? "id"]);
-    if (key !== undefined && !bKeys.has(key))
-      fail("the item the second request was made from is missing from it", {
+  const pair: Pair = {
+    spec,
+    relation,
+    a,
+    b,
+    aItems,
+    bItems,
+    aKeys: new Set(keysOf(relation, aItems)),
+    bKeys: new Set(keysOf(relation, bItems)),
+  };
+  const verdicts = EXPECTATIONS.filter(([key]) => relation.expect[key]).map(([, judge]) => judge(pair));
+  return {
+    failures: verdicts.flatMap((v) => v.failures.map((f) => ({ ruleId: relation.id, ...f }))),
+    informative: verdicts.some((v) => v.informative),
+  };
+}
+
+function superset({ spec, relation, aItems, b, bKeys }: Pair): Judged {
+  const due = owed(spec, relation, aItems, b, relation.expect.superset as ItemFilter | true);
+  const missing = keysOf(relation, due).filter((k) => !bKeys.has(k));
+  return judged(
+    due.length > 0,
+    missing.length > 0 && {
+      message: "items of the first answer are missing from the second",
+      received: missing.slice(0, 5),
+      documented: "present",
+    },
+  );
+}
+
+function subset({ spec, relation, bItems, a, aKeys }: Pair): Judged {
+  const due = owed(spec, relation, bItems, a, relation.expect.subset as ItemFilter | true);
+  const extra = keysOf(relation, due).filter((k) => !aKeys.has(k));
+  return judged(
+    due.length > 0,
+    extra.length > 0 && {
+      message: "the second answer holds items the first would have shown",
+      received: extra.slice(0, 5),
+      documented: "absent",
+    },
+  );
+}
+
+function prefix({ relation, aItems, bItems }: Pair): Judged {
+  return judged(
+    aItems.length > 0,
+    !isPrefix(relation, aItems, bItems) && {
+      message: "the first answer is not the start of the second",
+      received: keysOf(relation, bItems).slice(0, aItems.length),
+      documented: keysOf(relation, aItems),
+    },
+  );
+}
+
+function equal({ relation, aItems, bItems }: Pair): Judged {
+  return judged(
+    aItems.length > 0 || bItems.length > 0,
+    (!isPrefix(relation, aItems, bItems) || !isPrefix(relation, bItems, aItems)) && {
+      message: "the two answers do not hold the same items in the same order",
+      received: keysOf(relation, bItems).slice(0, 10),
+      documented: keysOf(relation, aItems).slice(0, 10),
+    },
+  );
+}
+
+function disjoint({ aItems, bItems, aKeys, bKeys }: Pair): Judged {
+  const both = [...bKeys].filter((k) => aKeys.has(k));
+  return judged(
+    aItems.length > 0 && bItems.length > 0,
+    both.length > 0 && {
+      message: "items are in both answers",
+      received: both.slice(0, 5),
+      documented: "none in both",
+    },
+  );
+}
+
+function containsItem({ relation, a, bKeys }: Pair): Judged {
+  const item = sourceItem(relation, a);
+  const key = item && String(item[relation.key ?? "id"]);
+  return judged(
+    item !== undefined,
+    key !== undefined &&
+      !bKeys.has(key) && {
+        message: "the item the second request was made from is missing from it",
         received: [...bKeys].slice(0, 5),
         documented: key,
-      });
-  }
-  if (expect.empty) {
-    // Only a full first page shows that the results reach past one page: a total capped below the
-    // true count (100, a search engine's default) then leaves items on the page after the last.
-    const full = pageSizeOf(spec, a);
-    informative ||= full !== undefined && aItems.length >= full;
-    if (bItems.length > 0)
-      fail(`page ${pageOf(b)}, after the last page of meta.total ${String(totalOf(a))}, holds items`, {
-        received: bItems.length,
-        documented: 0,
-      });
-  }
+      },
+  );
+}
+
+function empty({ spec, a, b, aItems, bItems }: Pair): Judged {
+  // Only a full first page shows that the results reach past one page: a total capped below the
+  // true count (100, a search engine's default) then leaves items on the page after the last.
+  const full = pageSizeOf(spec, a);
+  return judged(
+    full !== undefined && aItems.length >= full,
+    bItems.length > 0 && {
+      message: `page ${pageOf(b)}, after the last page of meta.total ${String(totalOf(a))}, holds items`,
+      received: bItems.length,
+      documented: 0,
+    },
+  );
+}
+
+/** Not evidence by itself: whether the pair could show a violation is the item expectations' to say. */
+function total({ relation, a, b }: Pair): Judged {
   const ta = totalOf(a);
   const tb = totalOf(b);
-  if (expect.total && typeof ta === "number" && typeof tb === "number") {
-    const holds = expect.total === "gte" ? tb >= ta : expect.total === "lte" ? tb <= ta : tb === ta;
-    if (!holds)
-      fail(`meta.total of the second must be ${expect.total} the first's`, {
-        received: tb,
-        documented: `${expect.total} ${ta}`,
-      });
-  }
-  const size = expect.pageCounts ? pageSizeOf(spec, a) : undefined;
-  if (typeof ta === "number" && size !== undefined) {
-    for (const [x, items] of [
-      [a, aItems],
-      [b, bItems],
-    ] as const) {
-      const want = Math.max(0, Math.min(size, ta - (pageOf(x) - 1) * size));
-      // Only a page the total leaves part-filled shows the arithmetic: a full page is what the
-      // count rule already judges, a page past the end holds nothing to count.
-      informative ||= want > 0 && want < size;
-      if (items.length !== want)
-        fail(`page ${pageOf(x)} must hold ${want} items (meta.total ${ta}, page size ${size})`, {
-          received: items.length,
-          documented: want,
-        });
-    }
-  }
-  return { failures, informative };
+  const want = relation.expect.total;
+  if (typeof ta !== "number" || typeof tb !== "number") return judged(false);
+  const holds = want === "gte" ? tb >= ta : want === "lte" ? tb <= ta : tb === ta;
+  return judged(
+    false,
+    !holds && {
+      message: `meta.total of the second must be ${want} the first's`,
+      received: tb,
+      documented: `${want} ${ta}`,
+    },
+  );
 }
+
+function pageCounts({ spec, a, b, aItems, bItems }: Pair): Judged {
+  const ta = totalOf(a);
+  const size = pageSizeOf(spec, a);
+  if (typeof ta !== "number" || size === undefined) return judged(false);
+  const pages = [
+    [a, aItems],
+    [b, bItems],
+  ] as const;
+  const verdicts = pages.map(([x, items]) => {
+    const want = Math.max(0, Math.min(size, ta - (pageOf(x) - 1) * size));
+    // Only a page the total leaves part-filled shows the arithmetic: a full page is what the
+    // count rule already judges, a page past the end holds nothing to count.
+    return judged(
+      want > 0 && want < size,
+      items.length !== want && {
+        message: `page ${pageOf(x)} must hold ${want} items (meta.total ${ta}, page size ${size})`,
+        received: items.length,
+        documented: want,
+      },
+    );
+  });
+  return { informative: verdicts.some((v) => v.informative), failures: verdicts.flatMap((v) => v.failures) };
+}
+
+/** Each expectation a relation may state, in the order its failures are reported. */
+const EXPECTATIONS: [keyof Relation["expect"], (pair: Pair) => Judged][] = [
+  ["superset", superset],
+  ["subset", subset],
+  ["prefix", prefix],
+  ["equal", equal],
+  ["disjoint", disjoint],
+  ["containsItem", containsItem],
+  ["empty", empty],
+  ["total", total],
+  ["pageCounts", pageCounts],
+];

@@ -23,6 +23,7 @@ import {
   stop,
 } from "../package/stage.ts";
 import { ACTIONS, type ActionRun, readAction, runAction } from "./run-action.ts";
+import { standInMockTarball } from "./stand-in-mock.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef";
 let staged: Staged;
@@ -123,6 +124,7 @@ describe("the action files", () => {
   const files = {
     conformance: join(ACTIONS.conformance, "action.yml"),
     diff: join(ACTIONS.diff, "action.yml"),
+    client: join(ACTIONS.client, "action.yml"),
   };
   it.each(Object.entries(files))(
     "%s: no expression inside a script, every input described and used",
@@ -138,10 +140,11 @@ describe("the action files", () => {
   );
 
   it("the workflow examples of the READMEs use the actions' real inputs", () => {
-    const examples = ["conformance/README.md", "src/diff/README.md", "README.md"].flatMap((readme) =>
-      [...readFileSync(join(ROOT, readme), "utf8").matchAll(/```yaml\n([\s\S]*?)```/g)].map(
-        (m) => m[1] ?? "",
-      ),
+    const examples = ["conformance/README.md", "src/diff/README.md", "README.md", "mocks/README.md"].flatMap(
+      (readme) =>
+        [...readFileSync(join(ROOT, readme), "utf8").matchAll(/```yaml\n([\s\S]*?)```/g)].map(
+          (m) => m[1] ?? "",
+        ),
     );
     type Workflow = { jobs?: Record<string, { steps: { uses?: string; with?: object }[] }> };
     const uses = examples
@@ -153,9 +156,12 @@ describe("the action files", () => {
       expect.arrayContaining(["dealkit/dealkit/actions/diff@v1", "dealkit/dealkit@v1"]),
     );
     for (const step of uses) {
-      const action = readAction(
-        join(step.uses?.includes("/actions/diff") ? ACTIONS.diff : ACTIONS.conformance, "action.yml"),
-      );
+      const folder = step.uses?.includes("/actions/diff")
+        ? ACTIONS.diff
+        : step.uses?.includes("/actions/client")
+          ? ACTIONS.client
+          : ACTIONS.conformance;
+      const action = readAction(join(folder, "action.yml"));
       for (const input of Object.keys(step.with ?? {})) expect(Object.keys(action.inputs)).toContain(input);
     }
   });
@@ -407,5 +413,99 @@ describe("the diff action", () => {
     const run = await diff(repository("unchanged", {}));
     expect(run.outputs["exit-code"]).toBe("0");
     expect(run.steps.every((s) => s.outcome !== "failure")).toBe(true);
+  }, 60_000);
+});
+
+describe("actions/client: a client's tests against the mock with variations", () => {
+  /** The action with a stand-in dealkit (stand-in-mock.ts): its wiring, offline and in seconds. */
+  async function clientCheck(name: string, verdict: string, inputs: Record<string, string>) {
+    const ws = workspace(name);
+    const tarball = standInMockTarball(ws);
+    const args = join(ws, "mock-args");
+    const run = await runAction(ACTIONS.client, {
+      workspace: ws,
+      env: { ...env(), STAND_IN_ARGS: args, STAND_IN_VERDICT: verdict },
+      uses: setupNode,
+      inputs: { package: tarball, prism: "", port: "0", "mock-variations": "7", ...inputs },
+    });
+    if (!existsSync(args)) throw new Error(`the stand-in mock never started:\n${run.log}`);
+    const mockArgs = readFileSync(args, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as string[]);
+    return { run, ws, mockArgs };
+  }
+  // The command a client's job runs: one request, recording the variations the answer carried.
+  const command = `node -e 'fetch(process.env.DEALKIT_MOCK_URL + "/api/v1/meta").then((r) => require("fs").writeFileSync("seen", r.headers.get("x-dealkit-variations") ?? "none"))'`;
+
+  it.each([
+    [
+      "a clean report and passing tests pass",
+      {
+        verdict: "passed",
+        inputs: { command },
+        want: {
+          failed: false,
+          verdict: "passed",
+          log: /dealkit mock at http:\/\/127\.0\.0\.1:\d+ with variations \(seed 7\)/,
+        },
+      },
+    ],
+    [
+      "a client breaking the contract fails, naming the finding",
+      {
+        verdict: "failed",
+        inputs: { command },
+        want: {
+          failed: true,
+          verdict: "failed",
+          log: /::error title=dealkit client check::the clients report is failed \(1 client, failed\): 127\.0\.0\.1: client-waits-retry-after: retried 3 times at once/,
+        },
+      },
+    ],
+    [
+      "failing tests fail even with a clean report",
+      {
+        verdict: "passed",
+        inputs: { command: `${command} && exit 3` },
+        want: {
+          failed: true,
+          verdict: "failed",
+          log: /the client's tests failed against the mock \(exit 3\)/,
+        },
+      },
+    ],
+  ] as [
+    string,
+    {
+      verdict: string;
+      inputs: Record<string, string>;
+      want: { failed: boolean; verdict: string; log: RegExp };
+    },
+  ][])(
+    "%s",
+    async (name, { verdict, inputs, want }) => {
+      const { run, ws, mockArgs } = await clientCheck(name.replace(/\W+/g, "-"), verdict, inputs);
+      expect(run.failed, run.log).toBe(want.failed);
+      expect(run.outputs.verdict).toBe(want.verdict);
+      expect(run.log).toMatch(want.log);
+      // The mock was started with the variations' seed and the report file; the command reached it.
+      expect(mockArgs).toEqual([
+        ["mock", "--port", "0", "--clients-report", "json=dealkit-clients.json", "--variations", "7"],
+      ]);
+      expect(readFileSync(join(ws, "seen"), "utf8")).toBe("added-fields,keys-shuffled");
+      expect(JSON.parse(readFileSync(run.outputs["clients-report"] ?? "", "utf8"))).toMatchObject({
+        verdict,
+      });
+      expect(run.summary).toContain(`## dealkit clients: ${verdict}`);
+    },
+    60_000,
+  );
+
+  it("an empty mock-variations serves the answers unvaried", async () => {
+    const { run, ws, mockArgs } = await clientCheck("unvaried", "passed", { command, "mock-variations": "" });
+    expect(run.failed, run.log).toBe(false);
+    expect(mockArgs[0]).not.toContain("--variations");
+    expect(readFileSync(join(ws, "seen"), "utf8")).toBe("");
   }, 60_000);
 });

@@ -220,4 +220,5 @@ export async function runAction(actionPath: string, options: RunActionOptions): 
 export const ACTIONS = {
   conformance: join(dirname(new URL(import.meta.url).pathname), "../.."),
   diff: join(dirname(new URL(import.meta.url).pathname), "../../actions/diff"),
+  client: join(dirname(new URL(import.meta.url).pathname), "../../actions/client"),
 };
