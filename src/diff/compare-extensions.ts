@@ -1,3 +1,5 @@
+import { compareClientRules } from "./compare-client-rules.ts";
+import { compareRequestGate } from "./compare-request-gate.ts";
 import {
   type At,
   type Collector,
@@ -21,6 +23,8 @@ export function compareExtensions(c: Collector, b: Json, h: Json, mode: Mode): v
   compareCors(c, obj(b["x-cors"]), obj(h["x-cors"]), root("x-cors"));
   compareTransport(c, b, h);
   compareMethods(c, obj(b["x-methods"]), obj(h["x-methods"]), root("x-methods"));
+  compareRequestGate(c, b, h);
+  compareClientRules(c, b, h);
   compareCategories(c, obj(b["x-categories"]), obj(h["x-categories"]), root("x-categories"));
   compareRankWindows(c, obj(b["x-rank-windows"]), obj(h["x-rank-windows"]), root("x-rank-windows"));
   compareProblemTypes(c, obj(b["x-problem-types"]), obj(h["x-problem-types"]), root("x-problem-types"));
@@ -33,6 +37,8 @@ export const EXTENSION_KEYS = [
   "x-rate-limit",
   "x-cors",
   "x-methods",
+  "x-request-gate",
+  "x-client-rules",
   "x-query-string",
   "x-caching",
   "x-compression",

@@ -391,8 +391,70 @@ export const RULES = {
   ],
   "transport-policy-added": [
     I,
-    "A policy of how answers travel (x-query-string, x-caching, x-compression, x-methods) is now stated.",
+    "A policy of how answers travel (x-query-string, x-caching, x-compression, x-methods, x-request-gate where the description already said it) is now stated.",
     "Nothing to change; caches and proxies in front of an implementation may need configuring.",
+  ],
+  "request-head-cap-lowered": [
+    B,
+    "x-request-gate serves smaller request heads: head_max_bytes lowered, or the largest head that must be served lowered (more slack_bytes), or the head measured more strictly: a client with long cookies or tokens that was served gets 431.",
+    "Send smaller headers (shorter cookies or tokens).",
+  ],
+  "request-head-cap-raised": [I, "x-request-gate serves larger request heads.", "Nothing to change."],
+  "request-gate-answer-changed": [
+    B,
+    "A request refused before routing, or a path with %2F in a segment, is answered with another status, problem type or media type: clients that read it fail.",
+    "Read the new status and problem type.",
+  ],
+  "request-gate-refusal-added": [
+    B,
+    "x-request-gate refuses a new kind of request before routing: requests of that kind, served before, are refused.",
+    "Stop sending requests of that kind.",
+  ],
+  "request-gate-refusal-removed": [
+    W,
+    "A kind of request x-request-gate refused is no longer listed: its answer is no longer promised.",
+    "Do not rely on the refusal's answer.",
+  ],
+  "request-gate-changed": [
+    W,
+    "x-request-gate changed in a way that is neither tighter nor looser (the connection after a refusal kept open or closed).",
+    "Read the change.",
+  ],
+  "request-gate-added": [
+    W,
+    "x-request-gate is stated where the description did not already say it: a cap and refusals not promised before.",
+    "Keep request heads under the cap.",
+  ],
+  "request-gate-removed": [
+    B,
+    "x-request-gate is gone: no request head size must be served any more, and refusals before routing may come in any form (no problem+json, no CORS).",
+    "Keep request heads small (8 KB, a proxy's common default) and expect refusals you cannot read.",
+  ],
+  "client-rule-added": [
+    W,
+    "x-client-rules asks something new of clients: a client that conformed may now fail the client judge (no wire change).",
+    "Check your client against the new rule (dealkit judge --clients).",
+  ],
+  "client-rule-tightened": [
+    W,
+    "An x-client-rules rule asks more of clients (a tolerance lowered, more statuses or names judged): a client that conformed may now fail the client judge (no wire change).",
+    "Check your client against the rule (dealkit judge --clients).",
+  ],
+  "client-rule-changed": [
+    W,
+    "An x-client-rules rule reads something else (a pointer, a name, a parameter added or dropped): a client's verdict may change.",
+    "Check your client against the rule (dealkit judge --clients).",
+  ],
+  "client-rule-loosened": [I, "An x-client-rules rule asks less of clients.", "Nothing to change."],
+  "client-rule-removed": [
+    I,
+    "An x-client-rules rule is gone: clients are no longer judged by it.",
+    "Nothing to change.",
+  ],
+  "client-rules-stated": [
+    I,
+    "x-client-rules is stated for the first time: no client was judged against the document before, so no verdict changes.",
+    "Optional: judge your client (dealkit judge --clients).",
   ],
   "category-removed": [B, "A category of x-categories is gone.", "Stop asking for it."],
   "category-changed": [B, "A category's id or alias changed.", "Use the new id or alias."],
