@@ -54,6 +54,26 @@ const extensions: Case[] = [
   ["problem type status changed", { given: (d) => { d["x-problem-types"]["invalid-parameter"].status = 422; }, want: ["problem-type-changed"] }],
   ["problem type added", { given: (d) => { d["x-problem-types"].gone = { status: 410, title: "Gone", detail: "Retired." }; }, want: ["problem-type-added"] }],
   ["support period shortened", { given: (d) => { d["x-versioning"].min_support_months_after_successor = 3; }, want: ["support-period-shortened"] }],
+  ["head cap lowered", { given: (d) => { d["x-request-gate"].head_max_bytes = 8192; }, want: ["request-head-cap-lowered"] }],
+  ["head cap raised", { given: (d) => { d["x-request-gate"].head_max_bytes = 32768; }, want: ["request-head-cap-raised"] }],
+  ["must-be-served level lowered (more slack)", { given: (d) => { d["x-request-gate"].slack_bytes = 1024; }, want: ["request-head-cap-lowered"] }],
+  ["proxy default named lower", { given: (d) => { d["x-request-gate"].served_beyond_bytes = 4096; }, want: ["documentation-changed"] }],
+  ["refusal status changed", { given: (d) => { d["x-request-gate"].refusals["head-too-large"].status = 413; }, want: ["request-gate-answer-changed"] }],
+  ["refusal problem type changed", { given: (d) => { d["x-request-gate"].refusals["unknown-method"].problem = "malformed-request"; }, want: ["request-gate-answer-changed"] }],
+  ["encoded slash answered otherwise", { given: (d) => { d["x-request-gate"].encoded_slash.status = 400; }, want: ["request-gate-answer-changed"] }],
+  ["refusals without CORS", { given: (d) => { d["x-request-gate"].answered.cors = false; }, want: ["cors-narrowed"] }],
+  ["refusals no longer counted", { given: (d) => { d["x-request-gate"].answered.counted = false; }, want: ["rate-limit-loosened"] }],
+  ["connection kept open after a refusal", { given: (d) => { d["x-request-gate"].answered.connection = "keep-alive"; }, want: ["request-gate-changed"] }],
+  ["refusal kind added", { given: (d) => { d["x-request-gate"].refusals["too-many-headers"] = { status: 431, problem: "headers-too-large" }; }, want: ["request-gate-refusal-added"] }],
+  ["refusal kind removed", { given: (d) => delete d["x-request-gate"].refusals["headers-timeout"], want: ["request-gate-refusal-removed"] }],
+  ["request gate removed", { given: (d) => delete d["x-request-gate"], want: ["request-gate-removed"] }],
+  ["client tolerance lowered", { given: (d) => { d["x-client-rules"].rules[0].parameters.tolerance_seconds = 0.01; }, want: ["client-rule-tightened"] }],
+  ["client tolerance raised", { given: (d) => { d["x-client-rules"].rules[1].parameters.max_refusals = 10; }, want: ["client-rule-loosened"] }],
+  ["client key names grown and shrunk", { given: (d) => { d["x-client-rules"].rules[4].parameters.query_names = ["api_key", "secret"]; }, want: ["client-rule-loosened", "client-rule-tightened"] }],
+  ["client rule pointer changed", { given: (d) => { d["x-client-rules"].rules[0].parameters.refusal_status = { spec: "/x-rate-limit/limit" }; }, want: ["client-rule-changed"] }],
+  ["client rule added", { given: (d) => d["x-client-rules"].rules.push({ id: "client-sends-user-agent", summary: "s", source: "s", parameters: {}, reason: "r" }), want: ["client-rule-added"] }],
+  ["client rule removed", { given: (d) => d["x-client-rules"].rules.pop(), want: ["client-rule-removed"] }],
+  ["client rule reason changed", { given: (d) => { d["x-client-rules"].rules[2].reason = "Shorter."; }, want: ["documentation-changed"] }],
   ["not-provided capability added", { given: (d) => d["x-not-provided"].push({ id: "export", description: "No bulk export." }), want: ["documentation-changed"] }],
 ];
 
@@ -167,5 +187,32 @@ describe("a transport policy stated for the first time", () => {
       "x-compression stated",
     ]);
     expect(rulesOf(r)).toEqual(["transport-policy-added"]);
+  });
+});
+
+describe("the request gate and the client rules stated for the first time", () => {
+  const stated = (edit: (base: Doc) => void) => {
+    const base = spec();
+    edit(base);
+    return diffDocuments({ label: "base", raw: base }, { label: "head", raw: spec() }, { today: TODAY });
+  };
+
+  it("a gate the description already stated is info; one it did not is a warning", async () => {
+    const said = await stated((b) => delete b["x-request-gate"]);
+    expect(said.findings.map((f) => [f.rule, f.level])).toEqual([["transport-policy-added", "info"]]);
+    const unsaid = await stated((b) => {
+      delete b["x-request-gate"];
+      b.info.description = b.info.description.replace(/16 KB/g, "a size");
+    });
+    expect(
+      unsaid.findings.filter((f) => f.location.pointer === "/x-request-gate").map((f) => f.rule),
+    ).toEqual(["request-gate-added"]);
+  });
+
+  it("client rules stated for the first time change no verdict: info", async () => {
+    const r = await stated((b) => delete b["x-client-rules"]);
+    expect(r.findings.map((f) => [f.rule, f.level, f.message])).toEqual([
+      ["client-rules-stated", "info", "x-client-rules stated: 8 rules clients are judged by"],
+    ]);
   });
 });
