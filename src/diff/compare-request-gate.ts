@@ -79,7 +79,8 @@ function compareHeadCap(c: Collector, gb: Json, gh: Json, at: At): void {
   const [cb, ch] = [num(gb.head_max_bytes), num(gh.head_max_bytes)];
   const [sb, sh] = [servedUpTo(gb), servedUpTo(gh)];
   const what = `head cap ${show(cb)} → ${show(ch)} bytes, served up to ${show(sb)} → ${show(sh)}`;
-  const where = down(at, cb !== ch ? "head_max_bytes" : "slack_bytes");
+  const moved = ["head_max_bytes", "slack_bytes", "served_beyond_bytes"].find((k) => !same(gb[k], gh[k]));
+  const where = down(at, moved ?? "head_max_bytes");
   if (cb !== undefined && (ch === undefined || ch < cb || (sb !== undefined && sh !== undefined && sh < sb)))
     c.add("request-head-cap-lowered", where, what);
   else if (cb !== ch || sb !== sh) c.add("request-head-cap-raised", where, what);
