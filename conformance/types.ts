@@ -184,6 +184,11 @@ export interface Verdict {
   moved?: boolean;
   /** Part of the check that could not be done here (e.g. per-IP counting from one address). */
   partial?: string;
+  /**
+   * The parts of the check this case left unexercised, each with what it would need: the check is
+   * then reported judged in part, never as a plain pass (conformance/README.md "Judged in part").
+   */
+  unjudged?: string[];
 }
 
 /**

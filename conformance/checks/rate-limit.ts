@@ -175,12 +175,9 @@ function judgeBurst(ctx: CheckContext, burst: BurstRecord): Verdict {
   judgeCountdown(j, over);
   if (over.servedOver.length > j.uncertain && !over.uncountedOps) {
     judgeServedOver(j, over);
-    return {
-      findings: j.findings,
-      informative: true,
-      partial:
-        "not judged while the limit was not enforced: a forged X-Forwarded-For, every endpoint refusing, another client IP served, served again after the wait",
-    };
+    const unjudged =
+      "not judged while the limit was not enforced: a forged X-Forwarded-For, every endpoint refusing, another client IP served, served again after the wait";
+    return { findings: j.findings, informative: true, partial: unjudged, unjudged: [unjudged] };
   }
   if (over.firstRefusal < 0) {
     const before = countedAtStart(burst);
@@ -194,7 +191,8 @@ function judgeBurst(ctx: CheckContext, burst: BurstRecord): Verdict {
   judgeOtherEndpoints(j, over);
   judgeAfterWait(j);
   judgeResetWhole(j);
-  return { findings: j.findings, informative: true, partial: partialOf(j) };
+  const unjudged = unjudgedParts(j);
+  return { findings: j.findings, informative: true, partial: partialOf(j, unjudged), unjudged };
 }
 
 /** The facts every step reads, drawn once from the record. */
@@ -488,18 +486,23 @@ function judgeResetWhole(j: Judging): void {
  * check judged in part: conformance/README.md "Judged in part"). A part not exercised is named as
  * such, never folded into the pass.
  */
-function partialOf(j: Judging): string {
+function unjudgedParts(j: Judging): string[] {
   const { burst } = j;
   const afterWait = burst.after
     ? undefined
     : `the wait: served again after Retry-After, refused requests not counted, no refill before the window's first request leaves it, the window's shape after it (${burst.skipped ?? "the client was not seen served again after the wait"})`;
-  const notJudged = [
+  return [
     burst.otherAddress
       ? undefined
       : "per-IP counting not tested (one source address: a second one is needed)",
     j.refillsSoon ? "every endpoint refusing over the limit (the limiter refills within seconds)" : undefined,
     afterWait,
-  ].filter(Boolean);
+  ].filter((part): part is string => part !== undefined);
+}
+
+/** What the burst judged, then the parts it did not (unjudgedParts). */
+function partialOf(j: Judging, notJudged: string[]): string {
+  const { burst } = j;
   const before = countedAtStart(burst);
   const counted =
     before > 0 ? `, with ${before} request${before === 1 ? "" : "s"} from before the run counted in` : "";

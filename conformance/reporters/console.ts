@@ -13,11 +13,18 @@ const STATUS: Record<CheckResult["status"], string> = {
   skipped: "skipped",
 };
 
+/** ", 2 of them in part": passes that left parts unexercised are counted apart, never folded in. */
+export function inPart(report: RunReport): string {
+  const n = report.checks.filter((c) => c.inPart).length;
+  return n > 0 ? ` (${n} of them in part)` : "";
+}
+
 function table(checks: CheckResult[]): string[] {
   const width = Math.max(5, ...checks.map((c) => c.name.length));
   const lines = [`${"check".padEnd(width)}  ${"status".padEnd(13)}  cases  evidence  note`];
   for (const c of checks) {
-    const status = c.status === "fail" ? `FAIL(${c.violations.length})` : STATUS[c.status];
+    const status =
+      c.status === "fail" ? `FAIL(${c.violations.length})` : c.inPart ? "pass, in part" : STATUS[c.status];
     lines.push(
       `${c.name.padEnd(width)}  ${status.padEnd(13)}  ${String(c.cases).padStart(5)}  ${String(c.informative).padStart(8)}  ${c.reason ?? c.note ?? ""}`,
     );
@@ -116,7 +123,7 @@ export function formatConsole(input: RunReport): string {
   const unexercised = count("not-exercised");
   const expired = report.expiredKnown?.length ?? 0;
   lines.push(
-    `${count("pass")} passed, ${count("fail")} failed, ${unexercised} not exercised${report.requireEvidence && unexercised ? " (failing: --require-evidence)" : ""}, ${count("skipped")} skipped; ` +
+    `${count("pass")} passed${inPart(report)}, ${count("fail")} failed, ${unexercised} not exercised${report.requireEvidence && unexercised ? " (failing: --require-evidence)" : ""}, ${count("skipped")} skipped; ` +
       (known.length ? `${known.length} known findings; ` : "") +
       (expired ? `${expired} known entries expired (failing); ` : "") +
       `${runVolume(report)} in ${(report.durationMs / 1000).toFixed(1)} s${report.mode === "passive" ? "" : `; seed ${report.seed}`}`,

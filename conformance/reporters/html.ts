@@ -260,7 +260,7 @@ function checks(report: RunReport, ids: Map<Violation, string>): string {
   const rows = report.checks.map((c) => {
     const first = c.violations.find((v) => ids.has(v));
     const why = [c.reason, c.note].filter(Boolean).join("; ");
-    return `<tr ${filterAttributes(c)}><td class="st st-${text(c.status)}">${STATUS_WORDS[c.status]}</td><td><code>${text(c.name)}</code><br><span class="muted">${text(checkWords(c), 300)}</span></td><td>${c.informative} of ${c.cases}</td><td class="wide">${operationCell(c)}</td><td>${first ? `<a href="#${ids.get(first)}">${plural(c.violations.length, "finding")}</a>` : ""}${why ? `<span class="muted">${first ? "<br>" : ""}${text(why, 600)}</span>` : ""}</td></tr>`;
+    return `<tr ${filterAttributes(c)}><td class="st st-${text(c.status)}">${STATUS_WORDS[c.status]}${c.inPart ? ", in part" : ""}</td><td><code>${text(c.name)}</code><br><span class="muted">${text(checkWords(c), 300)}</span></td><td>${c.informative} of ${c.cases}</td><td class="wide">${operationCell(c)}</td><td>${first ? `<a href="#${ids.get(first)}">${plural(c.violations.length, "finding")}</a>` : ""}${why ? `<span class="muted">${first ? "<br>" : ""}${text(why, 600)}</span>` : ""}</td></tr>`;
   });
   return [
     '<section aria-labelledby="checks"><h2 id="checks">Checks</h2>',

@@ -1,7 +1,7 @@
 import type { Cause } from "../runner/causes.ts";
 import type { CheckResult, RunReport } from "../runner/report.ts";
 import { causesHeading, explainsWords, toConfirm } from "./cause-words.ts";
-import { runVolume } from "./console.ts";
+import { inPart, runVolume } from "./console.ts";
 import { asShown, headline } from "./verdict.ts";
 
 const MODES: Partial<Record<RunReport["mode"], string>> = {
@@ -115,7 +115,7 @@ export function formatMarkdown(input: RunReport): string {
     "",
     `\`${report.baseUrl}\` · ${report.mode === "passive" ? "passive (traffic judged as it passed)" : `seed ${report.seed} · ${MODES[report.mode] ?? "no run"}`} · ` +
       `${runVolume(report)} in ${(report.durationMs / 1000).toFixed(0)} s · ${report.checks.length} checks: ` +
-      `${count("pass")} passed, ${count("fail")} failed, ${count("not-exercised")} not exercised, ${count("skipped")} not selected`,
+      `${count("pass")} passed${inPart(report)}, ${count("fail")} failed, ${count("not-exercised")} not exercised, ${count("skipped")} not selected`,
     // An incomplete run's reasons right under its headline; a failed run's after its failures.
     ...(report.verdict === "incomplete" ? notJudged(report) : []),
     ...causes(report),

@@ -21,6 +21,8 @@ export interface Evidence {
   inconclusive: string[];
   /** Part of the check that could not be done here. */
   partial?: string;
+  /** The parts no case exercised (Verdict.unjudged), each once. */
+  unjudged?: Set<string>;
 }
 
 /** Counts one judged case as the check declared it: evidence (of a kind), or none (and why). */
@@ -136,6 +138,8 @@ export class Judge {
       if (verdict.informative) evidence.informative++;
       if (verdict.inconclusive) evidence.inconclusive.push(verdict.inconclusive);
       if (verdict.partial) evidence.partial = verdict.partial;
+      if (verdict.unjudged?.length)
+        evidence.unjudged = new Set([...(evidence.unjudged ?? []), ...verdict.unjudged]);
     }
     for (const { finding, exchange } of verdict.findings) this.record(check, finding, exchange);
   }

@@ -39,6 +39,8 @@ export interface CheckResult {
   reason?: string;
   /** Part of the check not done here, or comparisons that could not conclude. */
   note?: string;
+  /** A pass that left parts unexercised (each with what it needs): shown "pass, in part", never a plain pass. */
+  inPart?: string[];
 }
 
 /** What a passive run (dealkit proxy, dealkit judge) saw: it sends nothing, it reads traffic. */
@@ -275,6 +277,7 @@ export function checkResults(all: Check[], facts: Facts): CheckResult[] {
         ? { reason: reasonFor(check, evidence, facts, steps.length, sent, unsent, cut) }
         : {}),
       ...(notes.length > 0 ? { note: notes.join("; ") } : {}),
+      ...(status === "pass" && evidence.unjudged?.size ? { inPart: [...evidence.unjudged] } : {}),
     };
   });
 }

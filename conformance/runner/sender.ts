@@ -154,7 +154,9 @@ export class Sender {
       if (!check?.judgeGroup) break;
       const verdict = check.judgeGroup(this.ctx, { planned: group, exchanges: record.exchanges });
       // A group that judges part of its check here says which part it left (the report's note).
-      record.verdict = group.partial ? { ...verdict, partial: group.partial } : verdict;
+      record.verdict = group.partial
+        ? { ...verdict, partial: group.partial, unjudged: [group.partial] }
+        : verdict;
       if (!record.verdict.moved) break;
     }
     for (const unused of slots) unused.cancel();
