@@ -83,5 +83,10 @@ describe.runIf(present)("the bundled client in a browser, against mock --variati
       expect(unexplainedDifferences(got, want, schema), operationId).toEqual([]);
     }
     expect(run.seen.sort()).toEqual(VARIATIONS.map((v) => v.id).sort());
+    // The mock judged the page's traffic as a client's (x-client-rules): the kit's own client, in a
+    // browser, under every variation, earns no finding.
+    const judged = mock.clients?.();
+    expect(judged?.clients.flatMap((c) => c.findings)).toEqual([]);
+    expect(judged?.verdict).toBe("passed");
   }, 120_000);
 });
