@@ -14,8 +14,9 @@ let baseUrl: string;
 
 beforeAll(async () => {
   // Seed 42: the same requests get the same variations on every run (another seed, others).
-  mock = spawn("npx", [
-    "dealkit",
+  // The bin itself, not `npx dealkit`: npm exec does not pass SIGINT on, so the mock would outlive
+  // the suite and never write its report.
+  mock = spawn("node_modules/.bin/dealkit", [
     "mock",
     "--port",
     "0",
