@@ -38,5 +38,4 @@ export const ALLOWED_LONG_FUNCTIONS: AllowedLongFunction[] = [
     lines: 87,
     reason: PARALLEL,
   },
-  { file: "conformance/planted/proxy.ts", name: "startProxy", lines: 96, reason: GREW_TODAY },
 ];
