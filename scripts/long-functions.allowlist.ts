@@ -13,18 +13,9 @@ export interface AllowedLongFunction {
 }
 
 const PARALLEL = "being edited in parallel; split after merge";
-const GREW = "grew by a line in the issue-37 merge; split next";
 const OUTSIDE = "a test harness outside the rooms issue 40 split first; split next";
 
 export const ALLOWED_LONG_FUNCTIONS: AllowedLongFunction[] = [
-  { file: "conformance/passive/proxy.ts", name: "startPassiveProxy", lines: 236, reason: GREW },
-  { file: "conformance/passive/proxy.ts", name: "startPassiveProxy > handle", lines: 182, reason: PARALLEL },
-  {
-    file: "conformance/passive/proxy.ts",
-    name: "startPassiveProxy > handle > new Promise(…) callback",
-    lines: 181,
-    reason: PARALLEL,
-  },
   { file: "mocks/rule-layer.ts", name: "createRuleLayer", lines: 166, reason: PARALLEL },
   { file: "conformance/http/client.ts", name: "sendOnce", lines: 99, reason: PARALLEL },
   { file: "test/actions/run-action.ts", name: "runAction", lines: 94, reason: OUTSIDE },
