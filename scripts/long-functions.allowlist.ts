@@ -16,19 +16,8 @@ const PARALLEL = "being edited in parallel; split after merge";
 const OUTSIDE = "a test harness outside the rooms issue 40 split first; split next";
 
 export const ALLOWED_LONG_FUNCTIONS: AllowedLongFunction[] = [
-  { file: "conformance/runner/run.ts", name: "run", lines: 281, reason: PARALLEL },
-  { file: "conformance/passive/proxy.ts", name: "startPassiveProxy", lines: 235, reason: PARALLEL },
-  { file: "conformance/checks/rate-limit.ts", name: "judgeBurst", lines: 214, reason: PARALLEL },
-  { file: "conformance/passive/proxy.ts", name: "startPassiveProxy > handle", lines: 182, reason: PARALLEL },
-  {
-    file: "conformance/passive/proxy.ts",
-    name: "startPassiveProxy > handle > new Promise(…) callback",
-    lines: 181,
-    reason: PARALLEL,
-  },
   { file: "mocks/rule-layer.ts", name: "createRuleLayer", lines: 166, reason: PARALLEL },
   { file: "conformance/http/client.ts", name: "sendOnce", lines: 99, reason: PARALLEL },
-  { file: "conformance/runner/execute.ts", name: "execute", lines: 97, reason: PARALLEL },
   { file: "test/actions/run-action.ts", name: "runAction", lines: 94, reason: OUTSIDE },
   { file: "conformance/main.ts", name: "conformanceCommand", lines: 90, reason: PARALLEL },
   {
@@ -37,6 +26,4 @@ export const ALLOWED_LONG_FUNCTIONS: AllowedLongFunction[] = [
     lines: 87,
     reason: PARALLEL,
   },
-  { file: "conformance/planted/faulty-limiter.ts", name: "faultyLimiter", lines: 87, reason: PARALLEL },
-  { file: "conformance/planted/proxy.ts", name: "startProxy", lines: 84, reason: PARALLEL },
 ];

@@ -66,220 +66,302 @@ function pathAndQuery(absolute: string): string {
   }
 }
 
+/** What every exchange of one proxy shares. */
+interface Forwarding {
+  options: ProxyOptions;
+  upstream: URL;
+  basePath: string;
+  secure: boolean;
+  agent: http.Agent;
+  cap: number;
+}
+
+/** One client exchange on its way through the proxy. */
+interface Passage {
+  incoming: http.IncomingMessage;
+  outgoing: http.ServerResponse;
+  startedAt: number;
+  client: string;
+  method: string;
+  /** The request target as the client sent it (origin-form). */
+  target: string;
+  url: string;
+  requestHeaders: string[];
+  tap: BodyTap;
+  /** Judged or given up on: an exchange is handed to the judge once at most. */
+  settled: boolean;
+  upstreamReq?: http.ClientRequest;
+}
+
+type Outcome = Omit<TrafficBytes, "method" | "url" | "requestHeaders" | "client" | "startedAt">;
+
 export function startPassiveProxy(options: ProxyOptions): Promise<RunningProxy> {
   const upstream = new URL(options.upstream);
-  const basePath = upstream.pathname.replace(/\/+$/, "");
   const secure = upstream.protocol === "https:";
   // Idle sockets are closed before a usual server-side keep-alive timeout (Node's is 5 s) can.
   const agentOptions = { keepAlive: true, timeout: 4000 };
-  const agent = secure ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
-  const cap = options.cap ?? DEFAULT_LIMITS.maxBodyBytes;
-  const inFlight = new Set<Promise<void>>();
-  /**
-   * An exchange handed to the judge. Defined out here, not in `handle`: while an exchange waits
-   * for its verdict only this function's frame is kept, not the request's closures with their
-   * sockets, messages and parsers (a full backlog of them held tens of MB).
-   */
-  const judge = async (full: TrafficBytes): Promise<TrafficVerdict | undefined> => {
-    options.onClientExchange?.(full);
-    options.onExchange?.(trafficOfBytes(full));
-    // A judge that failed costs the verdict, never the answer.
-    const verdict = await options.judging.observe(full).catch(() => undefined);
-    if (verdict) options.onObserved?.(verdict);
-    return verdict;
+  const f: Forwarding = {
+    options,
+    upstream,
+    basePath: upstream.pathname.replace(/\/+$/, ""),
+    secure,
+    agent: secure ? new https.Agent(agentOptions) : new http.Agent(agentOptions),
+    cap: options.cap ?? DEFAULT_LIMITS.maxBodyBytes,
   };
-
-  const handle = (incoming: http.IncomingMessage, outgoing: http.ServerResponse): Promise<void> =>
-    new Promise<void>((done) => {
-      const startedAt = Date.now() / 1000;
-      const client = (incoming.socket.remoteAddress ?? "").replace(/^::ffff:/, "");
-      const method = incoming.method ?? "GET";
-      const requested = incoming.url ?? "/";
-      // Origin-form as sent; an absolute-form target (a client configured with an HTTP proxy) keeps its path and query.
-      const target = requested.startsWith("/") ? requested : pathAndQuery(requested);
-      const url = `${upstream.origin}${basePath}${target}`;
-      // The upstream's own Host; X-Forwarded-For gains the client only when told.
-      const replaced = new Set(["host", ...(options.forwardedFor ? ["x-forwarded-for"] : [])]);
-      const requestHeaders = [
-        ...withoutHeaders(endToEnd(incoming.rawHeaders), replaced),
-        "Host",
-        upstream.host,
-      ];
-      // Transfer-Encoding is hop-by-hop, but a chunked request body still needs chunked framing
-      // upstream: Node adds none for GET/DELETE/OPTIONS, and the raw body would then reach the
-      // upstream as the start of another request.
-      if (incoming.headers["transfer-encoding"] !== undefined)
-        requestHeaders.push("Transfer-Encoding", "chunked");
-      if (options.forwardedFor) {
-        const prior = incoming.headers["x-forwarded-for"];
-        requestHeaders.push("X-Forwarded-For", prior ? `${prior}, ${client}` : client);
-      }
-      const tap = new BodyTap(cap);
-      let settled = false;
-      const finish = (
-        traffic: Omit<TrafficBytes, "method" | "url" | "requestHeaders" | "client" | "startedAt">,
-      ) => {
-        if (settled) return;
-        settled = true;
-        const full: TrafficBytes = {
-          method,
-          url,
-          requestHeaders: headerRecord(incoming.rawHeaders),
-          ...(client ? { client } : {}),
-          startedAt,
-          ...traffic,
-        };
-        tap.release();
-        return full;
-      };
-      const observe = (full: TrafficBytes | undefined) => (full ? judge(full) : Promise.resolve(undefined));
-
-      // The client gave up: the upstream request goes too, and nothing is judged.
-      outgoing.once("close", () => {
-        if (!outgoing.writableFinished) {
-          upstreamReq.destroy();
-          if (!settled) {
-            settled = true;
-            options.judging.skip("the client closed the connection before the whole answer");
-          }
-        }
-        done();
-      });
-
-      const onResponse = (res: http.IncomingMessage) => {
-        const status = res.statusCode ?? 0;
-        const raw = endToEnd(res.rawHeaders);
-        const responseHeaders = headerRecord(res.rawHeaders);
-        outgoing.sendDate = false;
-        // The bytes kept go to the judge as they are (decoded there, after the answer is sent).
-        const complete = () =>
-          finish({
-            status,
-            responseHeaders,
-            kept: tap.take(responseHeaders["content-encoding"]),
-            receivedAt: Date.now() / 1000,
-          });
-        const broken = (err: NodeJS.ErrnoException) => {
-          const full = finish({
-            status: 0,
-            responseHeaders,
-            receivedAt: Date.now() / 1000,
-            failure: failureOf(err, true),
-          });
-          outgoing.destroy();
-          void observe(full);
-        };
-        res.on("error", broken);
-        res.on("close", () => {
-          if (!res.complete)
-            broken(
-              Object.assign(new Error("the upstream closed the connection mid-body"), {
-                code: "ECONNRESET",
-              }),
-            );
-        });
-
-        if (!options.errors) {
-          // Streaming: the client gets every chunk as it comes; judging waits for the end.
-          outgoing.writeHead(status, res.statusMessage, raw);
-          res.on("data", (chunk: Buffer) => tap.push(chunk));
-          res.pipe(outgoing);
-          res.on("end", () => void observe(complete()));
-          return;
-        }
-        // --errors: held until judged, up to the cap; past it the answer streams unjudged.
-        const held: Buffer[] = [];
-        let streaming = false;
-        res.on("data", (chunk: Buffer) => {
-          tap.push(chunk);
-          if (streaming) {
-            if (!outgoing.write(chunk)) {
-              res.pause();
-              outgoing.once("drain", () => res.resume());
-            }
-            return;
-          }
-          held.push(chunk);
-          if (tap.over) {
-            streaming = true;
-            outgoing.writeHead(status, res.statusMessage, raw);
-            for (const c of held.splice(0)) outgoing.write(c);
-          }
-        });
-        res.on("end", async () => {
-          if (streaming) {
-            outgoing.end();
-            void observe(complete());
-            return;
-          }
-          const verdict = await observe(complete());
-          const own = verdict?.findings.filter((f) => f.own) ?? [];
-          if (own.length === 0) {
-            outgoing.writeHead(status, res.statusMessage, raw);
-            outgoing.end(Buffer.concat(held));
-            return;
-          }
-          const body = JSON.stringify(violationProblem(method, target, status, own));
-          outgoing.sendDate = true;
-          outgoing.writeHead(502, PROBLEM_HEADERS);
-          outgoing.end(body);
-        });
-      };
-      const bodyless =
-        (incoming.headers["content-length"] ?? "0") === "0" &&
-        incoming.headers["transfer-encoding"] === undefined;
-      let upstreamReq: http.ClientRequest;
-      const send = (retried: boolean): void => {
-        upstreamReq = (secure ? https : http).request(
-          url,
-          { method, headers: requestHeaders, agent },
-          onResponse,
-        );
-        upstreamReq.on("error", (err: NodeJS.ErrnoException) => {
-          // A kept-alive socket the upstream closed just as it was reused: not the API's doing, so
-          // not a finding; a request without a body is sent again once, as the suite's client does.
-          if (
-            !retried &&
-            upstreamReq.reusedSocket &&
-            err.code === "ECONNRESET" &&
-            bodyless &&
-            !outgoing.headersSent &&
-            IDEMPOTENT.has(method)
-          ) {
-            send(true);
-            return;
-          }
-          if (settled || outgoing.headersSent) {
-            outgoing.destroy();
-            return;
-          }
-          const failure = failureOf(err, false);
-          const full = finish({ status: 0, responseHeaders: {}, receivedAt: Date.now() / 1000, failure });
-          void observe(full);
-          outgoing.writeHead(502, PROBLEM_HEADERS);
-          outgoing.end(
-            JSON.stringify(
-              proxyProblem(
-                "upstream-unreachable",
-                `dealkit proxy could not get an answer from ${upstream.origin}: ${err.message}`,
-              ),
-            ),
-          );
-        });
-        if (bodyless) upstreamReq.end();
-        else incoming.pipe(upstreamReq);
-      };
-      send(false);
-    });
-
+  const inFlight = new Set<Promise<void>>();
   const server = http.createServer((incoming, outgoing) => {
-    const pending = handle(incoming, outgoing);
+    const pending = handle(f, incoming, outgoing);
     inFlight.add(pending);
     void pending.finally(() => inFlight.delete(pending));
   });
+  return listen(server, f, inFlight);
+}
+
+/**
+ * An exchange handed to the judge. A top-level function, not a closure of the exchange: while an
+ * exchange waits for its verdict only this frame is kept, not the request's closures with their
+ * sockets, messages and parsers (a full backlog of them held tens of MB).
+ */
+async function judge(options: ProxyOptions, full: TrafficBytes): Promise<TrafficVerdict | undefined> {
+  options.onClientExchange?.(full);
+  options.onExchange?.(trafficOfBytes(full));
+  // A judge that failed costs the verdict, never the answer.
+  const verdict = await options.judging.observe(full).catch(() => undefined);
+  if (verdict) options.onObserved?.(verdict);
+  return verdict;
+}
+
+function observe(f: Forwarding, full: TrafficBytes | undefined): Promise<TrafficVerdict | undefined> {
+  return full ? judge(f.options, full) : Promise.resolve(undefined);
+}
+
+/** One exchange, forwarded; resolves once the client's side of it is closed. */
+function handle(f: Forwarding, incoming: http.IncomingMessage, outgoing: http.ServerResponse): Promise<void> {
+  return new Promise<void>((done) => {
+    const p = openPassage(f, incoming, outgoing);
+    // The client gave up: the upstream request goes too, and nothing is judged.
+    outgoing.once("close", () => {
+      if (!outgoing.writableFinished) {
+        p.upstreamReq?.destroy();
+        if (!p.settled) {
+          p.settled = true;
+          f.options.judging.skip("the client closed the connection before the whole answer");
+        }
+      }
+      done();
+    });
+    sendUpstream(f, p, false);
+  });
+}
+
+function openPassage(f: Forwarding, incoming: http.IncomingMessage, outgoing: http.ServerResponse): Passage {
+  const startedAt = Date.now() / 1000;
+  const client = (incoming.socket.remoteAddress ?? "").replace(/^::ffff:/, "");
+  const requested = incoming.url ?? "/";
+  // Origin-form as sent; an absolute-form target (a client configured with an HTTP proxy) keeps its path and query.
+  const target = requested.startsWith("/") ? requested : pathAndQuery(requested);
+  return {
+    incoming,
+    outgoing,
+    startedAt,
+    client,
+    method: incoming.method ?? "GET",
+    target,
+    url: `${f.upstream.origin}${f.basePath}${target}`,
+    requestHeaders: upstreamRequestHeaders(f, incoming, client),
+    tap: new BodyTap(f.cap),
+    settled: false,
+  };
+}
+
+/** The client's end-to-end headers with the upstream's own Host; X-Forwarded-For gains the client only when told. */
+function upstreamRequestHeaders(f: Forwarding, incoming: http.IncomingMessage, client: string): string[] {
+  const replaced = new Set(["host", ...(f.options.forwardedFor ? ["x-forwarded-for"] : [])]);
+  const requestHeaders = [
+    ...withoutHeaders(endToEnd(incoming.rawHeaders), replaced),
+    "Host",
+    f.upstream.host,
+  ];
+  // Transfer-Encoding is hop-by-hop, but a chunked request body still needs chunked framing
+  // upstream: Node adds none for GET/DELETE/OPTIONS, and the raw body would then reach the
+  // upstream as the start of another request.
+  if (incoming.headers["transfer-encoding"] !== undefined)
+    requestHeaders.push("Transfer-Encoding", "chunked");
+  if (f.options.forwardedFor) {
+    const prior = incoming.headers["x-forwarded-for"];
+    requestHeaders.push("X-Forwarded-For", prior ? `${prior}, ${client}` : client);
+  }
+  return requestHeaders;
+}
+
+/** The whole exchange, the first time it ends (undefined after); the body's bytes are let go. */
+function finish(p: Passage, outcome: Outcome): TrafficBytes | undefined {
+  if (p.settled) return;
+  p.settled = true;
+  const full: TrafficBytes = {
+    method: p.method,
+    url: p.url,
+    requestHeaders: headerRecord(p.incoming.rawHeaders),
+    ...(p.client ? { client: p.client } : {}),
+    startedAt: p.startedAt,
+    ...outcome,
+  };
+  p.tap.release();
+  return full;
+}
+
+function sendUpstream(f: Forwarding, p: Passage, retried: boolean): void {
+  const { incoming, method } = p;
+  const bodyless =
+    (incoming.headers["content-length"] ?? "0") === "0" &&
+    incoming.headers["transfer-encoding"] === undefined;
+  const upstreamReq = (f.secure ? https : http).request(
+    p.url,
+    { method, headers: p.requestHeaders, agent: f.agent },
+    (res) => forwardAnswer(f, p, res),
+  );
+  p.upstreamReq = upstreamReq;
+  upstreamReq.on("error", (err: NodeJS.ErrnoException) => {
+    // A kept-alive socket the upstream closed just as it was reused: not the API's doing, so
+    // not a finding; a request without a body is sent again once, as the suite's client does.
+    if (
+      !retried &&
+      upstreamReq.reusedSocket &&
+      err.code === "ECONNRESET" &&
+      bodyless &&
+      !p.outgoing.headersSent &&
+      IDEMPOTENT.has(method)
+    ) {
+      sendUpstream(f, p, true);
+      return;
+    }
+    upstreamFailed(f, p, err);
+  });
+  if (bodyless) upstreamReq.end();
+  else incoming.pipe(upstreamReq);
+}
+
+/** No answer from the upstream: judged as a failure, and the client gets a problem+json 502. */
+function upstreamFailed(f: Forwarding, p: Passage, err: NodeJS.ErrnoException): void {
+  const { outgoing } = p;
+  if (p.settled || outgoing.headersSent) {
+    outgoing.destroy();
+    return;
+  }
+  const failure = failureOf(err, false);
+  void observe(f, finish(p, { status: 0, responseHeaders: {}, receivedAt: Date.now() / 1000, failure }));
+  outgoing.writeHead(502, PROBLEM_HEADERS);
+  outgoing.end(
+    JSON.stringify(
+      proxyProblem(
+        "upstream-unreachable",
+        `dealkit proxy could not get an answer from ${f.upstream.origin}: ${err.message}`,
+      ),
+    ),
+  );
+}
+
+/** The upstream's answer on its way to the client, streamed or (with `errors`) held until judged. */
+function forwardAnswer(f: Forwarding, p: Passage, res: http.IncomingMessage): void {
+  const status = res.statusCode ?? 0;
+  const responseHeaders = headerRecord(res.rawHeaders);
+  p.outgoing.sendDate = false;
+  // The bytes kept go to the judge as they are (decoded there, after the answer is sent).
+  const complete = () =>
+    finish(p, {
+      status,
+      responseHeaders,
+      kept: p.tap.take(responseHeaders["content-encoding"]),
+      receivedAt: Date.now() / 1000,
+    });
+  const broken = (err: NodeJS.ErrnoException) => {
+    const full = finish(p, {
+      status: 0,
+      responseHeaders,
+      receivedAt: Date.now() / 1000,
+      failure: failureOf(err, true),
+    });
+    p.outgoing.destroy();
+    void observe(f, full);
+  };
+  res.on("error", broken);
+  res.on("close", () => {
+    if (!res.complete)
+      broken(Object.assign(new Error("the upstream closed the connection mid-body"), { code: "ECONNRESET" }));
+  });
+  if (f.options.errors) holdUntilJudged(f, p, res, complete);
+  else streamAnswer(f, p, res, complete);
+}
+
+/** Streaming: the client gets every chunk as it comes; judging waits for the end. */
+function streamAnswer(
+  f: Forwarding,
+  p: Passage,
+  res: http.IncomingMessage,
+  complete: () => TrafficBytes | undefined,
+) {
+  p.outgoing.writeHead(res.statusCode ?? 0, res.statusMessage, endToEnd(res.rawHeaders));
+  res.on("data", (chunk: Buffer) => p.tap.push(chunk));
+  res.pipe(p.outgoing);
+  res.on("end", () => void observe(f, complete()));
+}
+
+/**
+ * --errors: held until judged, up to the cap; past it the answer streams unjudged. One that breaks
+ * the contract is replaced by a problem+json 502 naming the rules.
+ */
+function holdUntilJudged(
+  f: Forwarding,
+  p: Passage,
+  res: http.IncomingMessage,
+  complete: () => TrafficBytes | undefined,
+) {
+  const { outgoing, tap } = p;
+  const status = res.statusCode ?? 0;
+  const raw = endToEnd(res.rawHeaders);
+  const held: Buffer[] = [];
+  let streaming = false;
+  res.on("data", (chunk: Buffer) => {
+    tap.push(chunk);
+    if (streaming) {
+      if (!outgoing.write(chunk)) {
+        res.pause();
+        outgoing.once("drain", () => res.resume());
+      }
+      return;
+    }
+    held.push(chunk);
+    if (tap.over) {
+      streaming = true;
+      outgoing.writeHead(status, res.statusMessage, raw);
+      for (const c of held.splice(0)) outgoing.write(c);
+    }
+  });
+  res.on("end", async () => {
+    if (streaming) {
+      outgoing.end();
+      void observe(f, complete());
+      return;
+    }
+    const verdict = await observe(f, complete());
+    const own = verdict?.findings.filter((finding) => finding.own) ?? [];
+    if (own.length === 0) {
+      outgoing.writeHead(status, res.statusMessage, raw);
+      outgoing.end(Buffer.concat(held));
+      return;
+    }
+    const body = JSON.stringify(violationProblem(p.method, p.target, status, own));
+    outgoing.sendDate = true;
+    outgoing.writeHead(502, PROBLEM_HEADERS);
+    outgoing.end(body);
+  });
+}
+
+/** Listens; closing stops accepting, waits for the exchanges in flight (a while at most), and closes. */
+function listen(server: http.Server, f: Forwarding, inFlight: Set<Promise<void>>): Promise<RunningProxy> {
   return new Promise((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => {
+    server.listen(f.options.port ?? 0, f.options.host ?? "127.0.0.1", () => {
       const { port, address } = server.address() as AddressInfo;
       const host = address.includes(":") ? `[${address}]` : address;
       resolve({
@@ -296,7 +378,7 @@ export function startPassiveProxy(options: ProxyOptions): Promise<RunningProxy> 
           clearTimeout(timer);
           server.closeAllConnections();
           await closed;
-          agent.destroy();
+          f.agent.destroy();
         },
       });
     });

@@ -12,6 +12,7 @@ import { cacheControl } from "../../src/http/caching.ts";
 import { corsHeaders } from "../../src/http/cors.ts";
 import { PROBLEM_JSON, rateLimited } from "../../src/http/problems.ts";
 import { loadSpec } from "../../src/spec/load.ts";
+import type { Spec } from "../../src/spec/spec.ts";
 import type { Mutation, ProxiedRequest, ProxiedResponse } from "./proxy.ts";
 
 export type LimiterFault =
@@ -144,6 +145,86 @@ function statingWindow(req: ProxiedRequest, res: ProxiedResponse, windowSeconds:
   return JSON.stringify(body);
 }
 
+/** The store each fault needs: the ones planted in the store itself, the reference's otherwise. */
+function storeFor(fault: LimiterFault): RateLimitStore {
+  if (fault === "counts-refused") return new CountsRefusedStore();
+  if (fault === "leaky-bucket") return new LeakyBucketStore();
+  if (fault === "fixed-window") return new FixedWindowStore();
+  return new MemoryStore();
+}
+
+/**
+ * The RateLimit-* headers this limiter states. The unseen variant sends none (its 429 keeps
+ * Retry-After): only when refusals begin can tell what it counts.
+ */
+function countHeadersFor(fault: LimiterFault, decision: Decision): Record<string, string> {
+  const headers = rateLimitHeaders(decision);
+  if (fault !== "search-costs-two-unseen") return headers;
+  return headers["Retry-After"] ? { "Retry-After": headers["Retry-After"] } : {};
+}
+
+/** The key the faulty limiter counts a request under. */
+function limiterKey(fault: LimiterFault, req: ProxiedRequest): string {
+  const forged = req.headers["x-forwarded-for"];
+  // Behind a proxy that hides client IPs, every client is one to the limiter.
+  if (fault === "counts-clients-together") return "everyone";
+  if (fault === "trusts-forwarded-for" && typeof forged === "string") return forged;
+  return req.client;
+}
+
+/** The faulty limiter's decision, or undefined when it does not count the request. */
+async function decide(
+  fault: LimiterFault,
+  limiter: RateLimiter,
+  req: ProxiedRequest,
+  now: number,
+): Promise<Decision | undefined> {
+  const key = limiterKey(fault, req);
+  if (req.method === "OPTIONS" && fault !== "counts-preflight") return undefined;
+  if (fault === "skips-rss" && req.pathname === "/rss.php") return undefined;
+  // One endpoint's requests take two units: the first is counted quietly.
+  const costsTwo = fault === "search-costs-two" || fault === "search-costs-two-unseen";
+  if (costsTwo && req.pathname === "/api/v1/search") await limiter.hit(key, now);
+  return limiter.hit(key, now);
+}
+
+/** Served or refused otherwise than a correct limiter would, or another count stated: a client sees the fault. */
+function deviates(decided: Decision | undefined, right: Decision | undefined): boolean {
+  return (decided?.allowed ?? true) !== (right?.allowed ?? true) || decided?.remaining !== right?.remaining;
+}
+
+/** The 429 the reference server would send, with this limiter's counts. */
+function refusal(
+  spec: Spec,
+  limiter: RateLimiter,
+  req: ProxiedRequest,
+  decided: Decision,
+  counts: Record<string, string>,
+) {
+  return {
+    status: spec.rateLimit.status,
+    headers: {
+      "content-type": PROBLEM_JSON,
+      ...corsHeaders(spec.cors),
+      ...counts,
+      "cache-control": cacheControl(spec, spec.match(req.pathname)?.operation, spec.rateLimit.status),
+    },
+    body: JSON.stringify(rateLimited(spec, Math.max(1, decided.resetSeconds), limiter.policy)),
+  };
+}
+
+/** An upstream answer with this limiter's RateLimit-* headers in place of the upstream's. */
+function withOwnCounts(res: ProxiedResponse, counts: Record<string, string>, body: string): ProxiedResponse {
+  const headers = Object.fromEntries(Object.entries(res.headers).filter(([k]) => !/^ratelimit-/i.test(k)));
+  return { ...res, headers: { ...headers, ...counts }, body };
+}
+
+/** Each upstream request from an address never used before, so the real limiter never fires. */
+function freshUpstreamAddress(): string {
+  const n = upstreamRequests++;
+  return `127.201.${Math.floor(n / 250) % 250}.${(n % 250) + 1}`;
+}
+
 /**
  * The fault as a proxy mutation. `windowSeconds` may be shorter than the spec's so that a run
  * which waits out Retry-After stays short; the limit is the spec's.
@@ -153,92 +234,34 @@ export function faultyLimiter(
   windowSeconds: number,
   options: { store?: RateLimitStore } = {},
 ): Mutation {
-  const store =
-    options.store ??
-    (fault === "counts-refused"
-      ? new CountsRefusedStore()
-      : fault === "leaky-bucket"
-        ? new LeakyBucketStore()
-        : fault === "fixed-window"
-          ? new FixedWindowStore()
-          : new MemoryStore());
+  const store = options.store ?? storeFor(fault);
   const ready = loadSpec().then((spec) => ({
     spec,
     limiter: new RateLimiter(store, { limit: spec.rateLimit.limit, windowSeconds }),
+    // A correct limiter of the same limit and window beside it (every request but a preflight
+    // counted once, per client address): the requests it decides otherwise show the fault took effect.
+    correct: new RateLimiter(new MemoryStore(), { limit: spec.rateLimit.limit, windowSeconds }),
   }));
   // What this limiter counted for a served request: its RateLimit-* headers replace the upstream's.
   const served = new WeakMap<ProxiedRequest, Decision>();
-  const costsTwo = fault === "search-costs-two" || fault === "search-costs-two-unseen";
-  // The unseen variant sends no RateLimit-* (its 429 keeps Retry-After): only when refusals
-  // begin can tell what it counts.
-  const countHeaders = (decision: Decision) => {
-    const headers = rateLimitHeaders(decision);
-    if (fault !== "search-costs-two-unseen") return headers;
-    return headers["Retry-After"] ? { "Retry-After": headers["Retry-After"] } : {};
-  };
-  // A correct limiter of the same limit and window beside it (every request but a preflight
-  // counted once, per client address): the requests it decides otherwise show the fault took effect.
-  const correct = ready.then(
-    ({ spec }) => new RateLimiter(new MemoryStore(), { limit: spec.rateLimit.limit, windowSeconds }),
-  );
   const deviations = new WeakSet<ProxiedRequest>();
   return {
     deviated: (req) => deviations.has(req),
     response(req, res) {
       const decision = served.get(req);
       if (!decision) return res;
-      const headers = Object.fromEntries(
-        Object.entries(res.headers).filter(([k]) => !/^ratelimit-/i.test(k)),
-      );
-      return {
-        ...res,
-        headers: { ...headers, ...countHeaders(decision) },
-        body: statingWindow(req, res, windowSeconds),
-      };
+      return withOwnCounts(res, countHeadersFor(fault, decision), statingWindow(req, res, windowSeconds));
     },
-    upstreamAddress: () => {
-      const n = upstreamRequests++;
-      return `127.201.${Math.floor(n / 250) % 250}.${(n % 250) + 1}`;
-    },
+    upstreamAddress: freshUpstreamAddress,
     async admit(req) {
-      const { spec, limiter } = await ready;
+      const { spec, limiter, correct } = await ready;
       const now = Date.now();
-      const right = req.method === "OPTIONS" ? undefined : await (await correct).hit(req.client, now);
-      const decided = await decide(req, now);
-      // Served or refused otherwise, or another count stated: what a client sees differs.
-      if ((decided?.allowed ?? true) !== (right?.allowed ?? true) || decided?.remaining !== right?.remaining)
-        deviations.add(req);
+      const right = req.method === "OPTIONS" ? undefined : await correct.hit(req.client, now);
+      const decided = await decide(fault, limiter, req, now);
+      if (decided?.allowed) served.set(req, decided);
+      if (deviates(decided, right)) deviations.add(req);
       if (!decided || decided.allowed) return undefined;
-      return {
-        status: spec.rateLimit.status,
-        headers: {
-          "content-type": PROBLEM_JSON,
-          ...corsHeaders(spec.cors),
-          ...countHeaders(decided),
-          "cache-control": cacheControl(spec, spec.match(req.pathname)?.operation, spec.rateLimit.status),
-        },
-        body: JSON.stringify(rateLimited(spec, Math.max(1, decided.resetSeconds), limiter.policy)),
-      };
+      return refusal(spec, limiter, req, decided, countHeadersFor(fault, decided));
     },
   };
-
-  /** The faulty limiter's decision, or undefined when it does not count the request. */
-  async function decide(req: ProxiedRequest, now: number): Promise<Decision | undefined> {
-    const { limiter } = await ready;
-    const forged = req.headers["x-forwarded-for"];
-    // Behind a proxy that hides client IPs, every client is one to the limiter.
-    const key =
-      fault === "counts-clients-together"
-        ? "everyone"
-        : fault === "trusts-forwarded-for" && typeof forged === "string"
-          ? forged
-          : req.client;
-    if (req.method === "OPTIONS" && fault !== "counts-preflight") return undefined;
-    if (fault === "skips-rss" && req.pathname === "/rss.php") return undefined;
-    // One endpoint's requests take two units: the first is counted quietly.
-    if (costsTwo && req.pathname === "/api/v1/search") await limiter.hit(key, now);
-    const decision = await limiter.hit(key, now);
-    if (decision.allowed) served.set(req, decision);
-    return decision;
-  }
 }

@@ -128,6 +128,139 @@ function forward(
   });
 }
 
+/** What a planted proxy counts as it goes; `settled` waits for the comparisons still under way. */
+function createTallyKeeper() {
+  const tally = { exchanges: 0, differing: 0, paths: new Set<string>() };
+  const comparisons = new Set<Promise<void>>();
+  const count = (received: ProxiedRequest, differing: boolean) => {
+    tally.exchanges++;
+    if (!differing) return;
+    tally.differing++;
+    tally.paths.add(received.pathname);
+  };
+  return {
+    count,
+    /** Counts the exchange once its comparison ends; a comparison that fails counts as alike. */
+    track(received: ProxiedRequest, differing: Promise<boolean>) {
+      const judged = differing
+        .then((d) => count(received, d))
+        .catch(() => count(received, false))
+        .finally(() => comparisons.delete(judged));
+      comparisons.add(judged);
+    },
+    async settled(): Promise<Tally> {
+      while (comparisons.size > 0) await Promise.allSettled([...comparisons]);
+      return { exchanges: tally.exchanges, differing: tally.differing, paths: [...tally.paths].sort() };
+    },
+  };
+}
+
+type TallyKeeper = ReturnType<typeof createTallyKeeper>;
+
+/** What every exchange of one proxy shares. */
+interface ProxyContext {
+  upstream: URL;
+  mutation: Mutation;
+  subnet: number;
+  tally: TallyKeeper;
+  /** The n-th upstream request, for `Mutation.upstreamAddress`. */
+  nextUpstream(): number;
+  nextShadowAddress(): string;
+}
+
+/**
+ * Shadow requests leave from addresses of the proxy's own that nothing else uses (127.S.1.1 on),
+ * so they never count against a client's window in the mutated world.
+ */
+function shadowAddresses(subnet: number): () => string {
+  let shadows = 0;
+  return () => {
+    const k = shadows++;
+    return `127.${subnet}.${1 + (Math.floor(k / 250) % 250)}.${(k % 250) + 1}`;
+  };
+}
+
+/** The request as the proxy received it; its query as written is kept for forwarding. */
+function receive(incoming: http.IncomingMessage): ProxiedRequest {
+  const url = new URL(incoming.url ?? "/", "http://proxy");
+  sentAs.set(incoming.headers, url.search);
+  return {
+    method: incoming.method ?? "GET",
+    client: (incoming.socket.remoteAddress ?? "127.0.0.1").replace(/^::ffff:/, ""),
+    pathname: url.pathname,
+    query: url.searchParams,
+    headers: incoming.headers,
+  };
+}
+
+/** The upstream answer to the mutated request (or the mutation's own), and where it went from. */
+async function answer(
+  p: ProxyContext,
+  req: ProxiedRequest | ProxiedResponse,
+  client: string,
+  transparent: string,
+): Promise<{ res: ProxiedResponse; upstreamRes?: ProxiedResponse; local?: string }> {
+  if ("status" in req) return { res: req };
+  const local = p.mutation.upstreamAddress?.(client, p.nextUpstream()) ?? transparent;
+  const upstreamRes = await forward(p.upstream, req, req.method, local);
+  const res = p.mutation.response ? p.mutation.response(req, upstreamRes) : upstreamRes;
+  return { res, upstreamRes, local };
+}
+
+function send(incoming: http.IncomingMessage, outgoing: http.ServerResponse, res: ProxiedResponse): void {
+  // HTTP/1.1 without Host: the upstream refuses it before routing and closes (x-request-gate), so does the proxy.
+  if (incoming.httpVersion === "1.1" && incoming.headers.host === undefined)
+    outgoing.setHeader("connection", "close");
+  outgoing.writeHead(res.status, res.headers);
+  outgoing.end(res.bytes ?? res.body);
+}
+
+/** One exchange: receive, let the mutation act, answer, then compare with the correct answer in the background. */
+async function handle(p: ProxyContext, incoming: http.IncomingMessage, outgoing: http.ServerResponse) {
+  try {
+    const received = receive(incoming);
+    const asked = `${received.method} ${received.pathname}?${forwardedQuery(received)}`;
+    if (p.mutation.sabotage?.(received, outgoing)) {
+      // Taken over at the socket: no correct server hangs, resets or trickles.
+      p.tally.count(received, true);
+      return;
+    }
+    const req =
+      (await p.mutation.admit?.(received)) ?? (p.mutation.request ? p.mutation.request(received) : received);
+    const transparent = `127.${p.subnet}.0.${received.client.split(".").at(-1) ?? "1"}`;
+    const { res: sent, upstreamRes, local } = await answer(p, req, received.client, transparent);
+    send(incoming, outgoing, sent);
+    const mirrored = local !== undefined && local !== transparent;
+    const differing = differs({
+      mutation: p.mutation,
+      received,
+      // As forwarded, byte for byte: a query read and written again (`%zz` sent on as `%25zz`) is rewritten.
+      rewritten: "status" in req || `${req.method} ${req.pathname}?${forwardedQuery(req)}` !== asked,
+      upstreamRes,
+      sent,
+      // A request sent from another address than the transparent one: its correct answer is the
+      // one the transparent address gets (which nothing else uses then, so its window is the client's).
+      shadowFrom: mirrored ? transparent : p.nextShadowAddress(),
+      shadowIsMirror: mirrored,
+      forwardShadow: (from) => forward(p.upstream, received, received.method, from),
+    });
+    p.tally.track(received, differing);
+  } catch (err) {
+    outgoing.writeHead(502, { "content-type": "text/plain" });
+    outgoing.end(`proxy: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * What this Node parser refuses itself (a head over 16 KB, a line that is no field) it answers as the
+ * contract does, like the server behind it: a correct component in front (x-request-gate).
+ */
+async function answerClientErrors(server: http.Server): Promise<void> {
+  const spec = await loadSpec();
+  const cors = corsHeaders(spec.cors);
+  server.on("clientError", clientErrorHandler({ spec, cors, trusted: new Set(), now: Date.now }));
+}
+
 /**
  * Starts a proxy on an ephemeral loopback port; `subnet` (1-250) keeps its client IPs (127.S.0.N)
  * and its shadow requests' addresses (127.S.1.1 on) apart upstream.
@@ -135,98 +268,22 @@ function forward(
 export function startProxy(upstreamUrl: string, mutation: Mutation, subnet: number): Promise<PlantedProxy> {
   if (!Number.isInteger(subnet) || subnet < 1 || subnet > 250)
     throw new Error(`subnet ${subnet} is not 1-250`);
-  const upstream = new URL(upstreamUrl);
-  let counter = 0;
-  const tally = { exchanges: 0, differing: 0, paths: new Set<string>() };
-  const comparisons = new Set<Promise<void>>();
-  // Shadow requests leave from addresses of the proxy's own that nothing else uses (127.S.1.1 on),
-  // so they never count against a client's window in the mutated world.
-  let shadows = 0;
-  const shadowAddress = () => {
-    const k = shadows++;
-    return `127.${subnet}.${1 + (Math.floor(k / 250) % 250)}.${(k % 250) + 1}`;
-  };
-  const count = (received: ProxiedRequest, differing: boolean) => {
-    tally.exchanges++;
-    if (!differing) return;
-    tally.differing++;
-    tally.paths.add(received.pathname);
+  let upstreamRequests = 0;
+  const p: ProxyContext = {
+    upstream: new URL(upstreamUrl),
+    mutation,
+    subnet,
+    tally: createTallyKeeper(),
+    nextUpstream: () => upstreamRequests++,
+    nextShadowAddress: shadowAddresses(subnet),
   };
   // A request without Host reaches the handler, to be forwarded as it came (x-request-gate).
-  const server = http.createServer({ requireHostHeader: false }, async (incoming, outgoing) => {
-    try {
-      const url = new URL(incoming.url ?? "/", "http://proxy");
-      sentAs.set(incoming.headers, url.search);
-      const client = (incoming.socket.remoteAddress ?? "127.0.0.1").replace(/^::ffff:/, "");
-      const received: ProxiedRequest = {
-        method: incoming.method ?? "GET",
-        client,
-        pathname: url.pathname,
-        query: url.searchParams,
-        headers: incoming.headers,
-      };
-      const asked = `${received.method} ${received.pathname}?${forwardedQuery(received)}`;
-      if (mutation.sabotage?.(received, outgoing)) {
-        // Taken over at the socket: no correct server hangs, resets or trickles.
-        count(received, true);
-        return;
-      }
-      const req =
-        (await mutation.admit?.(received)) ?? (mutation.request ? mutation.request(received) : received);
-      const transparent = `127.${subnet}.0.${client.split(".").at(-1) ?? "1"}`;
-      let res: ProxiedResponse;
-      let upstreamRes: ProxiedResponse | undefined;
-      let local: string | undefined;
-      if ("status" in req) {
-        res = req;
-      } else {
-        local = mutation.upstreamAddress?.(client, counter++) ?? transparent;
-        upstreamRes = await forward(upstream, req, req.method, local);
-        res = mutation.response ? mutation.response(req, upstreamRes) : upstreamRes;
-      }
-      // HTTP/1.1 without Host: the upstream refuses it before routing and closes (x-request-gate), so does the proxy.
-      if (incoming.httpVersion === "1.1" && incoming.headers.host === undefined)
-        outgoing.setHeader("connection", "close");
-      outgoing.writeHead(res.status, res.headers);
-      outgoing.end(res.bytes ?? res.body);
-      const sent = res;
-      const judged = differs({
-        mutation,
-        received,
-        // As forwarded, byte for byte: a query read and written again (`%zz` sent on as `%25zz`) is rewritten.
-        rewritten: "status" in req || `${req.method} ${req.pathname}?${forwardedQuery(req)}` !== asked,
-        upstreamRes,
-        sent,
-        // A request sent from another address than the transparent one: its correct answer is the
-        // one the transparent address gets (which nothing else uses then, so its window is the client's).
-        shadowFrom: local !== undefined && local !== transparent ? transparent : shadowAddress(),
-        shadowIsMirror: local !== undefined && local !== transparent,
-        forwardShadow: (from) => forward(upstream, received, received.method, from),
-      })
-        .then((d) => count(received, d))
-        .catch(() => count(received, false))
-        .finally(() => comparisons.delete(judged));
-      comparisons.add(judged);
-    } catch (err) {
-      outgoing.writeHead(502, { "content-type": "text/plain" });
-      outgoing.end(`proxy: ${(err as Error).message}`);
-    }
-  });
-  // What this Node parser refuses itself (a head over 16 KB, a line that is no field) it answers as the
-  // contract does, like the server behind it: a correct component in front (x-request-gate).
-  const gate = loadSpec().then((spec) => {
-    const cors = corsHeaders(spec.cors);
-    server.on("clientError", clientErrorHandler({ spec, cors, trusted: new Set(), now: Date.now }));
-  });
-  return gate
+  const server = http.createServer({ requireHostHeader: false }, (incoming, outgoing) =>
+    handle(p, incoming, outgoing),
+  );
+  return answerClientErrors(server)
     .then(() => listenOnLoopback(server))
-    .then((proxy) => ({
-      ...proxy,
-      async tally() {
-        while (comparisons.size > 0) await Promise.allSettled([...comparisons]);
-        return { exchanges: tally.exchanges, differing: tally.differing, paths: [...tally.paths].sort() };
-      },
-    }));
+    .then((proxy) => ({ ...proxy, tally: () => p.tally.settled() }));
 }
 
 /**

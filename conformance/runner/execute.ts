@@ -168,24 +168,28 @@ function exploreEnvOf(env: ExecEnv, operationId: string | undefined, asked = new
   };
 }
 
-export async function execute(env: ExecEnv): Promise<Execution> {
-  const { plan, spec } = env;
-  const queue = queueOf(plan);
-  // The preflights go in the burst's window: counted, they would make the limit arrive early.
+/** The preflights the burst sends first, taken out of the queue: counted, they would make the limit arrive early. */
+function takePreflights(plan: Plan, queue: Item[]): Item[] {
   const preflights = plan.burst ? queue.filter(isPreflights) : [];
   for (const item of preflights) queue.splice(queue.indexOf(item), 1);
-  const execution: Execution = { explored: new Map() };
-  // The burst counts its window exactly: a comparison, which may be sent twice, waits for the paced
-  // phase. Its window takes the operations in proportion to 1, 3, 5… (their order in the spec),
-  // so that their counts differ and when refusals begin shows which one costs more than a unit
-  // even where no answer carries RateLimit-Remaining.
-  const weight = new Map(spec.operations.map((op, n) => [op.operationId, 2 * n + 1]));
+  return preflights;
+}
+
+/**
+ * How the burst takes the queue's items, up to `max` counted requests each. The burst counts its
+ * window exactly: a comparison, which may be sent twice, waits for the paced phase. Its window takes
+ * the operations in proportion to 1, 3, 5… (their order in the spec), so that their counts differ and
+ * when refusals begin shows which one costs more than a unit even where no answer carries
+ * RateLimit-Remaining.
+ */
+function burstTaker(env: ExecEnv, queue: Item[]): (max: number) => Item | undefined {
+  const weight = new Map(env.spec.operations.map((op, n) => [op.operationId, 2 * n + 1]));
   const takenBy = new Map<string, number>();
   const share = (item: Item) => {
     const op = itemOperation(item) ?? "";
     return ((takenBy.get(op) ?? 0) + 1) / (weight.get(op) ?? 1);
   };
-  const take = (max: number) => {
+  return (max) => {
     let best = -1;
     for (const [i, item] of queue.entries()) {
       if (countedRequests(item) > max || (item.kind === "group" && item.group.kind === "compare")) continue;
@@ -200,7 +204,16 @@ export async function execute(env: ExecEnv): Promise<Execution> {
     takenBy.set(op, (takenBy.get(op) ?? 0) + 1);
     return item;
   };
-  // In a one-address run the paced requests wait for the burst and its wait; in a spread run they go beside it.
+}
+
+/**
+ * The burst (when planned) and the paced plan: in a one-address run the paced requests wait for
+ * the burst and its wait; in a spread run they go beside it.
+ */
+async function burstAndPlan(env: ExecEnv, queue: Item[]): Promise<BurstRecord | undefined> {
+  const { plan, spec } = env;
+  const preflights = takePreflights(plan, queue);
+  const take = burstTaker(env, queue);
   env.progress?.enter(plan.burst ? "burst" : "plan");
   const burst = plan.burst
     ? runBurst({
@@ -225,16 +238,17 @@ export async function execute(env: ExecEnv): Promise<Execution> {
         ...(env.progress ? { progress: env.progress } : {}),
       })
     : undefined;
-  if (plan.mode === "one-address") {
-    execution.burst = await burst;
-    env.progress?.enter("plan");
-    await paced(env, queue);
-  } else {
-    [execution.burst] = await Promise.all([burst, paced(env, queue)]);
-  }
-  // Plan steps the limiter refused during the burst gave no evidence: they go again, paced.
+  if (plan.mode !== "one-address") return (await Promise.all([burst, paced(env, queue)]))[0];
+  const record = await burst;
+  env.progress?.enter("plan");
+  await paced(env, queue);
+  return record;
+}
+
+/** Plan steps the limiter refused during the burst gave no evidence: they go again, paced. */
+async function resendRefused(env: ExecEnv): Promise<void> {
   const refused = [...env.sender.sent]
-    .filter(([, e]) => e.status === spec.rateLimit.status)
+    .filter(([, e]) => e.status === env.spec.rateLimit.status)
     .map(([step]) => step);
   for (const step of refused) env.sender.sent.delete(step);
   env.progress?.enter("plan");
@@ -242,10 +256,12 @@ export async function execute(env: ExecEnv): Promise<Execution> {
     env,
     refused.map((step) => ({ kind: "step", step })),
   );
-  await fallbacks(env);
-  for (const item of queue.splice(0))
-    unsent(env, item, env.sender.blocked(itemOperation(item)) ?? "not sent");
-  await shrinkAndRecord(env);
+}
+
+/** Random exploration of each operation; returns the distinct requests asked per operation. */
+async function exploreAll(env: ExecEnv): Promise<Map<string, number>> {
+  const { plan, spec } = env;
+  const explored = new Map<string, number>();
   if (plan.exploration.some((x) => x.runs > 0) && !env.sender.blocked())
     env.log(`exploring: ${plan.exploration.map((x) => `${x.operationId} ${x.runs}`).join(", ")}`);
   env.progress?.enter("exploration");
@@ -260,10 +276,22 @@ export async function execute(env: ExecEnv): Promise<Execution> {
         seed,
         runs,
       );
-      execution.explored.set(operationId, asked.size);
+      explored.set(operationId, asked.size);
     }),
   );
+  return explored;
+}
+
+export async function execute(env: ExecEnv): Promise<Execution> {
+  const queue = queueOf(env.plan);
+  const burst = await burstAndPlan(env, queue);
+  await resendRefused(env);
+  await fallbacks(env);
+  for (const item of queue.splice(0))
+    unsent(env, item, env.sender.blocked(itemOperation(item)) ?? "not sent");
+  await shrinkAndRecord(env);
+  const explored = await exploreAll(env);
   // Findings fast-check did not get to shrink (round cap, budget) are still reported, unshrunk.
   for (const e of await env.transport.cachedExchanges()) env.judge.recordAll(e);
-  return execution;
+  return { explored, burst };
 }
