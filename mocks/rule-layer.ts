@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { clientErrorHandler, connectHandler } from "../reference-server/http/client-errors.ts";
 import { type Decision, RateLimiter, rateLimitHeaders } from "../reference-server/ratelimit/limiter.ts";
 import { MemoryStore } from "../reference-server/ratelimit/memory.ts";
 import { cacheControl } from "../src/http/caching.ts";
@@ -77,28 +78,8 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
     const url = new URL(req.url ?? "/", "http://mock.invalid");
     const ip = req.socket.remoteAddress ?? "unknown";
     // Any OPTIONS, a preflight or not, is answered and never counted (x-methods.options).
-    if (req.method === "OPTIONS") {
-      const window = rateLimitHeaders(await limiter.peek(ip, now()));
-      if (!spec.match(url.pathname)) {
-        const notFound = problemAnswer(problem(spec, "not-found"));
-        const headers = { ...notFound.headers, ...window, ...corsHeaders(spec.cors) };
-        return { ...notFound, headers: { ...headers, "cache-control": cacheControl(spec, undefined, 404) } };
-      }
-      // The mock's own control header is allowed too: a page on another origin forces errors with it.
-      const preflight = preflightHeaders(spec.cors);
-      const allowHeaders = `${preflight["Access-Control-Allow-Headers"]}, Prefer`;
-      const headers = {
-        ...corsHeaders(spec.cors),
-        ...preflight,
-        "Access-Control-Allow-Headers": allowHeaders,
-        ...window,
-      };
-      return {
-        status: spec.methods.options.status,
-        headers: { ...headers, allow: allowHeader(spec) },
-        body: "",
-      };
-    }
+    if (req.method === "OPTIONS")
+      return optionsAnswer(spec, url.pathname, rateLimitHeaders(await limiter.peek(ip, now())));
     const forced = PREFER_CODE.exec(String(req.headers.prefer ?? ""))?.[1];
     // A forced 429 is a refused answer: it must not eat into the client's real budget.
     const rate = forced === "429" ? await limiter.peek(ip, now()) : await limiter.hit(ip, now());
@@ -114,6 +95,8 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
       },
     });
     if (!rate.allowed) return withRate(problemAnswer(rateLimited(spec, Math.max(1, rate.resetSeconds))));
+    const noHost = missingHost(spec, req);
+    if (noHost) return withRate(noHost);
     if (req.method !== "GET" && req.method !== "HEAD") {
       const refused = problemAnswer(problem(spec, "method-not-allowed"));
       return withRate({ ...refused, headers: { ...refused.headers, allow: allowHeader(spec) } });
@@ -214,7 +197,8 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
     return { ...a, headers: { ...a.headers, ...encoded.headers }, body: encoded.body };
   };
   const stage = options.variations ?? plain;
-  const server = createServer((req, res) => {
+  // Node would refuse a request without Host itself, with an empty 400: the layer answers it (missingHost).
+  const server = createServer({ requireHostHeader: false }, (req, res) => {
     stage(req, () => answer(req)).then(
       (a) => send(res, a),
       (err: Error) => {
@@ -224,8 +208,46 @@ export function createRuleLayer(options: RuleLayerOptions): Server {
       },
     );
   });
+  // What Node's parser refuses before any handler (a head over 16 KB, a broken header or request
+  // line, CONNECT) gets the contract's problem as the reference server answers it (x-request-gate),
+  // not Node's empty 400.
+  const refusing = { spec, cors: corsHeaders(spec.cors), limiter, trusted: new Set<string>(), now };
+  server.on("clientError", clientErrorHandler(refusing));
+  server.on("connect", connectHandler(refusing));
   server.once("close", () => data.close());
   return server;
+}
+
+/** Any OPTIONS, a preflight or not: answered, never counted (x-methods.options), with the window's RateLimit-*. */
+function optionsAnswer(spec: Spec, pathname: string, window: Record<string, string>): Answer {
+  if (!spec.match(pathname)) {
+    const notFound = problemAnswer(problem(spec, "not-found"));
+    const headers = { ...notFound.headers, ...window, ...corsHeaders(spec.cors) };
+    return { ...notFound, headers: { ...headers, "cache-control": cacheControl(spec, undefined, 404) } };
+  }
+  // The mock's own control header is allowed too: a page on another origin forces errors with it.
+  const preflight = preflightHeaders(spec.cors);
+  const allowHeaders = `${preflight["Access-Control-Allow-Headers"]}, Prefer`;
+  const headers = {
+    ...corsHeaders(spec.cors),
+    ...preflight,
+    "Access-Control-Allow-Headers": allowHeaders,
+    ...window,
+  };
+  return {
+    status: spec.methods.options.status,
+    headers: { ...headers, allow: allowHeader(spec) },
+    body: "",
+  };
+}
+
+/** HTTP/1.1 without Host: refused before routing, as the parser's refusals are, and the connection ends with it (x-request-gate). */
+function missingHost(spec: Spec, req: IncomingMessage): Answer | undefined {
+  if (req.httpVersion !== "1.1" || req.headers.host !== undefined) return undefined;
+  const refused = problemAnswer(
+    problem(spec, "malformed-request", { detail: "HTTP/1.1 requires a Host header." }),
+  );
+  return { ...refused, headers: { ...refused.headers, connection: "close" } };
 }
 
 /**

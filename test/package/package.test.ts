@@ -109,7 +109,8 @@ describe("the CLI from the tarball", () => {
 
   it("checks the bundled reference server", async () => {
     const { stdout } = await exec(cli, ["conformance", "--skip-slow", "--seed", "5"], { timeout: 90_000 });
-    expect(stdout).toMatch(/\n\d+ passed, 0 failed, 0 not exercised, 0 skipped;/);
+    // --skip-slow leaves rate-limit's wait unjudged: a pass in part, counted apart.
+    expect(stdout).toMatch(/\n\d+ passed \(1 of them in part\), 0 failed, 0 not exercised, 0 skipped;/);
   }, 120_000);
 
   it("says how to add an optional peer a command needs (Prism for the mock)", async () => {
