@@ -455,6 +455,8 @@ function judgeAfterWait(j: Judging): void {
  */
 function judgeResetWhole(j: Judging): void {
   const { burst } = j;
+  // A bucket that refilled within seconds already explains more served after the wait: one defect, one finding.
+  if (j.findings.some(({ finding }) => finding.code.endsWith("/refills-early"))) return;
   const answers = [burst.after, ...(burst.afterProbes ?? [])].filter((e): e is Exchange => e !== undefined);
   let served = 0;
   for (const e of answers) {

@@ -378,7 +378,10 @@ export const PLANTED: PlantedBug[] = [
   {
     name: "search-costs-two",
     breaks: "every search request takes two units of the limit (the window fills early)",
-    mutation: faultyLimiter("search-costs-two", 60),
+    // A 10-second window: a spread address whose searches run it out waits its Retry-After (10 s,
+    // not a minute) before the run goes on.
+    mutation: faultyLimiter("search-costs-two", 10),
+    rate: { limit: 60, windowSeconds: 10 },
     codes: ["rate-limit/costs-more"],
     expect: ["rate-limit"],
   },
