@@ -10,7 +10,7 @@ import type { Cause } from "../runner/causes.ts";
 import type { CheckResult, RunReport } from "../runner/report.ts";
 import type { Violation } from "../types.ts";
 import { causesHeading, explainsWords, toConfirm } from "./cause-words.ts";
-import { runVolume } from "./console.ts";
+import { inPart, runVolume } from "./console.ts";
 import { SCRIPT, STYLE } from "./html-assets.ts";
 import { text } from "./html-escape.ts";
 import { exchangeTargets, plan } from "./html-plan.ts";
@@ -110,7 +110,10 @@ export function verdict(report: RunReport, findingIds: Map<Violation, string>, l
   ];
   if (report.error) lines.push(`<p>${text(report.error)}</p>`);
   const counts = (["pass", "fail", "not-exercised", "skipped"] as const)
-    .map((s) => `${report.checks.filter((c) => c.status === s).length} ${STATUS_WORDS[s]}`)
+    .map(
+      (s) =>
+        `${report.checks.filter((c) => c.status === s).length} ${STATUS_WORDS[s]}${s === "pass" ? inPart(report) : ""}`,
+    )
     .join(" · ");
   lines.push(`<p class="muted">${text(report.baseUrl)} · ${text(runVolume(report))} · ${counts}</p>`);
   if (reasons.length > 0) {
